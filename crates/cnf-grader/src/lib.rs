@@ -1,0 +1,1 @@
+//! cnf-grader
