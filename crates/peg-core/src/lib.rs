@@ -1,1 +1,62 @@
-//! peg-core
+//! Peg Reversal: the Haskell course project's `+` board, its four functions
+//! and text format, a terminal game, a solver and an exact counter of winning
+//! games.
+//!
+//! The key design decision is that the Haskell text *is* the interface: every
+//! value prints exactly as the derived Haskell `show` prints it (so output can
+//! be diffed against a student's `print`), and the nom parser accepts what
+//! the derived `read` accepts (any whitespace, redundant parentheses; see
+//! [`parse`]). A [`Board`] is Haskell's `[Peg]` — any subset of the 33
+//! positions in any order — but checked on construction: a peg off the `+` or
+//! two pegs on one position is refused, naming the peg. Every function keeps
+//! the order of the list it was given. The two errors of the assignment are
+//! types whose text is exactly the required message.
+//!
+//! ```
+//! use peg_core::{create_board, is_valid_move, parse_board, show_list, show_possible_next_states, Move, Position};
+//!
+//! let board = create_board(Position::new(0, 0)).unwrap();
+//! assert!(board.to_string().starts_with("[Peg (-3,-1) B,Peg (-3,0) B,"));
+//! assert!(is_valid_move(Move(Position::new(1, 0)), &board));
+//!
+//! let partial = parse_board("[Peg (0,0) W,\n Peg (1,0) B]").unwrap();
+//! let next = show_possible_next_states(&partial).unwrap();
+//! assert_eq!(show_list(&next), "[S (M (1,0)) [Peg (0,0) W,Peg (1,0) W]]");
+//! ```
+//!
+//! # Peg Reversal from the shell: the `peg` binary
+//!
+//! ```text
+//! peg create 1,1                      # print createBoard (1,1); also '(1,1)', -2,1
+//! peg create 1,1 | peg valid 2,1      # isValidMove (M (2,1)) board  -> True
+//! peg goal --board '[Peg (0,0) W]'    # isGoal                        -> True
+//! peg create 0,0 | peg next           # showPossibleNextStates, one line
+//! peg play [--start 0,0] [--seed 7]   # play in the terminal: x,y | hint | undo | moves | quit
+//! peg solve [--start -3,-1]           # one winning game, one `M (x,y)` per line (32 lines)
+//! peg count [--start -3,-1]           # exact number of winning games from that start
+//! ```
+//!
+//! `create` on a position off the board and `next` on a board without a black
+//! peg print the assignment's exact message on standard error and exit 1;
+//! input that does not read prints `line:column: ...` and exits 2.
+//! `solve` and `count` start from the centre `(0,0)` unless told otherwise.
+
+pub mod game;
+pub mod parse;
+pub mod rules;
+pub mod solve;
+pub mod types;
+
+pub use game::{Game, list_positions, render_board};
+pub use parse::{
+    ParseError, parse_board, parse_color, parse_move, parse_peg, parse_position,
+    parse_position_arg, parse_state, parse_states,
+};
+pub use rules::{
+    BOARD_SIZE, InvalidPosition, MoveRefusal, NoPossibleStates, all_positions, check_move,
+    create_board, is_goal, is_valid_move, neighbours, show_possible_next_states, valid_moves,
+};
+pub use solve::{
+    CountReport, Shape, ShapeError, count_orderings, count_orderings_by_enumeration, solve,
+};
+pub use types::{Board, BoardError, Color, Move, Peg, Position, State, show_bool, show_list};

@@ -1,0 +1,358 @@
+//! Solving and counting winning games, generic over the board's shape.
+//!
+//! A game is a sequence of moves; the white pegs always form a connected set
+//! that grows by one black neighbour per move. So the winning games from a
+//! start are exactly the orders in which the whole shape can be added one
+//! cell at a time, each new cell touching the cells already added.
+//!
+//! [`count_orderings`] counts them without enumerating them: a dynamic
+//! programme over the connected sets that contain the start, layer by layer
+//! (layer `k` holds the sets of `k` cells), where `ways(S ∪ {v}) += ways(S)`
+//! for every cell `v` bordering `S`. The number of states is the number of
+//! connected sets containing the start (tens of millions for the 33-hole
+//! board, against about 10^25 orderings). The symmetries of the shape that fix
+//! the start are factored out: each layer keeps one representative per orbit,
+//! carrying the total of `ways` over the orbit, which needs no correction
+//! when pushed (see the comment in [`count_orderings`]).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use thiserror::Error;
+
+use crate::rules::all_positions;
+use crate::types::{Move, Position};
+
+/// Why a shape cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ShapeError {
+    /// The shape has no cells.
+    #[error("a shape needs at least one cell")]
+    Empty,
+    /// More than 64 cells do not fit the bit sets used.
+    #[error("a shape has at most 64 cells, this one has {0}")]
+    TooLarge(usize),
+    /// A position is listed twice.
+    #[error("position {0} is listed twice")]
+    Duplicate(Position),
+    /// The cells do not form one connected region.
+    #[error("the shape is not connected: {0} cannot be reached from {1}")]
+    Disconnected(Position, Position),
+}
+
+/// A board shape: up to 64 cells with 4-neighbour adjacency, as bit sets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    cells: Vec<Position>,
+    adjacency: Vec<u64>,
+}
+
+impl Shape {
+    /// The shape made of `cells` (in that order), neighbours being one step apart.
+    pub fn new(cells: Vec<Position>) -> Result<Self, ShapeError> {
+        if cells.is_empty() {
+            return Err(ShapeError::Empty);
+        }
+        if cells.len() > 64 {
+            return Err(ShapeError::TooLarge(cells.len()));
+        }
+        for (i, c) in cells.iter().enumerate() {
+            if cells[..i].contains(c) {
+                return Err(ShapeError::Duplicate(*c));
+            }
+        }
+        let adjacency: Vec<u64> = cells
+            .iter()
+            .map(|&c| {
+                cells
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| c.is_neighbour(**d))
+                    .fold(0u64, |m, (j, _)| m | (1 << j))
+            })
+            .collect();
+        let shape = Self { cells, adjacency };
+        let reach = shape.closure(1);
+        if reach != shape.full_mask() {
+            let missing = (!reach & shape.full_mask()).trailing_zeros() as usize;
+            return Err(ShapeError::Disconnected(shape.cells[missing], shape.cells[0]));
+        }
+        Ok(shape)
+    }
+
+    /// The 33-hole `+` board, cells in canonical order.
+    pub fn plus() -> Self {
+        Self::new(all_positions()).expect("the + board is a valid shape")
+    }
+
+    /// The cells in order.
+    pub fn cells(&self) -> &[Position] {
+        &self.cells
+    }
+
+    /// The number of cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether the shape has no cells (never true for a built shape).
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The index of `pos` among the cells, if it is one.
+    pub fn index_of(&self, pos: Position) -> Option<usize> {
+        self.cells.iter().position(|&c| c == pos)
+    }
+
+    /// The neighbours of cell `i`, as a bit set over cell indices.
+    pub fn neighbours_mask(&self, i: usize) -> u64 {
+        self.adjacency[i]
+    }
+
+    fn full_mask(&self) -> u64 {
+        if self.cells.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.cells.len()) - 1
+        }
+    }
+
+    /// The cells bordering the set `mask` (neighbours of a member, not members).
+    fn border(&self, mask: u64) -> u64 {
+        let mut b = 0;
+        let mut rest = mask;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            b |= self.adjacency[i];
+        }
+        b & !mask
+    }
+
+    /// Every cell reachable from the set `mask`.
+    fn closure(&self, mask: u64) -> u64 {
+        let mut m = mask;
+        loop {
+            let next = m | self.border(m);
+            if next == m {
+                return m;
+            }
+            m = next;
+        }
+    }
+
+    /// The permutations of the cell indices induced by the 8 rotations and
+    /// reflections of the plane that map the shape onto itself.
+    fn symmetries(&self) -> Vec<Vec<usize>> {
+        let transforms: [fn(Position) -> Position; 8] = [
+            |p| Position::new(p.x, p.y),
+            |p| Position::new(-p.y, p.x),
+            |p| Position::new(-p.x, -p.y),
+            |p| Position::new(p.y, -p.x),
+            |p| Position::new(-p.x, p.y),
+            |p| Position::new(p.x, -p.y),
+            |p| Position::new(p.y, p.x),
+            |p| Position::new(-p.y, -p.x),
+        ];
+        let min_corner = |ps: &[Position]| {
+            (
+                ps.iter().map(|p| p.x).min().unwrap_or(0),
+                ps.iter().map(|p| p.y).min().unwrap_or(0),
+            )
+        };
+        let (ox, oy) = min_corner(&self.cells);
+        let mut out = Vec::new();
+        for t in transforms {
+            let mapped: Vec<Position> = self.cells.iter().map(|&p| t(p)).collect();
+            let (mx, my) = min_corner(&mapped);
+            let perm: Option<Vec<usize>> = mapped
+                .iter()
+                .map(|p| self.index_of(Position::new(p.x - mx + ox, p.y - my + oy)))
+                .collect();
+            if let Some(perm) = perm {
+                if !out.contains(&perm) {
+                    out.push(perm);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One winning game from `start`: the moves, in order, that turn every other cell white.
+///
+/// Breadth-first from the start, neighbours in the shape's cell order, so
+/// every move touches a cell that is already white. `None` if `start` is not a cell.
+pub fn solve(shape: &Shape, start: Position) -> Option<Vec<Move>> {
+    let s = shape.index_of(start)?;
+    let mut white = 1u64 << s;
+    let mut queue = std::collections::VecDeque::from([s]);
+    let mut moves = Vec::with_capacity(shape.len() - 1);
+    while let Some(i) = queue.pop_front() {
+        let mut fresh = shape.adjacency[i] & !white;
+        while fresh != 0 {
+            let j = fresh.trailing_zeros() as usize;
+            fresh &= fresh - 1;
+            white |= 1 << j;
+            moves.push(Move(shape.cells[j]));
+            queue.push_back(j);
+        }
+    }
+    Some(moves)
+}
+
+/// What [`count_orderings`] found and how much work it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CountReport {
+    /// The number of distinct winning move sequences.
+    pub orderings: u128,
+    /// Connected sets containing the start that were stored (one per symmetry orbit).
+    pub states: u64,
+    /// The most sets stored in one layer at once.
+    pub largest_layer: usize,
+    /// How many symmetries of the shape fix the start (1 to 8).
+    pub symmetries: usize,
+}
+
+/// A fast hasher for bit-set keys (a multiplicative mix; keys are not adversarial).
+#[derive(Default)]
+struct MaskHasher(u64);
+
+impl Hasher for MaskHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (x ^ (x >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type MaskMap = HashMap<u64, u128, BuildHasherDefault<MaskHasher>>;
+
+/// Applies cell permutations to bit sets quickly, through per-byte tables.
+struct Canon {
+    /// For each symmetry (but the identity), 8 tables of 256 permuted masks.
+    tables: Vec<Vec<[u64; 256]>>,
+}
+
+impl Canon {
+    fn new(perms: &[Vec<usize>]) -> Self {
+        let tables = perms
+            .iter()
+            .filter(|p| p.iter().enumerate().any(|(i, &j)| i != j))
+            .map(|perm| {
+                (0..8)
+                    .map(|byte| {
+                        let mut t = [0u64; 256];
+                        for (v, slot) in t.iter_mut().enumerate() {
+                            for bit in 0..8 {
+                                let i = byte * 8 + bit;
+                                if v & (1 << bit) != 0 && i < perm.len() {
+                                    *slot |= 1 << perm[i];
+                                }
+                            }
+                        }
+                        t
+                    })
+                    .collect()
+            })
+            .collect();
+        Self { tables }
+    }
+
+    /// The smallest image of `mask` under the symmetries.
+    fn canon(&self, mask: u64) -> u64 {
+        let mut best = mask;
+        for t in &self.tables {
+            let mut img = 0;
+            let mut m = mask;
+            let mut byte = 0;
+            while m != 0 {
+                img |= t[byte][(m & 0xFF) as usize];
+                m >>= 8;
+                byte += 1;
+            }
+            best = best.min(img);
+        }
+        best
+    }
+}
+
+/// The exact number of winning games from `start` on `shape`, by dynamic
+/// programming over connected sets; `None` if `start` is not a cell.
+///
+/// The count is exact in `u128`: it is at most `(n-1)!`, and 63! would not
+/// fit, but the shapes this is feasible on are far smaller (32! < 2^118).
+pub fn count_orderings(shape: &Shape, start: Position) -> Option<CountReport> {
+    let s = shape.index_of(start)?;
+    // Symmetries fixing the start preserve ways(S). Store, for one
+    // representative per orbit, W(orbit) = sum of ways over the orbit. Then
+    // W(orbit of T) = sum over representatives S and border cells v with
+    // S ∪ {v} in that orbit of W(orbit of S): each (member of S's orbit,
+    // border cell) pair is an image of exactly one (S, v) pair times the
+    // orbit's stabiliser, and the counts balance (see the crate tests, which
+    // check against enumeration and against the plain DP).
+    let perms: Vec<Vec<usize>> = shape
+        .symmetries()
+        .into_iter()
+        .filter(|p| p[s] == s)
+        .collect();
+    let canon = Canon::new(&perms);
+    let mut layer = MaskMap::default();
+    layer.insert(1 << s, 1);
+    let mut states = 1u64;
+    let mut largest = 1usize;
+    for _ in 1..shape.len() {
+        let mut next = MaskMap::with_capacity_and_hasher(
+            layer.len().saturating_mul(2),
+            BuildHasherDefault::default(),
+        );
+        for (&mask, &w) in &layer {
+            let mut border = shape.border(mask);
+            while border != 0 {
+                let v = border.trailing_zeros();
+                border &= border - 1;
+                let key = canon.canon(mask | (1 << v));
+                *next.entry(key).or_insert(0) += w;
+            }
+        }
+        states += next.len() as u64;
+        largest = largest.max(next.len());
+        layer = next;
+    }
+    let orderings = layer.values().copied().sum();
+    Some(CountReport {
+        orderings,
+        states,
+        largest_layer: largest,
+        symmetries: perms.len(),
+    })
+}
+
+/// The same number as [`count_orderings`], by enumerating every winning game
+/// one by one (depth-first); only feasible on small shapes, for cross-checking.
+pub fn count_orderings_by_enumeration(shape: &Shape, start: Position) -> Option<u128> {
+    fn go(shape: &Shape, white: u64, full: u64) -> u128 {
+        if white == full {
+            return 1;
+        }
+        let mut total = 0;
+        for (v, _) in shape.cells.iter().enumerate() {
+            let bit = 1u64 << v;
+            if white & bit == 0 && shape.adjacency[v] & white != 0 {
+                total += go(shape, white | bit, full);
+            }
+        }
+        total
+    }
+    let s = shape.index_of(start)?;
+    Some(go(shape, 1 << s, shape.full_mask()))
+}
