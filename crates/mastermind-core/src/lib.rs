@@ -1,1 +1,128 @@
-//! mastermind-core
+//! Mastermind for any size (1–8 pegs, 2–26 colours): scoring, the original program's
+//! computer player, stronger strategies (Knuth, most parts, expected size, entropy) and
+//! statistics over every secret.
+//!
+//! Key design decision: a code is its index in lexicographic order ([`Code`]), and the hot
+//! loop — scoring a guess against a candidate set — runs on precomputed bit vectors
+//! ([`Scorer`]): pegs right and pegs in common are each one AND and one popcount, and a
+//! score is the small integer `right·(pegs+1) + wrong`. A strategy's choice depends only on
+//! the set of remaining candidates, so statistics build the [`DecisionTree`] once (in
+//! parallel with rayon) and walk it instead of replaying the game per secret. The heuristic
+//! strategies only score one guess per class of codes that differ by a permutation of
+//! colours not yet played, which cannot change the choice (checked against the plain
+//! definition, [`Solver::plain`], in the tests).
+//!
+//! # How to play
+//!
+//! The `mastermind` binary without arguments shows the original menu: `H` you guess a
+//! random secret (type `?` for the number of codes still possible and a suggestion), `C`
+//! the computer guesses your secret (type each score as two digits, right then wrong:
+//! `21`), `B` the computer plays itself, `Q` quits. `mastermind human|computer|both` plays
+//! one game; `--pegs N --colors K` change the size; `--strategy NAME` picks the player.
+//!
+//! # Strategies
+//!
+//! [`Strategy::FirstConsistent`] is the original (play the first code that fits);
+//! [`Strategy::Knuth`], [`Strategy::MostParts`], [`Strategy::ExpectedSize`] and
+//! [`Strategy::Entropy`] score every code as a guess by how it splits the candidates, with
+//! the tie rules of the spec: best rank, then a guess that could be the secret, then the
+//! lowest code.
+//!
+//! # Statistics
+//!
+//! `mastermind stats --strategy knuth` plays every secret (total 5801, average 4.4761,
+//! worst 5 for 4×6); `--first CODE` fixes the first guess, `--format json` prints JSON.
+//!
+//! ```
+//! use mastermind_core::{stats, Breaker, Game, Score, Strategy};
+//!
+//! # fn main() -> Result<(), mastermind_core::Error> {
+//! let game = Game::default(); // 4 pegs, 6 colours
+//! let secret = game.parse_code("dbcb")?;
+//! assert_eq!(game.calc_score(secret, game.parse_code("abcd")?), Score::new(2, 1));
+//!
+//! let mut breaker = Breaker::new(game, Strategy::Knuth)?;
+//! let guess = breaker.next_guess().expect("a code fits");
+//! assert_eq!(game.format_code(guess), "aabb");
+//! breaker.feed(guess, game.calc_score(secret, guess));
+//! assert!(breaker.candidates().any(|c| c == secret));
+//!
+//! let s = stats(game, Strategy::Knuth, None)?;
+//! assert_eq!((s.total, s.worst), (5801, 5));
+//! # Ok(())
+//! # }
+//! ```
+#![deny(missing_docs)]
+
+mod game;
+mod scorer;
+mod session;
+mod strategy;
+mod tree;
+
+pub use game::{Code, Game, MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS, Score};
+pub use scorer::{MAX_LIST_CODES, Scorer};
+pub use session::Breaker;
+pub use strategy::{MAX_HEURISTIC_CODES, Solver, Strategy};
+pub use tree::{DecisionTree, Stats, stats};
+
+/// What went wrong with a game size, a code or a strategy name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Occurs when the number of pegs is outside 1–8.
+    #[error("invalid number of pegs {0}: expected 1 to 8")]
+    Pegs(u32),
+    /// Occurs when the number of colours is outside 2–26.
+    #[error("invalid number of colors {0}: expected 2 to 26")]
+    Colors(u32),
+    /// Occurs when a code has the wrong number of letters.
+    #[error("invalid code '{code}': it has {len} letters, expected {pegs}")]
+    CodeLength {
+        /// The code as written.
+        code: String,
+        /// Its number of letters.
+        len: usize,
+        /// The number expected.
+        pegs: usize,
+    },
+    /// Occurs when a code has a letter that is not one of the game's colours.
+    #[error(
+        "invalid code '{code}': letter '{letter}' at position {position} is not a colour, expected letters {letters}"
+    )]
+    CodeLetter {
+        /// The code as written.
+        code: String,
+        /// The offending letter.
+        letter: char,
+        /// Its position, from 1.
+        position: usize,
+        /// The letters allowed, e.g. `a-f`.
+        letters: String,
+    },
+    /// Occurs when a strategy name is not known.
+    #[error(
+        "unknown strategy '{0}': expected one of first-consistent, knuth, most-parts, expected-size, entropy"
+    )]
+    UnknownStrategy(String),
+    /// Occurs when a game has too many codes to list them all.
+    #[error("a game with {codes} codes is too big to list every code (at most {limit})")]
+    TooManyCodes {
+        /// Codes in the game.
+        codes: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Occurs when a game has too many codes for a strategy that scores every code as a guess.
+    #[error(
+        "strategy '{strategy}' supports games of at most {limit} codes; this one has {codes} (use first-consistent)"
+    )]
+    TooManyForStrategy {
+        /// The strategy's name.
+        strategy: &'static str,
+        /// Codes in the game.
+        codes: u64,
+        /// The limit.
+        limit: u64,
+    },
+}

@@ -1,0 +1,465 @@
+//! Code-breaking strategies (spec §7) and the choice of the next guess.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+
+use crate::{Code, Error, Game, Scorer};
+
+/// Most codes a game may have for the heuristic strategies (every code is a possible guess).
+pub const MAX_HEURISTIC_CODES: u64 = 1 << 17;
+
+/// How the computer picks its next guess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Strategy {
+    /// The original program: the first remaining candidate in the original order.
+    #[default]
+    FirstConsistent,
+    /// Knuth 1976: smallest largest part.
+    Knuth,
+    /// Kooi 2005: most non-empty parts.
+    MostParts,
+    /// Irving 1979: smallest sum of squared part sizes.
+    ExpectedSize,
+    /// Neuwirth 1982: smallest sum of `n·ln n` over part sizes.
+    Entropy,
+}
+
+impl Strategy {
+    /// Every strategy, in the order of spec §7.
+    pub const ALL: [Strategy; 5] = [
+        Strategy::FirstConsistent,
+        Strategy::Knuth,
+        Strategy::MostParts,
+        Strategy::ExpectedSize,
+        Strategy::Entropy,
+    ];
+
+    /// The strategy's command-line name, e.g. `most-parts`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::FirstConsistent => "first-consistent",
+            Strategy::Knuth => "knuth",
+            Strategy::MostParts => "most-parts",
+            Strategy::ExpectedSize => "expected-size",
+            Strategy::Entropy => "entropy",
+        }
+    }
+
+    /// Whether the strategy scores every code as a possible guess (all but `first-consistent`).
+    pub fn is_heuristic(self) -> bool {
+        self != Strategy::FirstConsistent
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Strategy::ALL
+            .into_iter()
+            .find(|st| st.name() == s)
+            .ok_or_else(|| Error::UnknownStrategy(s.to_string()))
+    }
+}
+
+/// Picks guesses for one strategy in one game; shared by sessions and by the decision-tree builder.
+///
+/// Candidate sets are slices of code indices. For the heuristic strategies the set must be
+/// sorted; `played` is the mask of colours used by the guesses so far (see [`Game::colour_mask`]).
+#[derive(Debug)]
+pub struct Solver {
+    scorer: Scorer,
+    strategy: Strategy,
+    plain: bool,
+    canonical: Mutex<HashMap<u32, Arc<Vec<u32>>>>,
+    nlogn: Vec<f64>,
+}
+
+impl Solver {
+    /// A solver for `strategy` in `game`.
+    pub fn new(game: Game, strategy: Strategy) -> Result<Solver, Error> {
+        if strategy.is_heuristic() && game.num_codes() > MAX_HEURISTIC_CODES {
+            return Err(Error::TooManyForStrategy {
+                strategy: strategy.name(),
+                codes: game.num_codes(),
+                limit: MAX_HEURISTIC_CODES,
+            });
+        }
+        let scorer = Scorer::new(game)?;
+        let nlogn = if strategy == Strategy::Entropy {
+            (0..=game.num_codes())
+                .map(|n| {
+                    if n < 2 {
+                        0.0
+                    } else {
+                        n as f64 * (n as f64).ln()
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(Solver {
+            scorer,
+            strategy,
+            plain: false,
+            canonical: Mutex::new(HashMap::new()),
+            nlogn,
+        })
+    }
+
+    /// The same solver without colour-symmetry reduction or pruning: it scores every code
+    /// against the whole set, exactly as spec §7 reads (slow; for checking the fast path).
+    pub fn plain(mut self) -> Solver {
+        self.plain = true;
+        self
+    }
+
+    /// The game.
+    pub fn game(&self) -> Game {
+        self.scorer.game()
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// The fast scorer.
+    pub fn scorer(&self) -> &Scorer {
+        &self.scorer
+    }
+
+    /// The next guess for the non-empty candidate set `set`, given the colours `played` so far.
+    pub fn choose(&self, set: &[u32], played: u32) -> u32 {
+        assert!(!set.is_empty(), "choose needs a non-empty candidate set");
+        if set.len() == 1 || self.strategy == Strategy::FirstConsistent {
+            return set[0];
+        }
+        debug_assert!(set.windows(2).all(|w| w[0] < w[1]), "set must be sorted");
+        let guesses = self.guesses(played);
+        let mut scan = Scan::new(self, set);
+        // Phase 1: guesses that are candidates, lowest first.
+        let mut j = 0;
+        for &g in set {
+            while j < guesses.len() && guesses[j] < g {
+                j += 1;
+            }
+            if j < guesses.len() && guesses[j] == g && scan.offer(g) {
+                return scan.best_guess();
+            }
+        }
+        // Phase 2: the other guesses, lowest first.
+        let mut k = 0;
+        for &g in guesses.iter() {
+            while k < set.len() && set[k] < g {
+                k += 1;
+            }
+            if k < set.len() && set[k] == g {
+                continue;
+            }
+            if scan.offer(g) {
+                break;
+            }
+        }
+        scan.best_guess()
+    }
+
+    /// The guesses worth scoring when `played` colours have been used: one per class of codes
+    /// that differ only by a permutation of unplayed colours (its lowest member), sorted.
+    ///
+    /// Such codes split every candidate set the same way (the set is closed under those
+    /// permutations), are candidates alike, and the lowest of a class is the one the tie
+    /// rule could pick, so restricting to it leaves the choice unchanged.
+    pub fn guesses(&self, played: u32) -> Arc<Vec<u32>> {
+        let game = self.game();
+        let all = (1u32 << game.colors()) - 1;
+        let key = if self.plain { all } else { played & all };
+        if let Some(v) = self.canonical.lock().expect("cache lock").get(&key) {
+            return Arc::clone(v);
+        }
+        let v = Arc::new(canonical_codes(game, key));
+        self.canonical
+            .lock()
+            .expect("cache lock")
+            .insert(key, Arc::clone(&v));
+        v
+    }
+}
+
+/// Every code whose unplayed colours appear, in order of first use, as the lowest unplayed
+/// colours in increasing order; sorted lexicographically.
+fn canonical_codes(game: Game, played: u32) -> Vec<u32> {
+    fn rec(
+        game: Game,
+        played: u32,
+        free: &[u8],
+        pos: usize,
+        introduced: usize,
+        code: u32,
+        out: &mut Vec<u32>,
+    ) {
+        if pos == game.pegs() {
+            out.push(code);
+            return;
+        }
+        for c in 0..game.colors() as u8 {
+            let next_intro = if played & (1 << c) != 0 {
+                introduced
+            } else {
+                match free.iter().position(|&f| f == c) {
+                    Some(i) if i < introduced => introduced,
+                    Some(i) if i == introduced => introduced + 1,
+                    _ => continue,
+                }
+            };
+            rec(
+                game,
+                played,
+                free,
+                pos + 1,
+                next_intro,
+                code * game.colors() as u32 + c as u32,
+                out,
+            );
+        }
+    }
+    let free: Vec<u8> = (0..game.colors() as u8)
+        .filter(|c| played & (1 << c) == 0)
+        .collect();
+    let mut out = Vec::new();
+    rec(game, played, &free, 0, 0, 0, &mut out);
+    out
+}
+
+/// The running search for the best guess over one candidate set.
+struct Scan<'a> {
+    solver: &'a Solver,
+    set: &'a [u32],
+    pegs: usize,
+    counts: [u32; 81],
+    /// Best cost so far (lower is better); for most-parts, `n - parts`.
+    best: u64,
+    best_f: f64,
+    best_counts: [u32; 81],
+    best_guess: Option<u32>,
+    /// A cost no guess can beat: reaching it ends the scan.
+    floor: u64,
+}
+
+impl<'a> Scan<'a> {
+    fn new(solver: &'a Solver, set: &'a [u32]) -> Scan<'a> {
+        let game = solver.game();
+        let pegs = game.pegs();
+        let n = set.len() as u64;
+        // Distinct possible scores: right + wrong <= pegs, minus (pegs-1, 1).
+        let m = ((pegs + 1) * (pegs + 2) / 2 - 1) as u64;
+        let (q, r) = (n / m, n % m);
+        let floor = if solver.plain {
+            0
+        } else {
+            match solver.strategy {
+                Strategy::Knuth => n.div_ceil(m),
+                Strategy::MostParts => n - n.min(m),
+                Strategy::ExpectedSize => r * (q + 1) * (q + 1) + (m - r) * q * q,
+                _ => 0,
+            }
+        };
+        Scan {
+            solver,
+            set,
+            pegs,
+            counts: [0; 81],
+            best: u64::MAX,
+            best_f: f64::INFINITY,
+            best_counts: [0; 81],
+            best_guess: None,
+            floor,
+        }
+    }
+
+    fn best_guess(&self) -> u32 {
+        self.best_guess.expect("at least one guess offered")
+    }
+
+    /// Scores guess `g`; keeps it if strictly better. Returns true when nothing can beat the best.
+    fn offer(&mut self, g: u32) -> bool {
+        let prune = !self.solver.plain;
+        self.counts = [0; 81];
+        let scorer = &self.solver.scorer;
+        let pegs = self.pegs;
+        let narrow = scorer.narrow();
+        let set = self.set;
+        let idx = |s: u32| -> usize {
+            if narrow.is_empty() {
+                scorer.index(g, s)
+            } else {
+                crate::scorer::narrow_index(narrow, pegs, g, s)
+            }
+        };
+        let counts = &mut self.counts;
+        match self.solver.strategy {
+            Strategy::Knuth => {
+                let bound = if prune {
+                    self.best.min(u32::MAX as u64) as u32
+                } else {
+                    u32::MAX
+                };
+                for &s in set {
+                    let i = idx(s);
+                    counts[i] += 1;
+                    if counts[i] >= bound {
+                        return false;
+                    }
+                }
+                let cost = *counts.iter().max().unwrap_or(&0) as u64;
+                self.keep_if_better(g, cost)
+            }
+            Strategy::ExpectedSize => {
+                let mut sum = 0u64;
+                let bound = if prune { self.best } else { u64::MAX };
+                for &s in set {
+                    let i = idx(s);
+                    sum += 2 * counts[i] as u64 + 1;
+                    counts[i] += 1;
+                    if sum >= bound {
+                        return false;
+                    }
+                }
+                self.keep_if_better(g, sum)
+            }
+            Strategy::MostParts => {
+                let n = set.len() as u64;
+                let best_parts = n.saturating_sub(self.best);
+                let mut parts = 0u64;
+                for (j, &s) in set.iter().enumerate() {
+                    let i = idx(s);
+                    if counts[i] == 0 {
+                        parts += 1;
+                    }
+                    counts[i] += 1;
+                    if prune
+                        && self.best_guess.is_some()
+                        && parts + (n - j as u64 - 1) <= best_parts
+                    {
+                        return false;
+                    }
+                }
+                self.keep_if_better(g, n - parts)
+            }
+            Strategy::Entropy => {
+                for &s in set {
+                    counts[idx(s)] += 1;
+                }
+                let nlogn = &self.solver.nlogn;
+                let cost: f64 = counts.iter().map(|&c| nlogn[c as usize]).sum();
+                let eps = 1e-9 * self.best_f.abs().max(1.0);
+                let better = if self.best_guess.is_none() || cost < self.best_f - eps {
+                    true
+                } else if cost > self.best_f + eps {
+                    false
+                } else {
+                    // Within rounding: equal exactly iff Π n^n are equal.
+                    exponents(&self.counts) != exponents(&self.best_counts) && cost < self.best_f
+                };
+                if better {
+                    self.best_f = cost;
+                    self.best_counts = self.counts;
+                    self.best_guess = Some(g);
+                }
+                prune && self.best_f == 0.0
+            }
+            Strategy::FirstConsistent => unreachable!("first-consistent does not scan"),
+        }
+    }
+
+    fn keep_if_better(&mut self, g: u32, cost: u64) -> bool {
+        if self.best_guess.is_none() || cost < self.best {
+            self.best = cost;
+            self.best_guess = Some(g);
+        }
+        !self.solver.plain && self.best <= self.floor
+    }
+}
+
+/// Prime exponents of `Π n^n` over the part sizes `n`: equal exactly when the entropy costs are.
+fn exponents(counts: &[u32]) -> BTreeMap<u32, u64> {
+    let mut out = BTreeMap::new();
+    for &c in counts {
+        let mut x = c;
+        let mut p = 2;
+        while x > 1 {
+            while x % p == 0 {
+                *out.entry(p).or_insert(0) += c as u64;
+                x /= p;
+            }
+            p += 1;
+            if p * p > x && x > 1 {
+                *out.entry(x).or_insert(0) += c as u64;
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Code indices in the original candidate order (see [`Game::original_order`]).
+pub(crate) fn original_order_indices(game: Game) -> Vec<u32> {
+    game.original_order().map(|c| c.0 as u32).collect()
+}
+
+/// Converts an index to a [`Code`].
+pub(crate) fn code(i: u32) -> Code {
+    Code(i as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for s in Strategy::ALL {
+            assert_eq!(s.name().parse::<Strategy>().unwrap(), s);
+        }
+        assert!("optimal".parse::<Strategy>().is_err());
+    }
+
+    #[test]
+    fn canonical_root_is_restricted_growth() {
+        let g = Game::default();
+        let v: Vec<String> = canonical_codes(g, 0)
+            .into_iter()
+            .map(|c| g.format_code(code(c)))
+            .collect();
+        // Set partitions of 4 positions: Bell(4) = 15.
+        assert_eq!(v.len(), 15);
+        assert_eq!(v[0], "aaaa");
+        assert!(v.contains(&"aabb".to_string()) && v.contains(&"abcd".to_string()));
+        assert!(!v.contains(&"bbaa".to_string()));
+    }
+
+    #[test]
+    fn exponents_detect_exact_ties() {
+        // 2^2·2^2·2^2·2^2 = 4^4: both 8·ln 2.
+        let a = [2, 2, 2, 2, 0];
+        let b = [4, 1, 1, 1, 1];
+        assert_eq!(exponents(&a), exponents(&b));
+        assert_ne!(exponents(&[3, 3]), exponents(&a));
+    }
+
+    #[test]
+    fn knuth_first_guess_is_aabb() {
+        let g = Game::default();
+        let s = Solver::new(g, Strategy::Knuth).unwrap();
+        let all: Vec<u32> = (0..1296).collect();
+        assert_eq!(g.format_code(code(s.choose(&all, 0))), "aabb");
+    }
+}

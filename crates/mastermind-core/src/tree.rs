@@ -1,0 +1,177 @@
+//! Decision trees (a strategy's whole play, built once) and the statistics read from them.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::strategy::{code, original_order_indices};
+use crate::{Code, Game, Score, Solver, Strategy};
+
+/// Candidate sets at least this big build their subtrees in parallel.
+const PARALLEL_MIN: usize = 48;
+
+/// One node of a strategy's play: the guess made when `candidates` codes remain, and what follows each score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecisionTree {
+    /// The guess played at this node.
+    pub guess: Code,
+    /// How many secrets reach this node.
+    pub candidates: usize,
+    /// Whether the guess is one of those secrets (then it is solved here).
+    pub solves: bool,
+    /// For each non-winning score some secret gives, the subtree that follows, by increasing score.
+    pub children: Vec<(Score, DecisionTree)>,
+}
+
+impl DecisionTree {
+    /// Plays `solver`'s strategy against every secret at once; `first` fixes the first guess.
+    ///
+    /// A strategy's choice depends only on the candidate set (and the colours played, which
+    /// do not change it), so each set is decided once and statistics are a walk of the tree.
+    pub fn build(solver: &Solver, first: Option<Code>) -> DecisionTree {
+        let game = solver.game();
+        let set: Vec<u32> = if solver.strategy() == Strategy::FirstConsistent {
+            original_order_indices(game)
+        } else {
+            (0..game.num_codes() as u32).collect()
+        };
+        build_node(solver, set, 0, first.map(|c| c.0 as u32))
+    }
+
+    /// Number of nodes in the tree.
+    pub fn len(&self) -> usize {
+        1 + self.children.iter().map(|(_, t)| t.len()).sum::<usize>()
+    }
+
+    /// Whether the tree is a single node (never true for a tree with children).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Total, worst case and histogram over every secret that reaches this node.
+    pub fn stats(&self, game: Game, strategy: Strategy) -> Stats {
+        let mut histogram = Vec::new();
+        walk(self, 1, &mut histogram);
+        let total = histogram
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (i as u64 + 1) * c)
+            .sum();
+        Stats {
+            strategy,
+            pegs: game.pegs(),
+            colors: game.colors(),
+            codes: self.candidates as u64,
+            total,
+            average: 0.0,
+            worst: histogram.len(),
+            histogram,
+        }
+        .with_average()
+    }
+}
+
+fn walk(t: &DecisionTree, depth: usize, hist: &mut Vec<u64>) {
+    if t.solves {
+        if hist.len() < depth {
+            hist.resize(depth, 0);
+        }
+        hist[depth - 1] += 1;
+    }
+    for (_, c) in &t.children {
+        walk(c, depth + 1, hist);
+    }
+}
+
+fn build_node(solver: &Solver, set: Vec<u32>, played: u32, first: Option<u32>) -> DecisionTree {
+    let game = solver.game();
+    let g = first.unwrap_or_else(|| solver.choose(&set, played));
+    let slots = game.num_score_slots();
+    let win = game.score_index(game.win());
+    let scorer = solver.scorer();
+    let idx: Vec<u8> = set.iter().map(|&s| scorer.index(g, s) as u8).collect();
+    let mut counts = vec![0usize; slots];
+    for &i in &idx {
+        counts[i as usize] += 1;
+    }
+    let mut parts: Vec<Vec<u32>> = counts.iter().map(|&c| Vec::with_capacity(c)).collect();
+    for (&s, &i) in set.iter().zip(&idx) {
+        parts[i as usize].push(s);
+    }
+    let solves = counts[win] > 0;
+    let played = played | game.colour_mask(code(g));
+    let nonempty: Vec<(Score, Vec<u32>)> = parts
+        .into_iter()
+        .enumerate()
+        .filter(|(i, p)| *i != win && !p.is_empty())
+        .map(|(i, p)| (game.score_from_index(i), p))
+        .collect();
+    let children = if set.len() >= PARALLEL_MIN {
+        nonempty
+            .into_par_iter()
+            .map(|(sc, p)| (sc, build_node(solver, p, played, None)))
+            .collect()
+    } else {
+        nonempty
+            .into_iter()
+            .map(|(sc, p)| (sc, build_node(solver, p, played, None)))
+            .collect()
+    };
+    DecisionTree {
+        guess: code(g),
+        candidates: set.len(),
+        solves,
+        children,
+    }
+}
+
+/// How a strategy does over every secret of a game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    /// The strategy played.
+    #[serde(serialize_with = "ser_strategy")]
+    pub strategy: Strategy,
+    /// Pegs per code.
+    pub pegs: usize,
+    /// Number of colours.
+    pub colors: usize,
+    /// Number of secrets played.
+    pub codes: u64,
+    /// Guesses needed, summed over every secret.
+    pub total: u64,
+    /// `total / codes`.
+    pub average: f64,
+    /// Most guesses any secret needs.
+    pub worst: usize,
+    /// Element `i` counts the secrets solved in `i + 1` guesses.
+    pub histogram: Vec<u64>,
+}
+
+fn ser_strategy<S: serde::Serializer>(s: &Strategy, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_str(s.name())
+}
+
+impl Stats {
+    fn with_average(mut self) -> Stats {
+        self.average = if self.codes == 0 {
+            0.0
+        } else {
+            self.total as f64 / self.codes as f64
+        };
+        self
+    }
+
+    /// The histogram written as `1/6/62/533/694`.
+    pub fn histogram_text(&self) -> String {
+        self.histogram
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+/// Plays `strategy` against every secret of `game` (first guess `first` if given).
+pub fn stats(game: Game, strategy: Strategy, first: Option<Code>) -> Result<Stats, crate::Error> {
+    let solver = Solver::new(game, strategy)?;
+    Ok(DecisionTree::build(&solver, first).stats(game, strategy))
+}
