@@ -1,1 +1,286 @@
-fn main() {}
+#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: printing results and errors is this binary's job
+//! `peg`: the Peg Reversal functions from the shell, the game, a solver and a counter.
+
+use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use peg_core::{
+    Board, Game, Move, MoveRefusal, Position, Shape, all_positions, count_orderings, create_board,
+    is_goal, is_valid_move, list_positions, parse_board, parse_position_arg, render_board,
+    show_bool, show_list, show_possible_next_states, solve,
+};
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+/// Peg Reversal: turn every peg of the `+` board white, one black neighbour of a white peg at a time.
+#[derive(Parser, Debug)]
+#[command(name = "peg", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print `createBoard POSITION`: all black but a white peg at POSITION.
+    Create {
+        /// The white peg's position: `1,1`, `(1,1)` or `-2,1`.
+        #[arg(allow_hyphen_values = true, value_parser = position_arg)]
+        position: Position,
+    },
+    /// Print `isValidMove (M POSITION) board` for the board on stdin (or --board).
+    Valid {
+        /// The move's position: `1,0`, `(1,0)` or `-2,0`.
+        #[arg(allow_hyphen_values = true, value_parser = position_arg)]
+        position: Position,
+        /// The board as Haskell text, instead of reading stdin.
+        #[arg(long, value_name = "TEXT")]
+        board: Option<String>,
+    },
+    /// Print `isGoal board` for the board on stdin (or --board).
+    Goal {
+        /// The board as Haskell text, instead of reading stdin.
+        #[arg(long, value_name = "TEXT")]
+        board: Option<String>,
+    },
+    /// Print `showPossibleNextStates board` for the board on stdin (or --board).
+    Next {
+        /// The board as Haskell text, instead of reading stdin.
+        #[arg(long, value_name = "TEXT")]
+        board: Option<String>,
+    },
+    /// Play in the terminal: type a position per turn, or hint, undo, moves, quit.
+    Play {
+        /// The starting white peg (random if not given).
+        #[arg(long, allow_hyphen_values = true, value_parser = position_arg)]
+        start: Option<Position>,
+        /// Seed for the random start, for a repeatable game.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Print one winning game (32 moves), one `M (x,y)` per line.
+    Solve {
+        /// The starting white peg.
+        #[arg(long, allow_hyphen_values = true, value_parser = position_arg, default_value = "0,0")]
+        start: Position,
+    },
+    /// Print the exact number of distinct winning games from a start.
+    Count {
+        /// The starting white peg.
+        #[arg(long, allow_hyphen_values = true, value_parser = position_arg, default_value = "0,0")]
+        start: Position,
+        /// Also print the work done (states, largest layer, symmetries, time) on stderr.
+        #[arg(long)]
+        verbose: bool,
+    },
+}
+
+fn position_arg(text: &str) -> Result<Position, String> {
+    parse_position_arg(text).map_err(|e| e.to_string())
+}
+
+/// Everything that ends a run early, mapped to an exit code in one place.
+enum Failure {
+    /// The spec's own error (exit 1): its exact message.
+    Spec(String),
+    /// Input that does not read (exit 2).
+    Input(String),
+    /// Writing or reading failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(Failure::Spec(msg)) => {
+            eprintln!("{msg}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Input(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read_board(text: Option<String>) -> Result<Board, Failure> {
+    let (source, text) = match text {
+        Some(t) => ("--board", t),
+        None => {
+            let mut t = String::new();
+            io::stdin()
+                .read_to_string(&mut t)
+                .map_err(|e| Failure::Input(format!("cannot read standard input: {e}")))?;
+            ("stdin", t)
+        }
+    };
+    parse_board(&text).map_err(|e| Failure::Input(format!("{source}:{e}")))
+}
+
+fn run(cli: Cli) -> Result<ExitCode, Failure> {
+    let mut out = io::stdout().lock();
+    match cli.command {
+        Command::Create { position } => {
+            let board = create_board(position).map_err(|e| Failure::Spec(e.to_string()))?;
+            writeln!(out, "{board}")?;
+        }
+        Command::Valid { position, board } => {
+            let board = read_board(board)?;
+            writeln!(out, "{}", show_bool(is_valid_move(Move(position), &board)))?;
+        }
+        Command::Goal { board } => {
+            let board = read_board(board)?;
+            writeln!(out, "{}", show_bool(is_goal(&board)))?;
+        }
+        Command::Next { board } => {
+            let board = read_board(board)?;
+            let states = show_possible_next_states(&board).map_err(|e| Failure::Spec(e.to_string()))?;
+            writeln!(out, "{}", show_list(&states))?;
+        }
+        Command::Play { start, seed } => {
+            let start = start.unwrap_or_else(|| random_start(seed));
+            let game = Game::new(start).map_err(|e| Failure::Spec(e.to_string()))?;
+            let color = io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            play(game, io::stdin().lock(), &mut out, color)?;
+        }
+        Command::Solve { start } => {
+            let moves = solve(&Shape::plus(), start).ok_or_else(|| {
+                Failure::Spec(peg_core::InvalidPosition.to_string())
+            })?;
+            for m in moves {
+                writeln!(out, "{m}")?;
+            }
+        }
+        Command::Count { start, verbose } => {
+            let t = std::time::Instant::now();
+            let report = count_orderings(&Shape::plus(), start)
+                .ok_or_else(|| Failure::Spec(peg_core::InvalidPosition.to_string()))?;
+            writeln!(out, "{}", report.orderings)?;
+            if verbose {
+                eprintln!(
+                    "start {start}: {} connected sets stored (one per orbit of {} symmetries), largest layer {}, {:.2?}",
+                    report.states,
+                    report.symmetries,
+                    report.largest_layer,
+                    t.elapsed()
+                );
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn random_start(seed: Option<u64>) -> Position {
+    let cells = all_positions();
+    let i = match seed {
+        Some(s) => StdRng::seed_from_u64(s).random_range(0..cells.len()),
+        None => rand::rng().random_range(0..cells.len()),
+    };
+    cells[i]
+}
+
+const HELP: &str = "Type a position to flip that black peg white (x,y such as 1,0 or (-2,1)),\n\
+or a command: hint (suggest a move), undo (take back the last move),\n\
+moves (list the valid moves), quit (leave the game).";
+
+fn show_turn(game: &Game, out: &mut impl Write, color: bool) -> io::Result<()> {
+    write!(out, "\n{}", render_board(game.board(), color))?;
+    writeln!(
+        out,
+        "Valid moves: {}",
+        list_positions(&game.valid_moves())
+    )?;
+    Ok(())
+}
+
+fn prompt(game: &Game, out: &mut impl Write) -> io::Result<()> {
+    write!(out, "move {}> ", game.history().len() + 1)?;
+    out.flush()
+}
+
+/// The game loop: reads one line per turn from `input`, writes to `out`.
+fn play(mut game: Game, input: impl BufRead, out: &mut impl Write, color: bool) -> io::Result<()> {
+    writeln!(
+        out,
+        "Peg Reversal: turn every peg white. W is a white peg, B a black one.\nYou start with the white peg at {}.\n{HELP}",
+        game.start()
+    )?;
+    show_turn(&game, out, color)?;
+    prompt(&game, out)?;
+    for line in input.lines() {
+        let line = line?;
+        let word = line.trim();
+        match word.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "q" | "exit" => {
+                writeln!(out, "Bye.")?;
+                return Ok(());
+            }
+            "help" | "?" => writeln!(out, "{HELP}")?,
+            "moves" => writeln!(
+                out,
+                "Valid moves: {}",
+                list_positions(&game.valid_moves())
+            )?,
+            "hint" => match game.hint() {
+                Some(m) => writeln!(out, "Hint: try {}.", m.0)?,
+                None => writeln!(out, "No move is left.")?,
+            },
+            "undo" => match game.undo() {
+                Some(p) => {
+                    writeln!(out, "Took back {p}; it is black again.")?;
+                    show_turn(&game, out, color)?;
+                }
+                None => writeln!(out, "Nothing to undo: no move has been made yet.")?,
+            },
+            _ => match parse_position_arg(word) {
+                Err(e) => writeln!(
+                    out,
+                    "Cannot read `{word}` as a position or command: {}.\n{HELP}",
+                    e.message
+                )?,
+                Ok(pos) => match game.play(pos) {
+                    Err(reason) => {
+                        let why = match reason {
+                            MoveRefusal::NoWhiteNeighbour(_) => {
+                                format!("{reason}: flip a black peg next to a white one")
+                            }
+                            _ => reason.to_string(),
+                        };
+                        writeln!(out, "Refused: {why}. Try again.")?;
+                    }
+                    Ok(()) => {
+                        if game.is_won() {
+                            write!(out, "\n{}", render_board(game.board(), color))?;
+                            writeln!(
+                                out,
+                                "Congratulations! Every peg is white: you won in {} moves.",
+                                game.history().len()
+                            )?;
+                            return Ok(());
+                        }
+                        show_turn(&game, out, color)?;
+                    }
+                },
+            },
+        }
+        prompt(&game, out)?;
+    }
+    // End of input: quit quietly, leaving the terminal on a fresh line.
+    writeln!(out)?;
+    Ok(())
+}
