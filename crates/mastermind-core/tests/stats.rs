@@ -120,3 +120,14 @@ fn first_guess_option_is_played() {
     assert_eq!(t.guess, first);
     assert_eq!(t.stats(g, Strategy::Knuth).codes, 1296);
 }
+
+#[test]
+#[ignore = "needs a release build (a few seconds there); run with --release -- --ignored"]
+fn knuth_and_most_parts_5x8_aabbc() {
+    let g = Game::new(5, 8).unwrap();
+    let first = g.parse_code("aabbc").unwrap();
+    let k = stats(g, Strategy::Knuth, Some(first)).unwrap();
+    assert_eq!((k.total, k.worst), (183_775, 7));
+    let m = stats(g, Strategy::MostParts, Some(first)).unwrap();
+    assert_eq!((m.total, m.worst), (181_834, 8));
+}

@@ -1,1 +1,403 @@
-fn main() {}
+//! `mastermind`: the original menu-driven game, single games for scripts, statistics and scoring.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a command-line program talks on stdout/stderr
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mastermind_core::{Breaker, Code, DecisionTree, Game, Solver, Strategy};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Mastermind: guess a secret code, let the computer guess yours, or measure its strategies.
+#[derive(Parser, Debug)]
+#[command(name = "mastermind", version)]
+struct Cli {
+    /// Pegs per code (1-8).
+    #[arg(long, global = true, default_value_t = 4, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=8))]
+    pegs: u32,
+    /// Number of colours, the letters a, b, ... (2-26).
+    #[arg(long, global = true, default_value_t = 6, value_name = "K",
+          value_parser = clap::value_parser!(u32).range(2..=26))]
+    colors: u32,
+    /// How the computer guesses: first-consistent (the original), knuth, most-parts, expected-size, entropy.
+    #[arg(
+        long,
+        global = true,
+        default_value = "first-consistent",
+        value_name = "NAME"
+    )]
+    strategy: Strategy,
+    /// Seed for the random secrets of the menu's games.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// One game where you guess the computer's secret (`?` shows how many codes remain and a suggestion).
+    Human(SecretArgs),
+    /// One game where the computer guesses your secret; type each score as two digits, right then wrong.
+    Computer,
+    /// One game where the computer guesses its own secret.
+    Both(SecretArgs),
+    /// Play the strategy against every secret: total, average, worst case, histogram.
+    Stats {
+        /// Fix the first guess, e.g. aabbc.
+        #[arg(long, value_name = "CODE")]
+        first: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Print the score of GUESS against SECRET as two digits, right then wrong.
+    Score {
+        /// The secret code, e.g. dbcb.
+        secret: String,
+        /// The guess, e.g. abcd.
+        guess: String,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct SecretArgs {
+    /// The secret code instead of a random one.
+    #[arg(long, value_name = "CODE", conflicts_with = "seed")]
+    secret: Option<String>,
+    /// Seed for a reproducible random secret.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// Why the program stops early.
+enum Stop {
+    /// End of input at a prompt: quiet exit 0.
+    Eof,
+    /// Bad input on the command line: message, exit 2.
+    Usage(String),
+    /// Reading or writing failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        Stop::Io(e)
+    }
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(Stop::Eof) => {
+            let _ = io::stdout().flush();
+            ExitCode::SUCCESS
+        }
+        Err(Stop::Usage(msg)) => {
+            eprintln!("mastermind: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Stop::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Stop::Io(e)) => {
+            eprintln!("mastermind: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run() -> Result<ExitCode, Stop> {
+    let cli = Cli::parse();
+    let game = Game::new(cli.pegs, cli.colors).map_err(|e| Stop::Usage(e.to_string()))?;
+    let stdin = io::stdin();
+    let mut ui = Ui {
+        input: stdin.lock(),
+        out: io::stdout().lock(),
+    };
+    let solver = || -> Result<Arc<Solver>, Stop> {
+        Solver::new(game, cli.strategy)
+            .map(Arc::new)
+            .map_err(|e| Stop::Usage(e.to_string()))
+    };
+    match cli.command {
+        None => {
+            let solver = Solver::new(game, cli.strategy).map(Arc::new);
+            let mut rng = make_rng(cli.seed);
+            menu(&mut ui, game, &solver, cli.strategy, &mut rng)?;
+        }
+        Some(Command::Human(args)) => {
+            let secret = pick_secret(game, &args)?;
+            human(&mut ui, game, secret, cli.strategy)?;
+        }
+        Some(Command::Computer) => computer(&mut ui, game, &solver()?)?,
+        Some(Command::Both(args)) => {
+            let secret = pick_secret(game, &args)?;
+            both(&mut ui, game, &solver()?, secret)?;
+        }
+        Some(Command::Stats { first, format }) => {
+            let first = first.map(|f| parse_arg(game, "--first", &f)).transpose()?;
+            let solver = solver()?;
+            let s = DecisionTree::build(&solver, first).stats(game, cli.strategy);
+            match format {
+                Format::Json => {
+                    let text = serde_json::to_string(&s).map_err(io::Error::other)?;
+                    writeln!(ui.out, "{text}")?;
+                }
+                Format::Text => {
+                    writeln!(ui.out, "strategy: {}", s.strategy)?;
+                    writeln!(ui.out, "pegs: {}", s.pegs)?;
+                    writeln!(ui.out, "colors: {}", s.colors)?;
+                    if let Some(f) = first {
+                        writeln!(ui.out, "first: {}", game.format_code(f))?;
+                    }
+                    writeln!(ui.out, "codes: {}", s.codes)?;
+                    writeln!(ui.out, "total: {}", s.total)?;
+                    writeln!(ui.out, "average: {:.4}", s.average)?;
+                    writeln!(ui.out, "worst: {}", s.worst)?;
+                    writeln!(ui.out, "histogram: {}", s.histogram_text())?;
+                }
+            }
+        }
+        Some(Command::Score { secret, guess }) => {
+            let secret = parse_arg(game, "SECRET", &secret)?;
+            let guess = parse_arg(game, "GUESS", &guess)?;
+            writeln!(ui.out, "{}", game.calc_score(secret, guess))?;
+        }
+    }
+    ui.out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_arg(game: Game, what: &str, text: &str) -> Result<Code, Stop> {
+    game.parse_code(text)
+        .map_err(|e| Stop::Usage(format!("bad {what}: {e}")))
+}
+
+fn make_rng(seed: Option<u64>) -> StdRng {
+    match seed {
+        Some(s) => StdRng::seed_from_u64(s),
+        None => StdRng::from_rng(&mut rand::rng()),
+    }
+}
+
+fn random_secret(game: Game, rng: &mut StdRng) -> Code {
+    Code(rng.random_range(0..game.num_codes()))
+}
+
+fn pick_secret(game: Game, args: &SecretArgs) -> Result<Code, Stop> {
+    match &args.secret {
+        Some(s) => parse_arg(game, "--secret", s),
+        None => Ok(random_secret(game, &mut make_rng(args.seed))),
+    }
+}
+
+/// Line-oriented terminal: prompts are written without a newline, and typed text is not echoed.
+struct Ui<R: BufRead, W: Write> {
+    input: R,
+    out: W,
+}
+
+impl<R: BufRead, W: Write> Ui<R, W> {
+    /// Shows `prompt`, reads one line and returns it trimmed; end of input stops the program.
+    fn prompt(&mut self, prompt: &str) -> Result<String, Stop> {
+        write!(self.out, "{prompt}")?;
+        self.out.flush()?;
+        let mut buf = Vec::new();
+        if self.input.read_until(b'\n', &mut buf)? == 0 {
+            return Err(Stop::Eof);
+        }
+        Ok(String::from_utf8_lossy(&buf).trim().to_string())
+    }
+}
+
+const MENU: [(char, &str); 4] = [
+    ('H', "Human player"),
+    ('C', "Computer player"),
+    ('B', "Both players are computers"),
+    ('Q', "Quit"),
+];
+
+/// The original main loop: an empty line, the menu, the chosen game, again until `Q`.
+fn menu<R: BufRead, W: Write>(
+    ui: &mut Ui<R, W>,
+    game: Game,
+    solver: &Result<Arc<Solver>, mastermind_core::Error>,
+    strategy: Strategy,
+    rng: &mut StdRng,
+) -> Result<(), Stop> {
+    let title = "Mastermind";
+    let len = MENU
+        .iter()
+        .map(|(_, t)| t.len() + 4)
+        .chain([title.len()])
+        .max()
+        .unwrap_or(0);
+    let rule = |l: char, c: char, r: char| format!("{l}{}{r}", c.to_string().repeat(len + 2));
+    // Each game runs inside a fresh `main` in the original, whose closing empty line comes
+    // after the menu that ended it returns.
+    let mut depth = 1;
+    loop {
+        writeln!(ui.out)?;
+        writeln!(ui.out, "{}", rule('/', '=', '\\'))?;
+        writeln!(ui.out, "| {title:<len$} |")?;
+        writeln!(ui.out, "{}", rule('|', '~', '|'))?;
+        for (k, t) in MENU {
+            writeln!(ui.out, "| [{k}] {t:<w$} |", w = len - 4)?;
+        }
+        writeln!(ui.out, "{}", rule('|', '~', '|'))?;
+        let (key, text) = loop {
+            let line = ui.prompt("|> ")?;
+            let mut chars = line.chars();
+            if let (Some(c), None) = (chars.next(), chars.next())
+                && let Some(item) = MENU.iter().find(|(k, _)| k.eq_ignore_ascii_case(&c))
+            {
+                break *item;
+            }
+        };
+        writeln!(ui.out, "| ==> {text:<w$} |", w = len - 4)?;
+        writeln!(ui.out, "{}", rule('\\', '=', '/'))?;
+        if key == 'Q' {
+            break;
+        }
+        writeln!(ui.out)?;
+        match (key, solver) {
+            ('H', _) => {
+                let secret = random_secret(game, rng);
+                human(ui, game, secret, strategy)?;
+            }
+            ('C', Ok(s)) => computer(ui, game, s)?,
+            ('B', Ok(s)) => {
+                let secret = random_secret(game, rng);
+                both(ui, game, s, secret)?;
+            }
+            (_, Err(e)) => writeln!(ui.out, "{e}")?,
+            _ => unreachable!("menu keys are H, C, B, Q"),
+        }
+        depth += 1;
+    }
+    for _ in 0..depth {
+        writeln!(ui.out)?;
+    }
+    Ok(())
+}
+
+/// The person guesses `secret`.
+fn human<R: BufRead, W: Write>(
+    ui: &mut Ui<R, W>,
+    game: Game,
+    secret: Code,
+    strategy: Strategy,
+) -> Result<(), Stop> {
+    let mut history = Vec::new();
+    let mut turn = 1;
+    loop {
+        let line = ui.prompt(&format!("Human turn {turn}: "))?;
+        if line == "?" {
+            let hint = hint(game, strategy, &history);
+            writeln!(ui.out, "{hint}")?;
+            continue;
+        }
+        if line.chars().count() != game.pegs() {
+            continue;
+        }
+        let guess = match game.parse_code(&line) {
+            Ok(g) => g,
+            Err(e) => {
+                writeln!(ui.out, "{e}")?;
+                continue;
+            }
+        };
+        let score = game.calc_score(secret, guess);
+        writeln!(ui.out, "score: {}-{}", score.right, score.wrong)?;
+        if score == game.win() {
+            writeln!(ui.out, "Congratulation!")?;
+            return Ok(());
+        }
+        history.push((guess, score));
+        turn += 1;
+    }
+}
+
+/// One line: how many codes still fit the scores so far, and the strategy's next guess.
+fn hint(game: Game, strategy: Strategy, history: &[(Code, mastermind_core::Score)]) -> String {
+    let mut b = match Breaker::new(game, strategy)
+        .or_else(|_| Breaker::new(game, Strategy::FirstConsistent))
+    {
+        Ok(b) => b,
+        Err(e) => return format!("no hint: {e}"),
+    };
+    for &(g, s) in history {
+        b.feed(g, s);
+    }
+    let n = b.remaining();
+    match b.next_guess() {
+        Some(g) if n == 1 => format!("1 code is still possible: try {}", game.format_code(g)),
+        Some(g) => format!("{n} codes are still possible: try {}", game.format_code(g)),
+        None => "no code is possible".to_string(),
+    }
+}
+
+/// The computer guesses the person's secret; the person types the scores.
+fn computer<R: BufRead, W: Write>(
+    ui: &mut Ui<R, W>,
+    game: Game,
+    solver: &Arc<Solver>,
+) -> Result<(), Stop> {
+    let mut breaker = Breaker::with_solver(Arc::clone(solver));
+    let mut turn = 1;
+    loop {
+        let Some(guess) = breaker.next_guess() else {
+            writeln!(ui.out, "You, cheater! You've made a mistake, haven't you?")?;
+            return Ok(());
+        };
+        let prompt = format!("Computer turn {turn}: \"{}\" => ", game.format_code(guess));
+        let score = loop {
+            if let Some(s) = game.parse_score(&ui.prompt(&prompt)?) {
+                break s;
+            }
+        };
+        if score.right as usize == game.pegs() {
+            writeln!(ui.out, "I'm the best!")?;
+            return Ok(());
+        }
+        breaker.feed(guess, score);
+        turn += 1;
+    }
+}
+
+/// The computer guesses its own `secret`.
+fn both<R: BufRead, W: Write>(
+    ui: &mut Ui<R, W>,
+    game: Game,
+    solver: &Arc<Solver>,
+    secret: Code,
+) -> Result<(), Stop> {
+    let mut breaker = Breaker::with_solver(Arc::clone(solver));
+    let mut turn = 1;
+    loop {
+        let Some(guess) = breaker.next_guess() else {
+            writeln!(ui.out, "You, cheater! You've made a mistake, haven't you?")?;
+            return Ok(());
+        };
+        let score = game.calc_score(secret, guess);
+        writeln!(
+            ui.out,
+            "Computer turn {turn}: \"{}\" => {score}",
+            game.format_code(guess)
+        )?;
+        if score == game.win() {
+            writeln!(ui.out, "I'm the best!")?;
+            return Ok(());
+        }
+        breaker.feed(guess, score);
+        turn += 1;
+    }
+}
