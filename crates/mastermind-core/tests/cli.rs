@@ -1,0 +1,280 @@
+//! End-to-end tests of the `mastermind` binary, with standard input piped.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use mastermind_core::{Code, Game, Score};
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+#[track_caller]
+fn run(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mastermind"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start mastermind");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code().unwrap(),
+    }
+}
+
+/// The menu of spec §5 with the title `Mastermind`, up to and including the prompt.
+const MENU: &str = "\n\
+/================================\\\n\
+| Mastermind                     |\n\
+|~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n\
+| [H] Human player               |\n\
+| [C] Computer player            |\n\
+| [B] Both players are computers |\n\
+| [Q] Quit                       |\n\
+|~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~|\n\
+|> ";
+
+const BOTTOM: &str = "\\================================/\n";
+
+#[test]
+fn both_plays_the_dbcb_example() {
+    let r = run(&["both", "--secret", "dbcb"], "");
+    assert_eq!(
+        r.stdout,
+        "Computer turn 1: \"abcd\" => 21\n\
+         Computer turn 2: \"aabd\" => 02\n\
+         Computer turn 3: \"bbca\" => 21\n\
+         Computer turn 4: \"dbcb\" => 40\n\
+         I'm the best!\n"
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn menu_quit_draws_the_box() {
+    let r = run(&[], "q\n");
+    // The original's `main` prints an empty line after its menu returns.
+    let want = format!("{MENU}| ==> Quit                       |\n{BOTTOM}\n");
+    assert_eq!(r.stdout, want);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn menu_repeats_the_prompt_and_runs_a_computer_game() {
+    let r = run(&[], " x \nquit\nC\n21\n02\n21\n40\nQ\n");
+    let want = format!(
+        "{MENU}|> |> | ==> Computer player            |\n{BOTTOM}\n\
+         Computer turn 1: \"abcd\" => Computer turn 2: \"aabd\" => \
+         Computer turn 3: \"bbca\" => Computer turn 4: \"dbcb\" => I'm the best!\n\
+         {MENU}| ==> Quit                       |\n{BOTTOM}\n\n"
+    );
+    assert_eq!(r.stdout, want);
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn end_of_input_at_the_menu_is_quiet() {
+    let r = run(&[], "");
+    assert_eq!(r.stdout, MENU);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn computer_game_with_an_invalid_score() {
+    // "5x", "41" (sum above 4) and "2" are rejected and the same turn is asked again.
+    let r = run(&["computer"], "21\n5x\n41\n2\n02\n 21 \n40\n");
+    assert_eq!(
+        r.stdout,
+        "Computer turn 1: \"abcd\" => Computer turn 2: \"aabd\" => \
+         Computer turn 2: \"aabd\" => Computer turn 2: \"aabd\" => \
+         Computer turn 2: \"aabd\" => Computer turn 3: \"bbca\" => \
+         Computer turn 4: \"dbcb\" => I'm the best!\n"
+    );
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn computer_game_catches_a_cheater() {
+    // abcd 00 leaves the codes over {e, f}; eeee 00 leaves ffff; ffff 00 leaves nothing.
+    let r = run(&["computer"], "00\n00\n00\n");
+    assert_eq!(
+        r.stdout,
+        "Computer turn 1: \"abcd\" => Computer turn 2: \"eeee\" => \
+         Computer turn 3: \"ffff\" => You, cheater! You've made a mistake, haven't you?\n"
+    );
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn end_of_input_in_a_game_is_quiet() {
+    let r = run(&["computer"], "21\n");
+    assert_eq!(
+        r.stdout,
+        "Computer turn 1: \"abcd\" => Computer turn 2: \"aabd\" => "
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn human_game_with_hint_and_refused_guesses() {
+    let r = run(
+        &["human", "--secret", "dbcb"],
+        "?\nabzd\nabc\naabb\n?\ndbcb\n",
+    );
+    // aabb against dbcb: the last b is right, the other b is wrong: 1-1. The codes left are
+    // counted here by brute force with `calc_score`; abcd is the first of them in the original
+    // order (against aabb: the a is right, the b is wrong).
+    let g = Game::default();
+    let aabb = g.parse_code("aabb").unwrap();
+    let left = (0..g.num_codes())
+        .filter(|&c| g.calc_score(Code(c), aabb) == Score::new(1, 1))
+        .count();
+    assert_eq!(
+        r.stdout,
+        format!(
+            "Human turn 1: 1296 codes are still possible: try abcd\n\
+             Human turn 1: invalid code 'abzd': letter 'z' at position 3 is not a colour, expected letters a-f\n\
+             Human turn 1: Human turn 1: score: 1-1\n\
+             Human turn 2: {left} codes are still possible: try abcd\n\
+             Human turn 2: score: 4-0\n\
+             Congratulation!\n"
+        )
+    );
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn menu_human_game_with_a_seed() {
+    let r = run(&["--seed", "7"], "h\nq\n");
+    assert!(r.stdout.starts_with(&format!(
+        "{MENU}| ==> Human player               |\n{BOTTOM}\nHuman turn 1: "
+    )));
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn knuth_computer_player_in_the_menu() {
+    let r = run(&["--strategy", "knuth"], "c\n");
+    assert!(
+        r.stdout.ends_with("\nComputer turn 1: \"aabb\" => "),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn other_sizes() {
+    // 3 pegs, 2 colours: first guess aba; bbb gives 10; the first code in order with
+    // score 10 against aba is bbb.
+    let r = run(
+        &["--pegs", "3", "--colors", "2", "both", "--secret", "bbb"],
+        "",
+    );
+    assert_eq!(
+        r.stdout,
+        "Computer turn 1: \"aba\" => 10\nComputer turn 2: \"bbb\" => 30\nI'm the best!\n"
+    );
+    let r = run(&["--pegs", "2", "--colors", "3"], "q\n");
+    assert!(r.stdout.contains("| [Q] Quit                       |\n"));
+    let r = run(
+        &["--pegs", "5", "--colors", "8", "score", "aabbc", "hhhha"],
+        "",
+    );
+    assert_eq!(r.stdout, "01\n");
+}
+
+#[test]
+fn seeded_games_are_reproducible() {
+    let a = run(&["both", "--seed", "42", "--strategy", "knuth"], "");
+    let b = run(&["both", "--seed", "42", "--strategy", "knuth"], "");
+    assert_eq!(a.stdout, b.stdout);
+    assert!(a.stdout.ends_with("I'm the best!\n"));
+    assert!(
+        a.stdout.lines().count() <= 6,
+        "knuth needs at most 5 guesses"
+    );
+}
+
+#[test]
+fn score_prints_two_digits() {
+    let r = run(&["score", "dbcb", "abcd"], "");
+    assert_eq!((r.stdout.as_str(), r.code), ("21\n", 0));
+    let r = run(&["score", "dbcb", "aabd"], "");
+    assert_eq!(r.stdout, "02\n");
+}
+
+#[test]
+fn stats_text_and_json() {
+    let r = run(&["stats", "--strategy", "knuth"], "");
+    assert_eq!(
+        r.stdout,
+        "strategy: knuth\npegs: 4\ncolors: 6\ncodes: 1296\ntotal: 5801\naverage: 4.4761\n\
+         worst: 5\nhistogram: 1/6/62/533/694\n"
+    );
+    let r = run(&["stats", "--format", "json"], "");
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["strategy"], "first-consistent");
+    assert_eq!(
+        (v["pegs"].as_u64(), v["colors"].as_u64()),
+        (Some(4), Some(6))
+    );
+    assert_eq!(
+        (v["codes"].as_u64(), v["total"].as_u64()),
+        (Some(1296), Some(6671))
+    );
+    assert!((v["average"].as_f64().unwrap() - 6671.0 / 1296.0).abs() < 1e-9);
+    assert_eq!(v["worst"].as_u64(), Some(9));
+    assert_eq!(
+        v["histogram"],
+        serde_json::json!([1, 13, 73, 256, 465, 360, 110, 16, 2])
+    );
+    assert_eq!(v.as_object().unwrap().len(), 8);
+}
+
+#[test]
+fn stats_with_a_first_guess() {
+    let r = run(&["stats", "--strategy", "knuth", "--first", "aabb"], "");
+    assert!(r.stdout.contains("total: 5801\n"), "{}", r.stdout);
+}
+
+#[track_caller]
+fn bad(args: &[&str], needles: &[&str]) {
+    let r = run(args, "");
+    assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+    assert_eq!(r.stdout, "");
+    for n in needles {
+        assert!(r.stderr.contains(n), "{args:?}: {:?} lacks {n:?}", r.stderr);
+    }
+}
+
+#[test]
+fn bad_input_exits_2_with_a_clear_message() {
+    bad(
+        &["both", "--secret", "abc"],
+        &["'abc'", "3 letters", "expected 4"],
+    );
+    bad(&["human", "--secret", "abcz"], &["'abcz'", "'z'", "a-f"]);
+    bad(&["stats", "--first", "aabbx"], &["'aabbx'", "expected 4"]);
+    bad(&["stats", "--first", "aabg"], &["'g'", "a-f"]);
+    bad(&["--pegs", "0"], &["'0'", "1..=8"]);
+    bad(&["--colors", "27", "computer"], &["'27'", "2..=26"]);
+    bad(
+        &["--strategy", "foo", "stats"],
+        &["'foo'", "knuth", "most-parts", "entropy"],
+    );
+    bad(&["score", "dbcb", "abc"], &["'abc'"]);
+    bad(&["both", "--secret", "abcd", "--seed", "1"], &["--seed"]);
+}
