@@ -374,7 +374,10 @@ fn describe_found(rest: &str) -> String {
         Some(c) if c.is_whitespace() => format!("whitespace {c:?}"),
         Some(c) => {
             let token: String = if is_ident_char(c) {
-                rest.chars().take_while(|&c| is_ident_char(c)).take(20).collect()
+                rest.chars()
+                    .take_while(|&c| is_ident_char(c))
+                    .take(20)
+                    .collect()
             } else {
                 c.to_string()
             };

@@ -75,7 +75,10 @@ impl Shape {
         let reach = shape.closure(1);
         if reach != shape.full_mask() {
             let missing = (!reach & shape.full_mask()).trailing_zeros() as usize;
-            return Err(ShapeError::Disconnected(shape.cells[missing], shape.cells[0]));
+            return Err(ShapeError::Disconnected(
+                shape.cells[missing],
+                shape.cells[0],
+            ));
         }
         Ok(shape)
     }
@@ -170,10 +173,10 @@ impl Shape {
                 .iter()
                 .map(|p| self.index_of(Position::new(p.x - mx + ox, p.y - my + oy)))
                 .collect();
-            if let Some(perm) = perm {
-                if !out.contains(&perm) {
-                    out.push(perm);
-                }
+            if let Some(perm) = perm
+                && !out.contains(&perm)
+            {
+                out.push(perm);
             }
         }
         out

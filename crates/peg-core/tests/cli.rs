@@ -74,14 +74,26 @@ fn valid_reads_the_board_from_stdin_or_flag() {
     let board = "[Peg (2,0) W,Peg (1,0) B,\n  Peg (-2,0) B]";
     assert_eq!(text(&peg(&["valid", "1,0"], board).stdout), "True\n");
     assert_eq!(text(&peg(&["valid", "-2,0"], board).stdout), "False\n");
-    assert_eq!(text(&peg(&["valid", "(1,0)", "--board", board], "").stdout), "True\n");
-    assert_eq!(text(&peg(&["valid", "--board", board, "-2,0"], "").stdout), "False\n");
+    assert_eq!(
+        text(&peg(&["valid", "(1,0)", "--board", board], "").stdout),
+        "True\n"
+    );
+    assert_eq!(
+        text(&peg(&["valid", "--board", board, "-2,0"], "").stdout),
+        "False\n"
+    );
 }
 
 #[test]
 fn goal_prints_haskell_bools() {
-    assert_eq!(text(&peg(&["goal"], "[Peg (0,0) W, Peg (1,0) W]").stdout), "True\n");
-    assert_eq!(text(&peg(&["goal"], "[Peg (0,0) W, Peg (1,0) B]").stdout), "False\n");
+    assert_eq!(
+        text(&peg(&["goal"], "[Peg (0,0) W, Peg (1,0) W]").stdout),
+        "True\n"
+    );
+    assert_eq!(
+        text(&peg(&["goal"], "[Peg (0,0) W, Peg (1,0) B]").stdout),
+        "False\n"
+    );
     assert_eq!(text(&peg(&["goal"], CREATE_1_1).stdout), "False\n");
 }
 
@@ -89,11 +101,17 @@ fn goal_prints_haskell_bools() {
 fn next_prints_the_states_as_print_would() {
     let out = peg(&["next"], "[Peg (0,0) W, Peg (1,0) B]");
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(text(&out.stdout), "[S (M (1,0)) [Peg (0,0) W,Peg (1,0) W]]\n");
+    assert_eq!(
+        text(&out.stdout),
+        "[S (M (1,0)) [Peg (0,0) W,Peg (1,0) W]]\n"
+    );
     // From the centre: four states, moves in board order.
     let board = text(&peg(&["create", "0,0"], "").stdout);
     let out = text(&peg(&["next"], &board).stdout);
-    let moves: Vec<&str> = out.match_indices("S (M (").map(|(i, _)| &out[i..i + 12]).collect();
+    let moves: Vec<&str> = out
+        .match_indices("S (M (")
+        .map(|(i, _)| &out[i..i + 12])
+        .collect();
     assert_eq!(moves.len(), 4);
     assert!(out.starts_with("[S (M (-1,0)) [Peg (-3,-1) B,"));
     assert!(out.contains("],S (M (0,-1)) ["));
@@ -121,7 +139,10 @@ fn unreadable_board_exits_2_with_line_and_column() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert!(text(&out.stderr).contains("`Peg (4,4) B`"));
-    let out = peg(&["valid", "0,0", "--board", "[Peg (0,0) W,Peg (0,0) B]"], "");
+    let out = peg(
+        &["valid", "0,0", "--board", "[Peg (0,0) W,Peg (0,0) B]"],
+        "",
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--board:1:14:"));
 }

@@ -29,15 +29,27 @@ fn any_board() -> impl Strategy<Value = Board> {
             (Just(ps), proptest::collection::vec(any_color(), n))
         })
         .prop_map(|(ps, cs)| {
-            Board::new(ps.into_iter().zip(cs).map(|(p, c)| Peg::new(p, c)).collect()).unwrap()
+            Board::new(
+                ps.into_iter()
+                    .zip(cs)
+                    .map(|(p, c)| Peg::new(p, c))
+                    .collect(),
+            )
+            .unwrap()
         })
 }
 
 /// The 33 positions with random colours, in canonical order.
 fn full_board() -> impl Strategy<Value = Board> {
     proptest::collection::vec(any_color(), 33).prop_map(|cs| {
-        Board::new(all_positions().into_iter().zip(cs).map(|(p, c)| Peg::new(p, c)).collect())
-            .unwrap()
+        Board::new(
+            all_positions()
+                .into_iter()
+                .zip(cs)
+                .map(|(p, c)| Peg::new(p, c))
+                .collect(),
+        )
+        .unwrap()
     })
 }
 
@@ -179,13 +191,36 @@ fn count_agrees_with_enumeration_on_sub_boards() {
     // Sub-boards of the +: the 3x3 centre, the centre with one arm, a
     // plus of arm length 1 and width 1, and an L-shaped corner region.
     let mut shapes = vec![];
-    let square: Vec<(i64, i64)> = (-1..=1).flat_map(|x| (-1..=1).map(move |y| (x, y))).collect();
+    let square: Vec<(i64, i64)> = (-1..=1)
+        .flat_map(|x| (-1..=1).map(move |y| (x, y)))
+        .collect();
     shapes.push(square.clone());
     let mut with_arm = square.clone();
     with_arm.extend([(2, -1), (2, 0), (2, 1)]);
     shapes.push(with_arm);
-    shapes.push(vec![(0, 0), (1, 0), (2, 0), (-1, 0), (-2, 0), (0, 1), (0, 2), (0, -1), (0, -2)]);
-    shapes.push(vec![(-3, -1), (-3, 0), (-3, 1), (-2, -1), (-2, 0), (-2, 1), (-1, -1), (-1, -2), (-1, -3), (0, -1)]);
+    shapes.push(vec![
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (-1, 0),
+        (-2, 0),
+        (0, 1),
+        (0, 2),
+        (0, -1),
+        (0, -2),
+    ]);
+    shapes.push(vec![
+        (-3, -1),
+        (-3, 0),
+        (-3, 1),
+        (-2, -1),
+        (-2, 0),
+        (-2, 1),
+        (-1, -1),
+        (-1, -2),
+        (-1, -3),
+        (0, -1),
+    ]);
     for cells in shapes {
         let sh = shape(&cells);
         for &start in sh.cells() {
@@ -198,20 +233,24 @@ fn count_agrees_with_enumeration_on_sub_boards() {
 
 /// Random polyominoes grown inside the + board, random start.
 fn small_sub_board() -> impl Strategy<Value = (Vec<Position>, usize)> {
-    (proptest::collection::vec(any::<u32>(), 1..9), any::<prop::sample::Index>()).prop_map(|(picks, start)| {
-        let board = all_positions();
-        let mut cells = vec![Position::new(0, 0)];
-        for pick in picks {
-            let frontier: Vec<Position> = board
-                .iter()
-                .copied()
-                .filter(|c| !cells.contains(c) && cells.iter().any(|d| d.is_neighbour(*c)))
-                .collect();
-            cells.push(frontier[pick as usize % frontier.len()]);
-        }
-        let s = start.index(cells.len());
-        (cells, s)
-    })
+    (
+        proptest::collection::vec(any::<u32>(), 1..9),
+        any::<prop::sample::Index>(),
+    )
+        .prop_map(|(picks, start)| {
+            let board = all_positions();
+            let mut cells = vec![Position::new(0, 0)];
+            for pick in picks {
+                let frontier: Vec<Position> = board
+                    .iter()
+                    .copied()
+                    .filter(|c| !cells.contains(c) && cells.iter().any(|d| d.is_neighbour(*c)))
+                    .collect();
+                cells.push(frontier[pick as usize % frontier.len()]);
+            }
+            let s = start.index(cells.len());
+            (cells, s)
+        })
 }
 
 proptest! {

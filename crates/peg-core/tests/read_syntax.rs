@@ -37,7 +37,9 @@ fn int_literals_as_read_takes_them() {
     assert_eq!(parse_position("(- 3,0x1)").unwrap(), pos(-3, 1));
     assert_eq!(parse_position("(0o7,0X1f)").unwrap(), pos(7, 31));
     assert_eq!(parse_position("(007,-0)").unwrap(), pos(7, 0));
-    for bad in ["(-(3),0)", "(--3,0)", "(1.5,0)", "(1e3,0)", "(+1,0)", "(1,2,3)", "(1)"] {
+    for bad in [
+        "(-(3),0)", "(--3,0)", "(1.5,0)", "(1e3,0)", "(+1,0)", "(1,2,3)", "(1)",
+    ] {
         assert!(parse_position(bad).is_err(), "{bad} should not read");
     }
     let e = parse_position("(99999999999999999999,0)").unwrap_err();
@@ -60,7 +62,13 @@ fn constructor_arguments_need_their_parentheses() {
 
 #[test]
 fn list_syntax_is_strict() {
-    for bad in ["[Peg (0,0) W,]", "[,Peg (0,0) W]", "[Peg (0,0) W", "Peg (0,0) W", "[Peg (0,0) W] x"] {
+    for bad in [
+        "[Peg (0,0) W,]",
+        "[,Peg (0,0) W]",
+        "[Peg (0,0) W",
+        "Peg (0,0) W",
+        "[Peg (0,0) W] x",
+    ] {
         assert!(parse_board(bad).is_err(), "{bad} should not read");
     }
 }
@@ -85,7 +93,10 @@ fn boards_must_be_boards() {
     assert!(e.message.contains("not on the board"), "{e}");
     let e = parse_board("[Peg (0,0) W,Peg (1,0) B,Peg (0,0) B]").unwrap_err();
     assert_eq!((e.line, e.column), (1, 26));
-    assert!(e.message.contains("`Peg (0,0) B`") && e.message.contains("`Peg (0,0) W`"), "{e}");
+    assert!(
+        e.message.contains("`Peg (0,0) B`") && e.message.contains("`Peg (0,0) W`"),
+        "{e}"
+    );
     // States carry boards too.
     assert!(parse_states("[S (M (9,9)) [Peg (9,9) W]]").is_err());
 }

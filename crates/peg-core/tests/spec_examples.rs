@@ -44,7 +44,13 @@ fn create_board_minus_2_1_is_exact() {
 fn create_board_off_the_plus_is_the_exact_error() {
     let err = create_board(pos(-2, 2)).unwrap_err();
     assert_eq!(err.to_string(), "The position is not valid.");
-    for p in [pos(4, 0), pos(0, -4), pos(2, 2), pos(-3, 3), pos(i64::MIN, 0)] {
+    for p in [
+        pos(4, 0),
+        pos(0, -4),
+        pos(2, 2),
+        pos(-3, 3),
+        pos(i64::MIN, 0),
+    ] {
         assert!(create_board(p).is_err(), "{p}");
     }
 }

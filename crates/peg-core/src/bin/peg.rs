@@ -146,7 +146,8 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Next { board } => {
             let board = read_board(board)?;
-            let states = show_possible_next_states(&board).map_err(|e| Failure::Spec(e.to_string()))?;
+            let states =
+                show_possible_next_states(&board).map_err(|e| Failure::Spec(e.to_string()))?;
             writeln!(out, "{}", show_list(&states))?;
         }
         Command::Play { start, seed } => {
@@ -157,9 +158,8 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             play(game, io::stdin().lock(), &mut out, color)?;
         }
         Command::Solve { start } => {
-            let moves = solve(&Shape::plus(), start).ok_or_else(|| {
-                Failure::Spec(peg_core::InvalidPosition.to_string())
-            })?;
+            let moves = solve(&Shape::plus(), start)
+                .ok_or_else(|| Failure::Spec(peg_core::InvalidPosition.to_string()))?;
             for m in moves {
                 writeln!(out, "{m}")?;
             }
@@ -199,11 +199,7 @@ moves (list the valid moves), quit (leave the game).";
 
 fn show_turn(game: &Game, out: &mut impl Write, color: bool) -> io::Result<()> {
     write!(out, "\n{}", render_board(game.board(), color))?;
-    writeln!(
-        out,
-        "Valid moves: {}",
-        list_positions(&game.valid_moves())
-    )?;
+    writeln!(out, "Valid moves: {}", list_positions(&game.valid_moves()))?;
     Ok(())
 }
 
@@ -231,11 +227,7 @@ fn play(mut game: Game, input: impl BufRead, out: &mut impl Write, color: bool) 
                 return Ok(());
             }
             "help" | "?" => writeln!(out, "{HELP}")?,
-            "moves" => writeln!(
-                out,
-                "Valid moves: {}",
-                list_positions(&game.valid_moves())
-            )?,
+            "moves" => writeln!(out, "Valid moves: {}", list_positions(&game.valid_moves()))?,
             "hint" => match game.hint() {
                 Some(m) => writeln!(out, "Hint: try {}.", m.0)?,
                 None => writeln!(out, "No move is left.")?,
