@@ -3,7 +3,8 @@
 //! What is accepted, following GHC's derived `Read` instances and
 //! `Text.Read.Lex`:
 //!
-//! - any whitespace (Unicode `isSpace`) before and between tokens and at the
+//! - any whitespace (Haskell's `isSpace`: tab, line feed, vertical tab, form
+//!   feed, carriage return and the Unicode space separators) before and between tokens and at the
 //!   end, including line breaks, so boards copied across lines parse; none is
 //!   needed between tokens (`Peg(0,0)W` reads), except to separate two words;
 //! - any number of redundant parentheses around any value: `((1,2))`,
@@ -111,9 +112,21 @@ fn fail<'a, O>(e: PErr<'a>) -> Res<'a, O> {
     Err(nom::Err::Error(e))
 }
 
-/// Whether `c` is a Haskell whitespace character (`isSpace`).
+/// Whether `c` is whitespace for Haskell's `isSpace`: tab to carriage
+/// return, and the Unicode space separators (category Zs). Unlike Rust's
+/// `char::is_whitespace`, U+0085 and the line/paragraph separators are not.
 fn is_space(c: char) -> bool {
-    c.is_whitespace()
+    matches!(
+        c,
+        '\t'..='\r'
+            | ' '
+            | '\u{A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+    )
 }
 
 fn ws(i: &str) -> Res<'_, &str> {
@@ -371,7 +384,7 @@ fn line_col(full: &str, rest: &str) -> (usize, usize) {
 fn describe_found(rest: &str) -> String {
     match rest.chars().next() {
         None => "end of input".to_string(),
-        Some(c) if c.is_whitespace() => format!("whitespace {c:?}"),
+        Some(c) if c.is_whitespace() || c.is_control() => format!("{c:?}"),
         Some(c) => {
             let token: String = if is_ident_char(c) {
                 rest.chars()

@@ -14,6 +14,12 @@ fn whitespace_anywhere_between_tokens() {
     let b = parse_board("  [ Peg ( -3 , -1 ) B ,\n\tPeg(0,0)W\r\n ,Peg (1,0)\n B ]  \n").unwrap();
     assert_eq!(b.to_string(), "[Peg (-3,-1) B,Peg (0,0) W,Peg (1,0) B]");
     assert_eq!(parse_board("[ ]").unwrap().pegs().len(), 0);
+    // Haskell's isSpace: form feed, vertical tab, no-break and ideographic spaces count...
+    let odd = "[\u{c}Peg\u{b}(0,0)\u{a0}W,\u{3000}Peg (1,0) B]";
+    assert_eq!(parse_board(odd).unwrap().pegs().len(), 2);
+    // ...but NEL and the line separator do not.
+    assert!(parse_board("[Peg (0,0)\u{85}W]").is_err());
+    assert!(parse_board("[Peg (0,0)\u{2028}W]").is_err());
 }
 
 #[test]

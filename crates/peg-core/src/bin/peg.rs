@@ -14,7 +14,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 /// Peg Reversal: turn every peg of the `+` board white, one black neighbour of a white peg at a time.
 #[derive(Parser, Debug)]
-#[command(name = "peg", version, about)]
+#[command(name = "peg", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
