@@ -89,6 +89,17 @@ impl Game {
 /// hole the board has no peg for; with `color`, pegs are painted with ANSI
 /// colours (white peg: dark letter on white; black peg: light letter on black).
 pub fn render_board(board: &Board, color: bool) -> String {
+    render(board, color, &[])
+}
+
+/// Draws a game's board as [`render_board`] does; with `color`, the black
+/// pegs that are valid moves now are painted yellow on black, to stand out.
+pub fn render_game(game: &Game, color: bool) -> String {
+    let targets: Vec<Position> = game.valid_moves().into_iter().map(|m| m.0).collect();
+    render(game.board(), color, &targets)
+}
+
+fn render(board: &Board, color: bool, targets: &[Position]) -> String {
     let mut out = String::new();
     let mut header = String::from("    ");
     for x in -3..=3 {
@@ -107,6 +118,9 @@ pub fn render_board(board: &Board, color: bool) -> String {
             }
             let cell = match board.color_at(pos) {
                 Some(Color::W) if color => " W ".black().on_white().bold().to_string(),
+                Some(Color::B) if color && targets.contains(&pos) => {
+                    " B ".bright_yellow().on_black().bold().to_string()
+                }
                 Some(Color::B) if color => " B ".bright_white().on_black().bold().to_string(),
                 Some(Color::W) => " W ".to_string(),
                 Some(Color::B) => " B ".to_string(),

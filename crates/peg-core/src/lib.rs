@@ -47,7 +47,7 @@ pub mod rules;
 pub mod solve;
 pub mod types;
 
-pub use game::{Game, list_positions, render_board};
+pub use game::{Game, list_positions, render_board, render_game};
 pub use parse::{
     ParseError, parse_board, parse_color, parse_move, parse_peg, parse_position,
     parse_position_arg, parse_state, parse_states,

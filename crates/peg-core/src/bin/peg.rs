@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use peg_core::{
     Board, Game, Move, MoveRefusal, Position, Shape, all_positions, count_orderings, create_board,
-    is_goal, is_valid_move, list_positions, parse_board, parse_position_arg, render_board,
+    is_goal, is_valid_move, list_positions, parse_board, parse_position_arg, render_game,
     show_bool, show_list, show_possible_next_states, solve,
 };
 use rand::{Rng, SeedableRng, rngs::StdRng};
@@ -198,7 +198,7 @@ or a command: hint (suggest a move), undo (take back the last move),\n\
 moves (list the valid moves), quit (leave the game).";
 
 fn show_turn(game: &Game, out: &mut impl Write, color: bool) -> io::Result<()> {
-    write!(out, "\n{}", render_board(game.board(), color))?;
+    write!(out, "\n{}", render_game(game, color))?;
     writeln!(out, "Valid moves: {}", list_positions(&game.valid_moves()))?;
     Ok(())
 }
@@ -217,6 +217,7 @@ fn play(mut game: Game, input: impl BufRead, out: &mut impl Write, color: bool) 
     )?;
     show_turn(&game, out, color)?;
     prompt(&game, out)?;
+    let mut taken_back = 0usize;
     for line in input.lines() {
         let line = line?;
         let word = line.trim();
@@ -234,6 +235,7 @@ fn play(mut game: Game, input: impl BufRead, out: &mut impl Write, color: bool) 
             },
             "undo" => match game.undo() {
                 Some(p) => {
+                    taken_back += 1;
                     writeln!(out, "Took back {p}; it is black again.")?;
                     show_turn(&game, out, color)?;
                 }
@@ -257,10 +259,15 @@ fn play(mut game: Game, input: impl BufRead, out: &mut impl Write, color: bool) 
                     }
                     Ok(()) => {
                         if game.is_won() {
-                            write!(out, "\n{}", render_board(game.board(), color))?;
+                            write!(out, "\n{}", render_game(&game, color))?;
+                            let undo_note = match taken_back {
+                                0 => String::new(),
+                                1 => " (1 move taken back on the way)".to_string(),
+                                n => format!(" ({n} moves taken back on the way)"),
+                            };
                             writeln!(
                                 out,
-                                "Congratulations! Every peg is white: you won in {} moves.",
+                                "Congratulations! Every peg is white: you won in {} moves{undo_note}.",
                                 game.history().len()
                             )?;
                             return Ok(());
