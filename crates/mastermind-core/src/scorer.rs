@@ -7,17 +7,34 @@
 //!   (unary), so `popcount(cntA & cntB) = Σ_c min(kA, kB)`, the pegs in common.
 //!
 //! The score index `right·(pegs+1) + wrong` then equals `right·pegs + common`.
+//!
+//! With at most 8 colours a cheaper *byte* form is used (no popcount, which the baseline
+//! x86-64 target lacks): one word holds a code's colours, one byte per peg, another its
+//! colour counts, one byte per colour. Equal pegs are the zero bytes of the XOR, the pegs
+//! in common the byte-wise minimum of the counts, and one multiplication sums the bytes.
 
 use crate::{Code, Error, Game};
 
 /// Most codes a game may have for an in-memory candidate list or statistics.
 pub const MAX_LIST_CODES: u64 = 1 << 24;
 
-/// Precomputed per-code bit vectors that make [`Scorer::index`] a handful of instructions.
+/// How a [`Scorer`] stores codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// At most 8 colours: `[peg bytes, count bytes]` per code.
+    Bytes,
+    /// pegs·colors ≤ 64: `[pos, cnt]` bit vectors per code.
+    Bits,
+    /// Anything else: four words each.
+    Wide,
+}
+
+/// Precomputed per-code words that make [`Scorer::index`] a handful of instructions.
 #[derive(Clone, Debug)]
 pub struct Scorer {
     game: Game,
-    /// Narrow form (pegs·colors ≤ 64): `[pos, cnt]` per code.
+    form: Form,
+    /// Byte or bit form: two words per code.
     narrow: Vec<[u64; 2]>,
     /// Wide form (pegs·colors ≤ 256): `[pos0..pos3, cnt0..cnt3]` per code.
     wide: Vec<[u64; 8]>,
@@ -34,7 +51,14 @@ impl Scorer {
             });
         }
         let (pegs, colors) = (game.pegs(), game.colors());
-        let narrow_ok = pegs * colors <= 64;
+        let form = if colors <= 8 {
+            Form::Bytes
+        } else if pegs * colors <= 64 {
+            Form::Bits
+        } else {
+            Form::Wide
+        };
+        let narrow_ok = form != Form::Wide;
         let mut narrow = Vec::new();
         let mut wide = Vec::new();
         if narrow_ok {
@@ -55,7 +79,15 @@ impl Scorer {
                 seen[c] += 1;
                 cnt[cb / 64] |= 1 << (cb % 64);
             }
-            if narrow_ok {
+            if form == Form::Bytes {
+                let mut digits = 0u64;
+                let mut counts = 0u64;
+                for (p, &c) in d[..pegs].iter().enumerate() {
+                    digits |= (c as u64) << (8 * p);
+                    counts += 1 << (8 * c as u64);
+                }
+                narrow.push([digits, counts]);
+            } else if narrow_ok {
                 narrow.push([pos[0], cnt[0]]);
             } else {
                 wide.push([
@@ -63,7 +95,12 @@ impl Scorer {
                 ]);
             }
         }
-        Ok(Scorer { game, narrow, wide })
+        Ok(Scorer {
+            game,
+            form,
+            narrow,
+            wide,
+        })
     }
 
     /// The game this scorer is for.
@@ -79,33 +116,23 @@ impl Scorer {
     /// The score index (see [`Game::score_index`]) of codes `a` and `b` (symmetric).
     #[inline]
     pub fn index(&self, a: u32, b: u32) -> usize {
-        if self.is_narrow() {
-            narrow_index(&self.narrow, self.game.pegs(), a, b)
-        } else {
-            let x = &self.wide[a as usize];
-            let y = &self.wide[b as usize];
-            let right: u32 = (0..4).map(|k| (x[k] & y[k]).count_ones()).sum();
-            let common: u32 = (4..8).map(|k| (x[k] & y[k]).count_ones()).sum();
-            right as usize * self.game.pegs() + common as usize
+        let pegs = self.game.pegs();
+        match self.form {
+            Form::Bytes => bytes_index(self.narrow[a as usize], self.narrow[b as usize], pegs),
+            Form::Bits => bits_index(self.narrow[a as usize], self.narrow[b as usize], pegs),
+            Form::Wide => {
+                let x = &self.wide[a as usize];
+                let y = &self.wide[b as usize];
+                let right: u32 = (0..4).map(|k| (x[k] & y[k]).count_ones()).sum();
+                let common: u32 = (4..8).map(|k| (x[k] & y[k]).count_ones()).sum();
+                right as usize * pegs + common as usize
+            }
         }
     }
 
-    /// Counts, into `counts` (length ≥ [`Game::num_score_slots`]), how many of `set` give each score against `guess`.
-    pub fn count_parts(&self, guess: u32, set: &[u32], counts: &mut [u32]) {
-        let pegs = self.game.pegs();
-        if self.is_narrow() {
-            let g = self.narrow[guess as usize];
-            for &s in set {
-                let x = self.narrow[s as usize];
-                let i = (g[0] & x[0]).count_ones() as usize * pegs
-                    + (g[1] & x[1]).count_ones() as usize;
-                counts[i] += 1;
-            }
-        } else {
-            for &s in set {
-                counts[self.index(guess, s)] += 1;
-            }
-        }
+    /// The storage form in use.
+    pub(crate) fn form(&self) -> Form {
+        self.form
     }
 
     /// Narrow words of every code (empty when the wide form is in use).
@@ -114,11 +141,30 @@ impl Scorer {
     }
 }
 
-#[inline]
-pub(crate) fn narrow_index(t: &[[u64; 2]], pegs: usize, a: u32, b: u32) -> usize {
-    let x = t[a as usize];
-    let y = t[b as usize];
+/// Score index in the bit form.
+#[inline(always)]
+pub(crate) fn bits_index(x: [u64; 2], y: [u64; 2], pegs: usize) -> usize {
     (x[0] & y[0]).count_ones() as usize * pegs + (x[1] & y[1]).count_ones() as usize
+}
+
+/// Score index in the byte form.
+#[inline(always)]
+pub(crate) fn bytes_index(x: [u64; 2], y: [u64; 2], pegs: usize) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // Peg lanes only: unused lanes are zero in both codes and must not count as equal.
+    let lanes = if pegs == 8 {
+        HIGH
+    } else {
+        HIGH & ((1u64 << (8 * pegs)) - 1)
+    };
+    let t = x[0] ^ y[0];
+    let equal = !(((t & LOW) + LOW) | t) & lanes;
+    let (a, b) = (x[1], y[1]);
+    let a_ge_b = (((a | HIGH) - b) & HIGH) >> 7;
+    let min = a ^ ((a ^ b) & (a_ge_b * 0xff));
+    ((((equal >> 7) * pegs as u64 + min).wrapping_mul(ONES)) >> 56) as usize
 }
 
 #[cfg(test)]
@@ -128,6 +174,14 @@ mod tests {
     fn check(game: Game, step: u64) {
         let s = Scorer::new(game).unwrap();
         let n = game.num_codes();
+        let form = if game.colors() <= 8 {
+            Form::Bytes
+        } else if game.pegs() * game.colors() <= 64 {
+            Form::Bits
+        } else {
+            Form::Wide
+        };
+        assert_eq!(s.form(), form);
         for a in (0..n).step_by(step as usize) {
             for b in (0..n).step_by((step * 3 + 1) as usize) {
                 let want = game.score_index(game.calc_score(Code(a), Code(b)));
@@ -143,5 +197,9 @@ mod tests {
         check(Game::new(3, 26).unwrap(), 13);
         check(Game::new(8, 3).unwrap(), 11);
         check(Game::new(1, 2).unwrap(), 1);
+        check(Game::new(8, 5).unwrap(), 3001);
+        check(Game::new(6, 8).unwrap(), 3001);
+        check(Game::new(6, 10).unwrap(), 1009);
+        check(Game::new(4, 26).unwrap(), 997);
     }
 }

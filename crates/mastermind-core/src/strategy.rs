@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
+use crate::scorer::{Form, bits_index, bytes_index};
 use crate::{Code, Error, Game, Scorer};
 
 /// Most codes a game may have for the heuristic strategies (every code is a possible guess).
@@ -78,8 +79,10 @@ pub struct Solver {
     scorer: Scorer,
     strategy: Strategy,
     plain: bool,
-    canonical: Mutex<HashMap<u32, Arc<Vec<u32>>>>,
+    canonical: Mutex<HashMap<(u32, u32), Arc<Vec<u32>>>>,
     nlogn: Vec<f64>,
+    /// Colour mask of every code.
+    masks: Vec<u32>,
 }
 
 impl Solver {
@@ -106,7 +109,11 @@ impl Solver {
         } else {
             Vec::new()
         };
+        let masks = (0..game.num_codes())
+            .map(|c| game.colour_mask(Code(c)))
+            .collect();
         Ok(Solver {
+            masks,
             scorer,
             strategy,
             plain: false,
@@ -144,7 +151,8 @@ impl Solver {
             return set[0];
         }
         debug_assert!(set.windows(2).all(|w| w[0] < w[1]), "set must be sorted");
-        let guesses = self.guesses(played);
+        let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
+        let guesses = self.guesses(played, live);
         let mut scan = Scan::new(self, set);
         // Phase 1: guesses that are candidates, lowest first.
         let mut j = 0;
@@ -172,20 +180,27 @@ impl Solver {
         scan.best_guess()
     }
 
-    /// The guesses worth scoring when `played` colours have been used: one per class of codes
-    /// that differ only by a permutation of unplayed colours (its lowest member), sorted.
+    /// The guesses worth scoring when the guesses so far used the colours in mask `played`
+    /// and the candidates use the colours in mask `live`; sorted.
     ///
-    /// Such codes split every candidate set the same way (the set is closed under those
-    /// permutations), are candidates alike, and the lowest of a class is the one the tie
-    /// rule could pick, so restricting to it leaves the choice unchanged.
-    pub fn guesses(&self, played: u32) -> Arc<Vec<u32>> {
+    /// Two reductions keep one code, the lowest, per class of codes that split every such
+    /// candidate set alike and are candidates alike, so the tie rule's pick is kept:
+    /// - the candidate set is closed under permutations of the unplayed colours, so those
+    ///   colours appear in a kept code, in order of first use, as the lowest ones in order;
+    /// - a colour no candidate uses ("dead") scores nothing, so every dead peg of a kept code
+    ///   is the lowest dead colour (and such a code is never a candidate).
+    pub fn guesses(&self, played: u32, live: u32) -> Arc<Vec<u32>> {
         let game = self.game();
         let all = (1u32 << game.colors()) - 1;
-        let key = if self.plain { all } else { played & all };
+        let key = if self.plain {
+            (all, all)
+        } else {
+            (played & all, live & all)
+        };
         if let Some(v) = self.canonical.lock().expect("cache lock").get(&key) {
             return Arc::clone(v);
         }
-        let v = Arc::new(canonical_codes(game, key));
+        let v = Arc::new(canonical_codes(game, key.0, key.1));
         self.canonical
             .lock()
             .expect("cache lock")
@@ -194,48 +209,45 @@ impl Solver {
     }
 }
 
-/// Every code whose unplayed colours appear, in order of first use, as the lowest unplayed
-/// colours in increasing order; sorted lexicographically.
-fn canonical_codes(game: Game, played: u32) -> Vec<u32> {
-    fn rec(
-        game: Game,
-        played: u32,
-        free: &[u8],
-        pos: usize,
-        introduced: usize,
-        code: u32,
-        out: &mut Vec<u32>,
-    ) {
+/// The codes [`Solver::guesses`] keeps, sorted lexicographically.
+fn canonical_codes(game: Game, played: u32, live: u32) -> Vec<u32> {
+    let colors = game.colors() as u8;
+    // Per colour: 0 = free choice, 1 = unplayed live (restricted growth), 2 = dead and lowest, 3 = skip.
+    let dead_low = (0..colors).find(|&c| live & (1 << c) == 0);
+    let kind: Vec<u8> = (0..colors)
+        .map(|c| {
+            let bit = 1u32 << c;
+            if live & bit == 0 {
+                if Some(c) == dead_low { 2 } else { 3 }
+            } else if played & bit == 0 {
+                1
+            } else {
+                0
+            }
+        })
+        .collect();
+    let free: Vec<u8> = (0..colors).filter(|&c| kind[c as usize] == 1).collect();
+    let mut out = Vec::new();
+    let mut stack = vec![(0usize, 0usize, 0u32)];
+    // Depth-first, colours in decreasing order on the stack so codes come out increasing.
+    while let Some((pos, introduced, code)) = stack.pop() {
         if pos == game.pegs() {
             out.push(code);
-            return;
+            continue;
         }
-        for c in 0..game.colors() as u8 {
-            let next_intro = if played & (1 << c) != 0 {
-                introduced
-            } else {
-                match free.iter().position(|&f| f == c) {
+        for c in (0..colors).rev() {
+            let next = match kind[c as usize] {
+                0 | 2 => introduced,
+                1 => match free.iter().position(|&f| f == c) {
                     Some(i) if i < introduced => introduced,
                     Some(i) if i == introduced => introduced + 1,
                     _ => continue,
-                }
+                },
+                _ => continue,
             };
-            rec(
-                game,
-                played,
-                free,
-                pos + 1,
-                next_intro,
-                code * game.colors() as u32 + c as u32,
-                out,
-            );
+            stack.push((pos + 1, next, code * colors as u32 + c as u32));
         }
     }
-    let free: Vec<u8> = (0..game.colors() as u8)
-        .filter(|c| played & (1 << c) == 0)
-        .collect();
-    let mut out = Vec::new();
-    rec(game, played, &free, 0, 0, 0, &mut out);
     out
 }
 
@@ -244,11 +256,14 @@ struct Scan<'a> {
     solver: &'a Solver,
     set: &'a [u32],
     pegs: usize,
-    counts: [u32; 81],
+    slots: usize,
+    /// Narrow score words of the set's codes, contiguous (empty for the wide form).
+    local: Vec<[u64; 2]>,
+    counts: [u32; 128],
     /// Best cost so far (lower is better); for most-parts, `n - parts`.
     best: u64,
     best_f: f64,
-    best_counts: [u32; 81],
+    best_counts: [u32; 128],
     best_guess: Option<u32>,
     /// A cost no guess can beat: reaching it ends the scan.
     floor: u64,
@@ -276,10 +291,18 @@ impl<'a> Scan<'a> {
             solver,
             set,
             pegs,
-            counts: [0; 81],
+            slots: game.num_score_slots(),
+            local: if solver.scorer.form() != Form::Wide {
+                set.iter()
+                    .map(|&c| solver.scorer.narrow()[c as usize])
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            counts: [0; 128],
             best: u64::MAX,
             best_f: f64::INFINITY,
-            best_counts: [0; 81],
+            best_counts: [0; 128],
             best_guess: None,
             floor,
         }
@@ -291,20 +314,35 @@ impl<'a> Scan<'a> {
 
     /// Scores guess `g`; keeps it if strictly better. Returns true when nothing can beat the best.
     fn offer(&mut self, g: u32) -> bool {
-        let prune = !self.solver.plain;
-        self.counts = [0; 81];
-        let scorer = &self.solver.scorer;
+        let local = std::mem::take(&mut self.local);
         let pegs = self.pegs;
-        let narrow = scorer.narrow();
-        let set = self.set;
-        let idx = |s: u32| -> usize {
-            if narrow.is_empty() {
-                scorer.index(g, s)
-            } else {
-                crate::scorer::narrow_index(narrow, pegs, g, s)
+        let scorer = &self.solver.scorer;
+        let done = match scorer.form() {
+            Form::Wide => {
+                let set = self.set;
+                self.offer_with(g, |j| scorer.index(g, set[j]) & 127)
+            }
+            Form::Bytes => {
+                let x = scorer.narrow()[g as usize];
+                self.offer_with(g, |j| bytes_index(x, local[j], pegs) & 127)
+            }
+            Form::Bits => {
+                let x = scorer.narrow()[g as usize];
+                self.offer_with(g, |j| bits_index(x, local[j], pegs) & 127)
             }
         };
+        self.local = local;
+        done
+    }
+
+    /// [`Scan::offer`] with `idx(j)` the score index of the guess against `set[j]`.
+    #[inline(always)]
+    fn offer_with(&mut self, g: u32, idx: impl Fn(usize) -> usize) -> bool {
+        let prune = !self.solver.plain;
+        let n = self.set.len();
+        let slots = self.slots;
         let counts = &mut self.counts;
+        counts[..slots].fill(0);
         match self.solver.strategy {
             Strategy::Knuth => {
                 let bound = if prune {
@@ -312,21 +350,21 @@ impl<'a> Scan<'a> {
                 } else {
                     u32::MAX
                 };
-                for &s in set {
-                    let i = idx(s);
+                for j in 0..n {
+                    let i = idx(j);
                     counts[i] += 1;
                     if counts[i] >= bound {
                         return false;
                     }
                 }
-                let cost = *counts.iter().max().unwrap_or(&0) as u64;
+                let cost = *counts[..slots].iter().max().unwrap_or(&0) as u64;
                 self.keep_if_better(g, cost)
             }
             Strategy::ExpectedSize => {
                 let mut sum = 0u64;
                 let bound = if prune { self.best } else { u64::MAX };
-                for &s in set {
-                    let i = idx(s);
+                for j in 0..n {
+                    let i = idx(j);
                     sum += 2 * counts[i] as u64 + 1;
                     counts[i] += 1;
                     if sum >= bound {
@@ -336,38 +374,35 @@ impl<'a> Scan<'a> {
                 self.keep_if_better(g, sum)
             }
             Strategy::MostParts => {
-                let n = set.len() as u64;
-                let best_parts = n.saturating_sub(self.best);
+                let n64 = n as u64;
+                let best_parts = n64.saturating_sub(self.best);
+                let check = prune && self.best_guess.is_some();
                 let mut parts = 0u64;
-                for (j, &s) in set.iter().enumerate() {
-                    let i = idx(s);
-                    if counts[i] == 0 {
-                        parts += 1;
-                    }
+                for j in 0..n {
+                    let i = idx(j);
+                    parts += (counts[i] == 0) as u64;
                     counts[i] += 1;
-                    if prune
-                        && self.best_guess.is_some()
-                        && parts + (n - j as u64 - 1) <= best_parts
-                    {
+                    if check && parts + (n64 - j as u64 - 1) <= best_parts {
                         return false;
                     }
                 }
-                self.keep_if_better(g, n - parts)
+                self.keep_if_better(g, n64 - parts)
             }
             Strategy::Entropy => {
-                for &s in set {
-                    counts[idx(s)] += 1;
+                for j in 0..n {
+                    counts[idx(j)] += 1;
                 }
                 let nlogn = &self.solver.nlogn;
-                let cost: f64 = counts.iter().map(|&c| nlogn[c as usize]).sum();
+                let cost: f64 = counts[..slots].iter().map(|&c| nlogn[c as usize]).sum();
                 let eps = 1e-9 * self.best_f.abs().max(1.0);
                 let better = if self.best_guess.is_none() || cost < self.best_f - eps {
                     true
                 } else if cost > self.best_f + eps {
                     false
                 } else {
-                    // Within rounding: equal exactly iff Π n^n are equal.
-                    exponents(&self.counts) != exponents(&self.best_counts) && cost < self.best_f
+                    // Within rounding: equal exactly iff the products of n^n are equal.
+                    exponents(&self.counts[..slots]) != exponents(&self.best_counts[..slots])
+                        && cost < self.best_f
                 };
                 if better {
                     self.best_f = cost;
@@ -435,7 +470,7 @@ mod tests {
     #[test]
     fn canonical_root_is_restricted_growth() {
         let g = Game::default();
-        let v: Vec<String> = canonical_codes(g, 0)
+        let v: Vec<String> = canonical_codes(g, 0, 0b111111)
             .into_iter()
             .map(|c| g.format_code(code(c)))
             .collect();
@@ -444,6 +479,17 @@ mod tests {
         assert_eq!(v[0], "aaaa");
         assert!(v.contains(&"aabb".to_string()) && v.contains(&"abcd".to_string()));
         assert!(!v.contains(&"bbaa".to_string()));
+    }
+
+    #[test]
+    fn dead_colours_collapse_to_the_lowest() {
+        let g = Game::default();
+        // Everything played; candidates use only b, c and e: a stands for a, d and f.
+        let v = canonical_codes(g, 0b111111, 0b010110);
+        assert_eq!(v.len(), 4usize.pow(4));
+        let text: Vec<String> = v.iter().map(|&c| g.format_code(code(c))).collect();
+        assert_eq!(text[0], "aaaa");
+        assert!(text.contains(&"bace".to_string()) && !text.contains(&"bdce".to_string()));
     }
 
     #[test]

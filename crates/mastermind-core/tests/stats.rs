@@ -96,7 +96,7 @@ fn fast_equals_plain_4x6() {
 
 #[test]
 fn fast_equals_plain_small_sizes() {
-    for (p, c) in [(3, 5), (2, 9), (5, 3)] {
+    for (p, c) in [(3, 5), (2, 9), (5, 3), (3, 8)] {
         for s in Strategy::ALL {
             same_as_plain(Game::new(p, c).unwrap(), s);
         }
@@ -104,10 +104,12 @@ fn fast_equals_plain_small_sizes() {
 }
 
 #[test]
-#[ignore = "slow in a debug build (about a minute); run with --release -- --ignored"]
-fn fast_equals_plain_4x7() {
-    for s in Strategy::ALL {
-        same_as_plain(Game::new(4, 7).unwrap(), s);
+#[ignore = "about 25 s in a debug build, 2 s in release; run with --release -- --ignored"]
+fn fast_equals_plain_4x7_4x8_5x5() {
+    for (p, c) in [(4, 7), (4, 8), (5, 5)] {
+        for s in Strategy::ALL {
+            same_as_plain(Game::new(p, c).unwrap(), s);
+        }
     }
 }
 
