@@ -70,6 +70,9 @@ impl FromStr for Strategy {
     }
 }
 
+/// Guess lists by (colours played, colours the candidates use).
+type GuessCache = HashMap<(u32, u32), Arc<Vec<u32>>>;
+
 /// Picks guesses for one strategy in one game; shared by sessions and by the decision-tree builder.
 ///
 /// Candidate sets are slices of code indices. For the heuristic strategies the set must be
@@ -79,7 +82,7 @@ pub struct Solver {
     scorer: Scorer,
     strategy: Strategy,
     plain: bool,
-    canonical: Mutex<HashMap<(u32, u32), Arc<Vec<u32>>>>,
+    canonical: Mutex<GuessCache>,
     nlogn: Vec<f64>,
     /// Colour mask of every code.
     masks: Vec<u32>,
