@@ -57,6 +57,7 @@ pub use rules::{
     create_board, is_goal, is_valid_move, neighbours, show_possible_next_states, valid_moves,
 };
 pub use solve::{
-    CountReport, Shape, ShapeError, count_orderings, count_orderings_by_enumeration, solve,
+    CountError, CountMethod, CountReport, Shape, ShapeError, count_orderings,
+    count_orderings_by_enumeration, count_orderings_with, solve,
 };
 pub use types::{Board, BoardError, Color, Move, Peg, Position, State, show_bool, show_list};

@@ -10,14 +10,18 @@
 //! (layer `k` holds the sets of `k` cells), where `ways(S ∪ {v}) += ways(S)`
 //! for every cell `v` bordering `S`. The number of states is the number of
 //! connected sets containing the start (tens of millions for the 33-hole
-//! board, against about 10^25 orderings). The symmetries of the shape that fix
-//! the start are factored out: each layer keeps one representative per orbit,
-//! carrying the total of `ways` over the orbit, which needs no correction
-//! when pushed (see the comment in [`count_orderings`]).
+//! board, against about 10^25 orderings). Two ways to walk them
+//! ([`CountMethod`]): when symmetries of the shape fix the start they are
+//! factored out, each layer keeping one representative per orbit with the
+//! total of `ways` over the orbit, which needs no correction when pushed;
+//! otherwise each layer is split into parts that are built independently,
+//! in parallel, in cache-sized maps. Sums are checked: an overflow of `u128`
+//! is an error, never a wrong number.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::rules::all_positions;
@@ -205,6 +209,21 @@ pub fn solve(shape: &Shape, start: Position) -> Option<Vec<Move>> {
     Some(moves)
 }
 
+/// How [`count_orderings_with`] walks the connected sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountMethod {
+    /// [`CountMethod::Orbits`] when a symmetry of the shape fixes the start, else [`CountMethod::Parts`].
+    Auto,
+    /// One hash map per layer holding one set per orbit under the symmetries
+    /// that fix the start (8 times fewer sets from the centre of the `+`).
+    Orbits,
+    /// Every set, each layer split into parts by which of a few chosen cells
+    /// it holds; a part of the next layer is built from at most a few parts
+    /// of this one, in a small cache-friendly map, and parts are built in
+    /// parallel. Symmetries are not used.
+    Parts,
+}
+
 /// What [`count_orderings`] found and how much work it took.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CountReport {
@@ -212,10 +231,23 @@ pub struct CountReport {
     pub orderings: u128,
     /// Connected sets containing the start that were stored (one per symmetry orbit).
     pub states: u64,
-    /// The most sets stored in one layer at once.
+    /// The most sets stored in one layer.
     pub largest_layer: usize,
-    /// How many symmetries of the shape fix the start (1 to 8).
+    /// How many symmetries fixing the start were used (1 = none).
     pub symmetries: usize,
+    /// The method used (never [`CountMethod::Auto`]).
+    pub method: CountMethod,
+}
+
+/// Why a count could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CountError {
+    /// The start is not a cell of the shape.
+    #[error("the start {0} is not a cell of the shape")]
+    StartNotInShape(Position),
+    /// The count does not fit in 128 bits (only possible on shapes of more than 35 cells).
+    #[error("the number of winning games does not fit in 128 bits")]
+    Overflow,
 }
 
 /// A fast hasher for bit-set keys (a multiplicative mix; keys are not adversarial).
@@ -239,6 +271,12 @@ impl Hasher for MaskHasher {
 }
 
 type MaskMap = HashMap<u64, u128, BuildHasherDefault<MaskHasher>>;
+
+fn add_to(map: &mut MaskMap, key: u64, w: u128) -> Result<(), CountError> {
+    let slot = map.entry(key).or_insert(0);
+    *slot = slot.checked_add(w).ok_or(CountError::Overflow)?;
+    Ok(())
+}
 
 /// Applies cell permutations to bit sets quickly, through per-byte tables.
 struct Canon {
@@ -289,26 +327,48 @@ impl Canon {
     }
 }
 
-/// The exact number of winning games from `start` on `shape`, by dynamic
-/// programming over connected sets; `None` if `start` is not a cell.
-///
-/// The count is exact in `u128`: it is at most `(n-1)!`, and 63! would not
-/// fit, but the shapes this is feasible on are far smaller (32! < 2^118).
-pub fn count_orderings(shape: &Shape, start: Position) -> Option<CountReport> {
-    let s = shape.index_of(start)?;
-    // Symmetries fixing the start preserve ways(S). Store, for one
-    // representative per orbit, W(orbit) = sum of ways over the orbit. Then
-    // W(orbit of T) = sum over representatives S and border cells v with
-    // S ∪ {v} in that orbit of W(orbit of S): each (member of S's orbit,
-    // border cell) pair is an image of exactly one (S, v) pair times the
-    // orbit's stabiliser, and the counts balance (see the crate tests, which
-    // check against enumeration and against the plain DP).
+/// The exact number of winning games from `start` on `shape` (the orders in
+/// which the whole shape can be turned white), by dynamic programming over
+/// the connected sets that contain the start, with [`CountMethod::Auto`].
+pub fn count_orderings(shape: &Shape, start: Position) -> Result<CountReport, CountError> {
+    count_orderings_with(shape, start, CountMethod::Auto)
+}
+
+/// [`count_orderings`] with a chosen method; every method gives the same number.
+pub fn count_orderings_with(
+    shape: &Shape,
+    start: Position,
+    method: CountMethod,
+) -> Result<CountReport, CountError> {
+    let s = shape
+        .index_of(start)
+        .ok_or(CountError::StartNotInShape(start))?;
     let perms: Vec<Vec<usize>> = shape
         .symmetries()
         .into_iter()
         .filter(|p| p[s] == s)
         .collect();
-    let canon = Canon::new(&perms);
+    match method {
+        CountMethod::Orbits => count_by_orbits(shape, s, &perms),
+        CountMethod::Parts => count_by_parts(shape, s),
+        CountMethod::Auto if perms.len() > 1 => count_by_orbits(shape, s, &perms),
+        CountMethod::Auto => count_by_parts(shape, s),
+    }
+}
+
+fn count_by_orbits(
+    shape: &Shape,
+    s: usize,
+    perms: &[Vec<usize>],
+) -> Result<CountReport, CountError> {
+    // Symmetries fixing the start preserve ways(S). Store, for one
+    // representative per orbit, W(orbit) = sum of ways over the orbit. Then
+    // W(orbit of T) = sum over representatives S and border cells v with
+    // S ∪ {v} in that orbit of W(orbit of S): summing ways(T') over T' in
+    // T's orbit counts every (P, v) with P ∪ {v} in the orbit once, and the
+    // number of such v is the same for every P in one orbit. The orbit of
+    // the whole shape is itself, so the last layer holds the answer.
+    let canon = Canon::new(perms);
     let mut layer = MaskMap::default();
     layer.insert(1 << s, 1);
     let mut states = 1u64;
@@ -323,8 +383,7 @@ pub fn count_orderings(shape: &Shape, start: Position) -> Option<CountReport> {
             while border != 0 {
                 let v = border.trailing_zeros();
                 border &= border - 1;
-                let key = canon.canon(mask | (1 << v));
-                *next.entry(key).or_insert(0) += w;
+                add_to(&mut next, canon.canon(mask | (1 << v)), w)?;
             }
         }
         states += next.len() as u64;
@@ -332,11 +391,83 @@ pub fn count_orderings(shape: &Shape, start: Position) -> Option<CountReport> {
         layer = next;
     }
     let orderings = layer.values().copied().sum();
-    Some(CountReport {
+    Ok(CountReport {
         orderings,
         states,
         largest_layer: largest,
-        symmetries: perms.len(),
+        symmetries: perms.len().max(1),
+        method: CountMethod::Orbits,
+    })
+}
+
+/// A stored set: its cells, its border, and the number of ways to reach it.
+type Entry = (u64, u64, u128);
+
+fn count_by_parts(shape: &Shape, s: usize) -> Result<CountReport, CountError> {
+    // Split each layer by which of the cells K a set holds (K excludes the
+    // start). A set T in part p (T ∩ K = p) arises as S ∪ {v} either with
+    // v not in K and S in part p, or with v in p and S in part p \ {v}. So
+    // each part of the next layer is built from its own small map, reading
+    // only those parts of this layer sequentially; parts are independent.
+    let n = shape.len();
+    let kbits = ((n - 1) / 3).min(12);
+    let others: Vec<usize> = (0..n).filter(|&i| i != s).collect();
+    let k: Vec<usize> = if kbits == 0 {
+        Vec::new()
+    } else {
+        (0..kbits)
+            .map(|i| others[i * others.len() / kbits + others.len() / (2 * kbits)])
+            .collect()
+    };
+    let kmask = k.iter().fold(0u64, |m, &i| m | (1 << i));
+    let parts = 1usize << kbits;
+    let mut layer: Vec<Vec<Entry>> = vec![Vec::new(); parts];
+    layer[0].push((1 << s, shape.border(1 << s), 1));
+    let mut states = 1u64;
+    let mut largest = 1usize;
+    for _ in 1..n {
+        let build = |p: usize| -> Result<Vec<Entry>, CountError> {
+            let mut map = MaskMap::default();
+            for &(m, b, w) in &layer[p] {
+                let mut fresh = b & !kmask;
+                while fresh != 0 {
+                    let v = fresh.trailing_zeros();
+                    fresh &= fresh - 1;
+                    add_to(&mut map, m | (1 << v), w)?;
+                }
+            }
+            let mut rest = p;
+            while rest != 0 {
+                let j = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let u = 1u64 << k[j];
+                for &(m, b, w) in &layer[p & !(1 << j)] {
+                    if b & u != 0 {
+                        add_to(&mut map, m | u, w)?;
+                    }
+                }
+            }
+            Ok(map
+                .into_iter()
+                .map(|(m, w)| (m, shape.border(m), w))
+                .collect())
+        };
+        let next: Vec<Vec<Entry>> = (0..parts)
+            .into_par_iter()
+            .map(build)
+            .collect::<Result<_, _>>()?;
+        let size: usize = next.iter().map(Vec::len).sum();
+        states += size as u64;
+        largest = largest.max(size);
+        layer = next;
+    }
+    let orderings = layer.iter().flatten().map(|e| e.2).sum();
+    Ok(CountReport {
+        orderings,
+        states,
+        largest_layer: largest,
+        symmetries: 1,
+        method: CountMethod::Parts,
     })
 }
 

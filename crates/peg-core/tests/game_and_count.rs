@@ -3,7 +3,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use peg_core::{Game, MoveRefusal, Position, Shape, count_orderings, render_board};
+use peg_core::{
+    CountMethod, Game, MoveRefusal, Position, Shape, count_orderings, count_orderings_with,
+    render_board,
+};
 
 fn pos(x: i64, y: i64) -> Position {
     Position::new(x, y)
@@ -114,8 +117,11 @@ fn plus21() -> Shape {
 fn count_agrees_with_pulling_on_a_21_cell_plus() {
     let shape = plus21();
     for start in [pos(0, 0), pos(-2, -1), pos(1, 1)] {
-        let r = count_orderings(&shape, start).unwrap();
-        assert_eq!(r.orderings, count_by_pulling(&shape, start), "from {start}");
+        let want = count_by_pulling(&shape, start);
+        for method in [CountMethod::Orbits, CountMethod::Parts] {
+            let r = count_orderings_with(&shape, start, method).unwrap();
+            assert_eq!(r.orderings, want, "from {start} by {method:?}");
+        }
     }
 }
 
@@ -131,4 +137,6 @@ fn full_board_counts() {
     let corner = count_orderings(&shape, pos(-3, -1)).unwrap();
     assert_eq!(corner.orderings, 48_486_454_774_910_983_346_595_840);
     assert_eq!(corner.states, 66_464_735);
+    assert_eq!(corner.method, CountMethod::Parts);
+    assert_eq!(centre.method, CountMethod::Orbits);
 }

@@ -1,10 +1,10 @@
 //! Property tests: show/read round trips, next states, the solver, and the counter.
 
 use peg_core::{
-    Board, Color, Move, Peg, Position, Shape, State, all_positions, count_orderings,
-    count_orderings_by_enumeration, create_board, is_goal, is_valid_move, parse_board, parse_move,
-    parse_peg, parse_position, parse_state, parse_states, show_list, show_possible_next_states,
-    solve,
+    Board, Color, CountMethod, Move, Peg, Position, Shape, State, all_positions, count_orderings,
+    count_orderings_by_enumeration, count_orderings_with, create_board, is_goal, is_valid_move,
+    parse_board, parse_move, parse_peg, parse_position, parse_state, parse_states, show_list,
+    show_possible_next_states, solve,
 };
 use proptest::prelude::*;
 use proptest::sample::subsequence;
@@ -182,8 +182,14 @@ fn count_hand_derived_small_shapes() {
     let r = count_orderings(&plus5, p(0, 0)).unwrap();
     assert_eq!(r.orderings, 24);
     assert_eq!(r.symmetries, 8);
+    assert_eq!(r.method, CountMethod::Orbits);
+    assert_eq!(
+        r.states,
+        1 + 1 + 2 + 1 + 1,
+        "orbits of 1..5 cells: sizes 1,1,2,1,1"
+    );
     assert_eq!(count_orderings(&plus5, p(1, 0)).unwrap().orderings, 6);
-    assert!(count_orderings(&plus5, p(5, 5)).is_none());
+    assert!(count_orderings(&plus5, p(5, 5)).is_err());
 }
 
 #[test]
@@ -224,9 +230,14 @@ fn count_agrees_with_enumeration_on_sub_boards() {
     for cells in shapes {
         let sh = shape(&cells);
         for &start in sh.cells() {
-            let fast = count_orderings(&sh, start).unwrap().orderings;
             let slow = count_orderings_by_enumeration(&sh, start).unwrap();
-            assert_eq!(fast, slow, "shape {cells:?} start {start}");
+            for method in [CountMethod::Auto, CountMethod::Orbits, CountMethod::Parts] {
+                let fast = count_orderings_with(&sh, start, method).unwrap();
+                assert_eq!(
+                    fast.orderings, slow,
+                    "shape {cells:?} start {start} {method:?}"
+                );
+            }
         }
     }
 }
@@ -259,9 +270,9 @@ proptest! {
     fn count_agrees_with_enumeration_on_random_sub_boards((cells, s) in small_sub_board()) {
         let sh = Shape::new(cells.clone()).unwrap();
         let start = cells[s];
-        prop_assert_eq!(
-            count_orderings(&sh, start).unwrap().orderings,
-            count_orderings_by_enumeration(&sh, start).unwrap()
-        );
+        let slow = count_orderings_by_enumeration(&sh, start).unwrap();
+        for method in [CountMethod::Orbits, CountMethod::Parts] {
+            prop_assert_eq!(count_orderings_with(&sh, start, method).unwrap().orderings, slow);
+        }
     }
 }

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use peg_core::{
-    Board, Game, Move, MoveRefusal, Position, Shape, all_positions, count_orderings, create_board,
-    is_goal, is_valid_move, list_positions, parse_board, parse_position_arg, render_game,
-    show_bool, show_list, show_possible_next_states, solve,
+    Board, CountError, Game, Move, MoveRefusal, Position, Shape, all_positions, count_orderings,
+    create_board, is_goal, is_valid_move, list_positions, parse_board, parse_position_arg,
+    render_game, show_bool, show_list, show_possible_next_states, solve,
 };
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
@@ -166,13 +166,18 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Count { start, verbose } => {
             let t = std::time::Instant::now();
-            let report = count_orderings(&Shape::plus(), start)
-                .ok_or_else(|| Failure::Spec(peg_core::InvalidPosition.to_string()))?;
+            let report = count_orderings(&Shape::plus(), start).map_err(|e| match e {
+                CountError::StartNotInShape(_) => {
+                    Failure::Spec(peg_core::InvalidPosition.to_string())
+                }
+                CountError::Overflow => Failure::Spec(e.to_string()),
+            })?;
             writeln!(out, "{}", report.orderings)?;
             if verbose {
                 eprintln!(
-                    "start {start}: {} connected sets stored (one per orbit of {} symmetries), largest layer {}, {:.2?}",
+                    "start {start}: {} connected sets stored ({:?} method, {} symmetries), largest layer {}, {:.2?}",
                     report.states,
+                    report.method,
                     report.symmetries,
                     report.largest_layer,
                     t.elapsed()
