@@ -8,8 +8,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use peg_core::{
-    Position, Shape, count_orderings, create_board, parse_board, show_list,
-    show_possible_next_states,
+    CountMethod, Position, Shape, count_orderings, count_orderings_with, create_board, parse_board,
+    show_list, show_possible_next_states,
 };
 
 /// The `+` of radius 2 (21 cells): the 3x3 centre with an arm of 3x1 on each side.
@@ -40,7 +40,15 @@ fn bench_count(c: &mut Criterion) {
     g.bench_function("plus21 centre (8 symmetries)", |b| {
         b.iter(|| count_orderings(black_box(&plus), Position::new(0, 0)))
     });
-    g.bench_function("plus21 corner (no symmetry)", |b| {
+    g.bench_function("plus21 centre, parts without symmetry", |b| {
+        b.iter(|| count_orderings_with(black_box(&plus), Position::new(0, 0), CountMethod::Parts))
+    });
+    g.bench_function("plus21 corner, orbits (no symmetry: one hash map)", |b| {
+        b.iter(|| {
+            count_orderings_with(black_box(&plus), Position::new(-2, -1), CountMethod::Orbits)
+        })
+    });
+    g.bench_function("plus21 corner, parts (auto)", |b| {
         b.iter(|| count_orderings(black_box(&plus), Position::new(-2, -1)))
     });
     let square = square25();

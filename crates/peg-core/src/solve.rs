@@ -209,13 +209,20 @@ pub fn solve(shape: &Shape, start: Position) -> Option<Vec<Move>> {
     Some(moves)
 }
 
+/// From this many cells on, [`CountMethod::Auto`] uses parts when no symmetry
+/// helps: below it one hash map per layer stays in cache and is faster
+/// (measured: 21 cells, 8.6 ms against 15.5 ms; 33 cells, 20 s against 30 s of CPU).
+const PARTS_FROM: usize = 28;
+
 /// How [`count_orderings_with`] walks the connected sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CountMethod {
-    /// [`CountMethod::Orbits`] when a symmetry of the shape fixes the start, else [`CountMethod::Parts`].
+    /// [`CountMethod::Orbits`] when a symmetry of the shape fixes the start or
+    /// the shape is small (under 28 cells), else [`CountMethod::Parts`].
     Auto,
     /// One hash map per layer holding one set per orbit under the symmetries
-    /// that fix the start (8 times fewer sets from the centre of the `+`).
+    /// that fix the start (8 times fewer sets from the centre of the `+`;
+    /// with no such symmetry, simply every set).
     Orbits,
     /// Every set, each layer split into parts by which of a few chosen cells
     /// it holds; a part of the next layer is built from at most a few parts
@@ -351,7 +358,9 @@ pub fn count_orderings_with(
     match method {
         CountMethod::Orbits => count_by_orbits(shape, s, &perms),
         CountMethod::Parts => count_by_parts(shape, s),
-        CountMethod::Auto if perms.len() > 1 => count_by_orbits(shape, s, &perms),
+        CountMethod::Auto if perms.len() > 1 || shape.len() < PARTS_FROM => {
+            count_by_orbits(shape, s, &perms)
+        }
         CountMethod::Auto => count_by_parts(shape, s),
     }
 }
