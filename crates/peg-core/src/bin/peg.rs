@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use peg_core::{
-    Board, CountError, Game, Move, MoveRefusal, Position, Shape, all_positions, count_orderings,
-    create_board, is_goal, is_valid_move, list_positions, parse_board, parse_position_arg,
-    render_game, show_bool, show_list, show_possible_next_states, solve,
+    Board, CountError, CountMethod, Game, Move, MoveRefusal, Position, Shape, all_positions,
+    count_orderings_with, create_board, is_goal, is_valid_move, list_positions, parse_board,
+    parse_position_arg, render_game, show_bool, show_list, show_possible_next_states, solve,
 };
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
@@ -72,7 +72,19 @@ enum Command {
         /// Also print the work done (states, largest layer, symmetries, time) on stderr.
         #[arg(long)]
         verbose: bool,
+        /// How to walk the connected sets: orbits (one hash map per layer, one set
+        /// per symmetry orbit), parts (cache-sized parts in parallel), or auto.
+        #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+        method: MethodArg,
     },
+}
+
+/// The counting method as a command-line value.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum MethodArg {
+    Auto,
+    Orbits,
+    Parts,
 }
 
 fn position_arg(text: &str) -> Result<Position, String> {
@@ -164,14 +176,24 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
                 writeln!(out, "{m}")?;
             }
         }
-        Command::Count { start, verbose } => {
+        Command::Count {
+            start,
+            verbose,
+            method,
+        } => {
+            let method = match method {
+                MethodArg::Auto => CountMethod::Auto,
+                MethodArg::Orbits => CountMethod::Orbits,
+                MethodArg::Parts => CountMethod::Parts,
+            };
             let t = std::time::Instant::now();
-            let report = count_orderings(&Shape::plus(), start).map_err(|e| match e {
-                CountError::StartNotInShape(_) => {
-                    Failure::Spec(peg_core::InvalidPosition.to_string())
-                }
-                CountError::Overflow => Failure::Spec(e.to_string()),
-            })?;
+            let report =
+                count_orderings_with(&Shape::plus(), start, method).map_err(|e| match e {
+                    CountError::StartNotInShape(_) => {
+                        Failure::Spec(peg_core::InvalidPosition.to_string())
+                    }
+                    CountError::Overflow => Failure::Spec(e.to_string()),
+                })?;
             writeln!(out, "{}", report.orderings)?;
             if verbose {
                 eprintln!(
