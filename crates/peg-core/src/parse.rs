@@ -164,7 +164,7 @@ fn ident<'a>(name: &'static str, label: &'static str) -> impl Fn(&'a str) -> Res
     }
 }
 
-/// An unsigned integer literal (decimal, `0x` hex or `0o` octal), as an `i128` magnitude check.
+/// An unsigned integer literal: decimal, `0x` hexadecimal or `0o` octal.
 fn literal(i: &str) -> Res<'_, u64> {
     let (i, _) = ws(i)?;
     let start = i;
