@@ -64,14 +64,11 @@ fn reference(f: Function, board: &Board, moves: &[i64]) -> Option<Board> {
         }
         let col = (m - 1) as usize;
         let player = Player::new((i % usize::from(n)) as u8 + 1).unwrap();
-        let mut landing = None;
-        for r in 0..grid.len() {
-            if grid[r][col] == '-' {
-                landing = Some(r);
-            } else {
-                break;
-            }
-        }
+        let landing = grid
+            .iter()
+            .take_while(|row| row[col] == '-')
+            .count()
+            .checked_sub(1);
         if let Some(r) = landing {
             grid[r][col] = player.token();
         }
