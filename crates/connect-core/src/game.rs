@@ -20,9 +20,7 @@ pub enum GameError {
     )]
     NoPlayers,
     /// Occurs when a move is not a column of the board.
-    #[error(
-        "move {position} is {value}, but the board has columns 1 to {width}; a move is a column number from 1 to {width}"
-    )]
+    #[error("move {position} is {value}, but the board has columns 1 to {width}")]
     MoveOutOfRange {
         /// 1-based position of the move in the list.
         position: usize,
