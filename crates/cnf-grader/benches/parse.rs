@@ -1,29 +1,18 @@
 //! Reading a multi-megabyte `.cnf` file, and `part04`'s whole job on it
-//! (parse, play, render the `.solution` text).
+//! (parse, play, render the `.solution` text), on the sweep game of
+//! connect-core's benches.
+
+#[path = "../../connect-core/benches/common/sweep.rs"]
+mod sweep;
 
 use cnf_grader::cnf::{parse_cnf, render_cnf};
 use cnf_grader::play::play_source;
-use connect_core::{Board, Function};
+use connect_core::Function;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-/// A 1000 × 1000 board swept row by row by 9 players (no four forms; see
-/// connect-core's `moves` bench), about 5 MB of text.
+/// The 1000 × 1000 sweep game as `.cnf` text, about 5 MB.
 fn big_cnf() -> String {
-    let size = 1000;
-    let rows: Vec<String> = (0..size)
-        .map(|r| {
-            let first = char::from(b'1' + (r % 9) as u8);
-            std::iter::once(first)
-                .chain(std::iter::repeat_n('-', size - 1))
-                .collect()
-        })
-        .collect();
-    let board = Board::from_rows(rows).unwrap();
-    let mut moves = Vec::new();
-    for _ in 0..size {
-        moves.extend(2..=size as i64);
-        moves.extend([1, 1]);
-    }
+    let (board, moves) = sweep::sweep_game(1000);
     render_cnf(&board, &moves)
 }
 

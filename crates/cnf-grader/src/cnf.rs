@@ -145,26 +145,43 @@ impl<'s> GameParser<'s> {
         Ok((i, board.map(|board| CnfGame { board, moves })))
     }
 
-    /// `rows := '(' rows ')' | '[' (row (',' row)*)? ']'`
-    fn rows(&mut self, i: In<'s>) -> Res<'s, Vec<RowLiteral<'s>>> {
+    /// `list := '(' list ')' | '[' (item (',' item)*)? ']'`, where `item`
+    /// is given the list so far.
+    fn list<T>(
+        &mut self,
+        i: In<'s>,
+        open: &'static str,
+        separator: &'static str,
+        mut item: impl FnMut(&mut Self, In<'s>, &[T]) -> Res<'s, T>,
+    ) -> Res<'s, Vec<T>> {
         let (i, parens) = open_parens(i)?;
-        let (mut i, ()) = token('[', "'[' opening the list of rows")(i).map_err(to_failure)?;
-        let mut rows = Vec::new();
+        let (mut i, ()) = token('[', open)(i).map_err(to_failure)?;
+        let mut items = Vec::new();
         if let Ok((rest, ())) = token(']', "")(i) {
             let (rest, ()) = close_parens(rest, parens)?;
-            return Ok((rest, rows));
+            return Ok((rest, items));
         }
         loop {
-            let (rest, row) = self.row(i)?;
-            rows.push(row);
+            let (rest, x) = item(self, i, &items)?;
+            items.push(x);
             if let Ok((rest, ())) = token(',', "")(rest) {
                 i = rest;
                 continue;
             }
-            let (rest, ()) = token(']', "',' or ']' after a row")(rest).map_err(to_failure)?;
+            let (rest, ()) = token(']', separator)(rest).map_err(to_failure)?;
             let (rest, ()) = close_parens(rest, parens)?;
-            return Ok((rest, rows));
+            return Ok((rest, items));
         }
+    }
+
+    /// `rows := list(row)`
+    fn rows(&mut self, i: In<'s>) -> Res<'s, Vec<RowLiteral<'s>>> {
+        self.list(
+            i,
+            "'[' opening the list of rows",
+            "',' or ']' after a row",
+            |p, i, _| p.row(i),
+        )
     }
 
     /// `row := '(' row ')' | string`
@@ -246,27 +263,15 @@ impl<'s> GameParser<'s> {
         }
     }
 
-    /// `moves := '(' moves ')' | '[' (move (',' move)*)? ']'`, checking
-    /// each move against `width` when the board is valid.
+    /// `moves := list(move)`, checking each move against `width` when the
+    /// board is valid.
     fn moves(&mut self, i: In<'s>, width: Option<usize>) -> Res<'s, Vec<i64>> {
-        let (i, parens) = open_parens(i)?;
-        let (mut i, ()) = token('[', "'[' opening the list of moves")(i).map_err(to_failure)?;
-        let mut moves = Vec::new();
-        if let Ok((rest, ())) = token(']', "")(i) {
-            let (rest, ()) = close_parens(rest, parens)?;
-            return Ok((rest, moves));
-        }
-        loop {
-            let (rest, m) = self.one_move(i, moves.len() + 1, width)?;
-            moves.push(m);
-            if let Ok((rest, ())) = token(',', "")(rest) {
-                i = rest;
-                continue;
-            }
-            let (rest, ()) = token(']', "',' or ']' after a move")(rest).map_err(to_failure)?;
-            let (rest, ()) = close_parens(rest, parens)?;
-            return Ok((rest, moves));
-        }
+        self.list(
+            i,
+            "'[' opening the list of moves",
+            "',' or ']' after a move",
+            |p, i, before| p.one_move(i, before.len() + 1, width),
+        )
     }
 
     /// `move := '(' move ')' | '-'? digit+`
