@@ -1,0 +1,2 @@
+//! Benchmarks of the grader (filled in below).
+fn main() {}

@@ -1,0 +1,374 @@
+//! Running any program under test: one `sh -c COMMAND` per case, with a time
+//! limit, an output cap, and its standard error kept for the report.
+//!
+//! Decisions:
+//! - the command is run through `sh -c` in its own process group, standard
+//!   input closed; on a timeout or when the output passes the cap, the whole
+//!   group is killed (`SIGKILL`), so a shell script's children die too;
+//! - standard output and standard error are read at the same time by two
+//!   threads, so a child that fills one pipe cannot deadlock; standard
+//!   output is never held beyond the cap, standard error only up to
+//!   [`STDERR_KEPT`] bytes (the rest is read and dropped);
+//! - if a process escapes the group and keeps a pipe open, the run still
+//!   ends at the deadline: the reader threads are then left behind.
+
+use std::io::{self, Read};
+use std::os::unix::process::CommandExt as _;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use connect_core::Function;
+
+/// Bytes of standard error kept for the report.
+pub const STDERR_KEPT: usize = 4096;
+
+/// How to run the program under test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecConfig {
+    /// The command template, with `{part}`, `{function}` and `{input}`.
+    pub command: String,
+    /// The time limit of one run.
+    pub timeout: Duration,
+    /// The most bytes of standard output accepted.
+    pub max_output: usize,
+}
+
+/// How one run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The program exited by itself (any exit code) within the limits.
+    Exited {
+        /// The exit code.
+        code: i32,
+        /// Everything it wrote on standard output.
+        stdout: Vec<u8>,
+    },
+    /// The program was ended by a signal it did not get from us.
+    Signaled(i32),
+    /// The time limit passed; the process group was killed.
+    TimedOut,
+    /// Standard output passed the cap; the process group was killed.
+    OverCap,
+    /// The shell could not be started.
+    SpawnFailed(String),
+}
+
+/// The result of one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecResult {
+    /// How the run ended.
+    pub outcome: Outcome,
+    /// The first [`STDERR_KEPT`] bytes of standard error, as text.
+    pub stderr: String,
+    /// Whether standard error was longer than what was kept.
+    pub stderr_truncated: bool,
+}
+
+/// The command for one case: `{part}` becomes `01`..`04`, `{function}` the
+/// function's name and `{input}` the shell-quoted game file path.
+pub fn substitute(template: &str, function: Function, input: &Path) -> String {
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        if let Some(r) = tail.strip_prefix("{part}") {
+            out.push_str(&format!("{:02}", function.part()));
+            rest = r;
+        } else if let Some(r) = tail.strip_prefix("{function}") {
+            out.push_str(function.name());
+            rest = r;
+        } else if let Some(r) = tail.strip_prefix("{input}") {
+            out.push_str(&shell_quote(&input.to_string_lossy()));
+            rest = r;
+        } else {
+            out.push('{');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `s` as one word for `sh`, in single quotes unless it needs none.
+pub fn shell_quote(s: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./+,:@%=".contains(c);
+    if !s.is_empty() && s.chars().all(safe) {
+        return s.to_owned();
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+enum Message {
+    Stdout(Vec<u8>),
+    OverCap,
+    Stderr(Vec<u8>, bool),
+}
+
+/// Runs `command` with `sh -c` under the limits of `config`.
+pub fn run_command(command: &str, timeout: Duration, max_output: usize) -> ExecResult {
+    let start = Instant::now();
+    let deadline = start + timeout;
+    let spawned = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(e) => {
+            return ExecResult {
+                outcome: Outcome::SpawnFailed(format!("cannot start sh: {e}")),
+                stderr: String::new(),
+                stderr_truncated: false,
+            };
+        }
+    };
+    let (tx, rx) = mpsc::channel();
+    if let Some(mut out) = child.stdout.take() {
+        let tx = tx.clone();
+        thread::spawn(move || {
+            let message = match read_capped(&mut out, max_output) {
+                Some(bytes) => Message::Stdout(bytes),
+                None => Message::OverCap,
+            };
+            let _ = tx.send(message);
+        });
+    }
+    if let Some(mut err) = child.stderr.take() {
+        let tx = tx.clone();
+        thread::spawn(move || {
+            let (kept, truncated) = read_keeping(&mut err, STDERR_KEPT);
+            let _ = tx.send(Message::Stderr(kept, truncated));
+        });
+    }
+    drop(tx);
+
+    let mut status: Option<ExitStatus> = None;
+    let mut stdout: Option<Vec<u8>> = None;
+    let mut stderr: Option<(Vec<u8>, bool)> = None;
+    let mut poll = Duration::from_micros(50);
+    let outcome = loop {
+        if status.is_none() {
+            match child.try_wait() {
+                Ok(s) => status = s,
+                Err(e) => {
+                    kill_group(&mut child);
+                    break Outcome::SpawnFailed(format!("cannot wait for the program: {e}"));
+                }
+            }
+        }
+        if let (Some(s), Some(_), Some(_)) = (status, &stdout, &stderr) {
+            break exited(s, stdout.take().unwrap_or_default());
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            kill_group(&mut child);
+            break Outcome::TimedOut;
+        }
+        let wait = if status.is_none() {
+            poll = (poll * 2).min(Duration::from_millis(5));
+            poll
+        } else {
+            deadline - now
+        };
+        match rx.recv_timeout(wait.min(deadline - now)) {
+            Ok(Message::Stdout(bytes)) => stdout = Some(bytes),
+            Ok(Message::Stderr(bytes, truncated)) => stderr = Some((bytes, truncated)),
+            Ok(Message::OverCap) => {
+                kill_group(&mut child);
+                break Outcome::OverCap;
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                // Both readers are done; only the exit status is missing.
+                if stdout.is_none() || stderr.is_none() {
+                    stdout.get_or_insert_with(Vec::new);
+                    stderr.get_or_insert_with(|| (Vec::new(), false));
+                }
+                if status.is_none() {
+                    thread::sleep(poll);
+                }
+            }
+        }
+    };
+    if stderr.is_none()
+        && let Ok(Message::Stderr(bytes, truncated)) = rx.recv_timeout(Duration::from_millis(100))
+    {
+        stderr = Some((bytes, truncated));
+    }
+    let (bytes, stderr_truncated) = stderr.unwrap_or_default();
+    ExecResult {
+        outcome,
+        stderr: String::from_utf8_lossy(&bytes).into_owned(),
+        stderr_truncated,
+    }
+}
+
+fn exited(status: ExitStatus, stdout: Vec<u8>) -> Outcome {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Outcome::Exited { code, stdout },
+        (None, Some(signal)) => Outcome::Signaled(signal),
+        (None, None) => Outcome::Signaled(0),
+    }
+}
+
+/// Kills the child's process group and reaps the child.
+fn kill_group(child: &mut Child) {
+    let pid = rustix::process::Pid::from_child(child);
+    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Reads everything, or `None` as soon as more than `cap` bytes arrive.
+fn read_capped(reader: &mut impl Read, cap: usize) -> Option<Vec<u8>> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => return Some(buf),
+            Ok(n) => {
+                if buf.len() + n > cap {
+                    return None;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return Some(buf),
+        }
+    }
+}
+
+/// Reads everything, keeping the first `keep` bytes; says whether more came.
+fn read_keeping(reader: &mut impl Read, keep: usize) -> (Vec<u8>, bool) {
+    let mut buf = Vec::new();
+    let mut more = false;
+    let mut chunk = [0u8; 8192];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => return (buf, more),
+            Ok(n) => {
+                let room = keep - buf.len();
+                buf.extend_from_slice(&chunk[..n.min(room)]);
+                more |= n > room;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return (buf, more),
+        }
+    }
+}
+
+/// A signal's usual name, for the report.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        _ => return format!("signal {signal}"),
+    };
+    format!("signal {signal} ({name})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_replaced_once_and_paths_quoted() {
+        let cmd = substitute(
+            "./p{part} {input} --f={function} {x} {",
+            Function::ManyPlayersOneMove,
+            Path::new("a b/it's.cnf"),
+        );
+        assert_eq!(cmd, r"./p03 'a b/it'\''s.cnf' --f=manyPlayersOneMove {x} {");
+        assert_eq!(
+            substitute("{input}", Function::OnePlayerOneMove, Path::new("f/t.cnf")),
+            "f/t.cnf"
+        );
+    }
+
+    #[test]
+    fn quoting_round_trips_through_sh() {
+        let tricky = "a b'c\"d$e`f\\g";
+        let r = run_command(
+            &format!("printf %s {}", shell_quote(tricky)),
+            Duration::from_secs(5),
+            1024,
+        );
+        assert_eq!(
+            r.outcome,
+            Outcome::Exited {
+                code: 0,
+                stdout: tricky.as_bytes().to_vec()
+            }
+        );
+    }
+
+    #[test]
+    fn exit_codes_signals_timeouts_and_caps() {
+        let t = Duration::from_secs(5);
+        let r = run_command("echo hi; echo oops >&2; exit 3", t, 1024);
+        assert_eq!(
+            r.outcome,
+            Outcome::Exited {
+                code: 3,
+                stdout: b"hi\n".to_vec()
+            }
+        );
+        assert_eq!(r.stderr, "oops\n");
+        assert_eq!(
+            run_command("kill -SEGV $$", t, 1024).outcome,
+            Outcome::Signaled(11)
+        );
+        let start = Instant::now();
+        let r = run_command("sleep 1000", Duration::from_millis(200), 1024);
+        assert_eq!(r.outcome, Outcome::TimedOut);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert_eq!(run_command("yes", t, 1 << 16).outcome, Outcome::OverCap);
+    }
+
+    #[test]
+    fn stderr_is_read_alongside_and_truncated() {
+        // 1 MB on stderr would block a child whose stderr is not drained.
+        let r = run_command(
+            "head -c 1000000 /dev/zero >&2; echo done",
+            Duration::from_secs(10),
+            1024,
+        );
+        assert_eq!(
+            r.outcome,
+            Outcome::Exited {
+                code: 0,
+                stdout: b"done\n".to_vec()
+            }
+        );
+        assert_eq!(r.stderr.len(), STDERR_KEPT);
+        assert!(r.stderr_truncated);
+    }
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(signal_name(11), "signal 11 (SIGSEGV)");
+        assert_eq!(signal_name(64), "signal 64");
+    }
+}
