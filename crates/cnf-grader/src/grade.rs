@@ -7,7 +7,9 @@
 //!   name is unknown, or when its `.solution` is unreadable or not UTF-8;
 //! - a case `FAIL`s (a problem of the program) when the output differs, or
 //!   the function reports an error, or (with `--exec`) the program times
-//!   out, crashes, exits non-zero, prints non-UTF-8 or too much;
+//!   out, crashes, exits non-zero, prints non-UTF-8 or too much; as `sh`
+//!   reports a command killed by signal N as exit code 128+N, exit codes
+//!   129 to 192 count as crashes by that signal;
 //! - cases run in parallel on a local rayon pool; results are collected in
 //!   discovery order, so the report does not depend on scheduling;
 //! - with `fail_fast`, cases not yet started after the first failure or
@@ -267,7 +269,7 @@ fn load_game(fixture: &Fixture) -> Result<CnfGame, String> {
     })?;
     parse_cnf(&source).map_err(|d| {
         format!(
-            "{path} is not a valid game: {}",
+            "the game file is not valid:\n{}",
             d.render(&path.to_string(), &source)
         )
     })
@@ -409,6 +411,17 @@ fn grade_case(
                         return report;
                     }
                 },
+                Outcome::Exited { code, .. } if (129..=128 + 64).contains(&code) => {
+                    fail(
+                        &mut report,
+                        FailureKind::Crash,
+                        format!(
+                            "crashed: killed by {} (the shell's exit code {code})",
+                            signal_name(code - 128)
+                        ),
+                    );
+                    return report;
+                }
                 Outcome::Exited { code, .. } => {
                     fail(
                         &mut report,
