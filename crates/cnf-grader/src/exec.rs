@@ -150,52 +150,45 @@ pub fn run_command(command: &str, timeout: Duration, max_output: usize) -> ExecR
     }
     drop(tx);
 
-    let mut status: Option<ExitStatus> = None;
     let mut stdout: Option<Vec<u8>> = None;
     let mut stderr: Option<(Vec<u8>, bool)> = None;
-    let mut poll = Duration::from_micros(50);
-    let outcome = loop {
-        if status.is_none() {
+    let outcome = 'run: {
+        // First the output: a message arrives as soon as a stream ends.
+        while stdout.is_none() || stderr.is_none() {
+            let now = Instant::now();
+            if now >= deadline {
+                kill_group(&mut child);
+                break 'run Outcome::TimedOut;
+            }
+            match rx.recv_timeout(deadline - now) {
+                Ok(Message::Stdout(bytes)) => stdout = Some(bytes),
+                Ok(Message::Stderr(bytes, truncated)) => stderr = Some((bytes, truncated)),
+                Ok(Message::OverCap) => {
+                    kill_group(&mut child);
+                    break 'run Outcome::OverCap;
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        // Then the exit status, which follows closely once the streams end.
+        let mut poll = Duration::from_micros(10);
+        loop {
             match child.try_wait() {
-                Ok(s) => status = s,
+                Ok(Some(status)) => break 'run exited(status, stdout.take().unwrap_or_default()),
+                Ok(None) => {}
                 Err(e) => {
                     kill_group(&mut child);
-                    break Outcome::SpawnFailed(format!("cannot wait for the program: {e}"));
+                    break 'run Outcome::SpawnFailed(format!("cannot wait for the program: {e}"));
                 }
             }
-        }
-        if let (Some(s), Some(_), Some(_)) = (status, &stdout, &stderr) {
-            break exited(s, stdout.take().unwrap_or_default());
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            kill_group(&mut child);
-            break Outcome::TimedOut;
-        }
-        let wait = if status.is_none() {
-            poll = (poll * 2).min(Duration::from_millis(5));
-            poll
-        } else {
-            deadline - now
-        };
-        match rx.recv_timeout(wait.min(deadline - now)) {
-            Ok(Message::Stdout(bytes)) => stdout = Some(bytes),
-            Ok(Message::Stderr(bytes, truncated)) => stderr = Some((bytes, truncated)),
-            Ok(Message::OverCap) => {
+            let now = Instant::now();
+            if now >= deadline {
                 kill_group(&mut child);
-                break Outcome::OverCap;
+                break 'run Outcome::TimedOut;
             }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                // Both readers are done; only the exit status is missing.
-                if stdout.is_none() || stderr.is_none() {
-                    stdout.get_or_insert_with(Vec::new);
-                    stderr.get_or_insert_with(|| (Vec::new(), false));
-                }
-                if status.is_none() {
-                    thread::sleep(poll);
-                }
-            }
+            thread::sleep(poll.min(deadline - now));
+            poll = (poll * 2).min(Duration::from_millis(1));
         }
     };
     if stderr.is_none()
