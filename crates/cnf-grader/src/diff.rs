@@ -2,6 +2,7 @@
 //! characters inside a line marked, ready to show plain or in colour.
 
 use std::fmt::Write as _;
+use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
 use similar::udiff::UnifiedHunkHeader;
@@ -9,6 +10,13 @@ use similar::{ChangeTag, InlineChangeMode, InlineChangeOptions, TextDiff};
 
 /// Lines of context shown around each change.
 pub const CONTEXT: usize = 3;
+
+/// Diff lines kept at most; a longer diff is cut (a runaway program's output
+/// must not make a report of megabytes).
+pub const MAX_LINES: usize = 200;
+
+/// Time allowed for computing one diff, after which it is coarser.
+const TIME_LIMIT: Duration = Duration::from_millis(500);
 
 /// How text is styled for a person: plain, or with ANSI colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +32,8 @@ pub enum Style {
 pub struct Diff {
     /// The groups of changes with their context, in order.
     pub hunks: Vec<Hunk>,
+    /// Whether lines were left out after [`MAX_LINES`].
+    pub cut: bool,
 }
 
 /// One `@@ … @@` group of a unified diff.
@@ -63,18 +73,31 @@ impl Diff {
         if expected == actual {
             return None;
         }
-        let diff = TextDiff::from_lines(expected, actual);
+        let deadline = Instant::now() + TIME_LIMIT;
+        let diff = TextDiff::configure()
+            .deadline(deadline)
+            .diff_lines(expected, actual);
         let mut options = InlineChangeOptions::new();
         options.mode(InlineChangeMode::Chars);
         let mut hunks = Vec::new();
-        for group in diff.grouped_ops(CONTEXT) {
+        let mut kept = 0;
+        let mut cut = false;
+        'groups: for group in diff.grouped_ops(CONTEXT) {
             if group.is_empty() {
                 continue;
             }
             let header = UnifiedHunkHeader::new(&group).to_string();
             let mut lines = Vec::new();
             for op in &group {
-                for change in diff.iter_inline_changes_with_options(op, options) {
+                for change in
+                    diff.iter_inline_changes_with_options_deadline(op, options, Some(deadline))
+                {
+                    if kept == MAX_LINES {
+                        cut = true;
+                        hunks.push(Hunk { header, lines });
+                        break 'groups;
+                    }
+                    kept += 1;
                     let kind = match change.tag() {
                         ChangeTag::Equal => LineKind::Same,
                         ChangeTag::Delete => LineKind::Expected,
@@ -101,7 +124,7 @@ impl Diff {
             }
             hunks.push(Hunk { header, lines });
         }
-        Some(Diff { hunks })
+        Some(Diff { hunks, cut })
     }
 
     /// The diff as unified-diff text under `--- expected` and `+++ actual`
@@ -164,6 +187,9 @@ impl Diff {
                     out.push_str("\\ No newline at end of file\n");
                 }
             }
+        }
+        if self.cut {
+            let _ = writeln!(out, "[... the diff is cut after {MAX_LINES} lines]");
         }
         out
     }
@@ -235,6 +261,19 @@ mod tests {
             text,
             "--- e\n+++ a\n@@ -1,2 +1,2 @@\n-a\n-b\n+a\\r\n+b\n\\ No newline at end of file\n"
         );
+    }
+
+    #[test]
+    fn a_huge_output_gives_a_cut_diff_quickly() {
+        let expected = "\"Result\"\n\"----\"\n\"\"\n";
+        let actual = "y\n".repeat(500_000) + &"x".repeat(100_000);
+        let start = Instant::now();
+        let diff = Diff::new(expected, &actual).unwrap();
+        let text = diff.render("e", "a", Style::Plain);
+        assert!(diff.cut);
+        assert_eq!(text.lines().count(), 3 + MAX_LINES + 1);
+        assert!(text.ends_with("[... the diff is cut after 200 lines]\n"));
+        assert!(start.elapsed() < Duration::from_secs(20));
     }
 
     #[test]
