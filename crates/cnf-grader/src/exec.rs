@@ -360,6 +360,30 @@ mod tests {
     }
 
     #[test]
+    fn a_timeout_kills_the_whole_process_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let command = format!(
+            "sleep 1000 & echo $! > {}; wait",
+            shell_quote(&pid_file.to_string_lossy())
+        );
+        let r = run_command(&command, Duration::from_millis(300), 1024);
+        assert_eq!(r.outcome, Outcome::TimedOut);
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let stat = Path::new("/proc").join(pid.trim()).join("stat");
+        // The grandchild is gone (or a zombie about to be reaped by init).
+        let start = Instant::now();
+        while let Ok(text) = std::fs::read_to_string(&stat) {
+            let state = text.rsplit(") ").next().unwrap_or("").chars().next();
+            if state == Some('Z') || start.elapsed() > Duration::from_secs(5) {
+                assert_eq!(state, Some('Z'), "sleep still runs: {text}");
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    #[test]
     fn signal_names() {
         assert_eq!(signal_name(11), "signal 11 (SIGSEGV)");
         assert_eq!(signal_name(64), "signal 64");

@@ -149,6 +149,21 @@ fn selection_by_part_name_and_filter() {
 }
 
 #[test]
+fn a_solution_file_or_a_cnf_file_can_be_named() {
+    let out = grader(&[
+        "grade",
+        "tests/data/tree/a.onePlayerOneMove.solution",
+        "--no-times",
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "PASS   tests/data/tree/a.cnf  onePlayerOneMove\n\n1 passed, 0 failed\n"
+    );
+    let out = grader(&["grade", "tests/data/tree/a.cnf", "--no-times"]);
+    assert!(stdout(&out).ends_with("\n1 passed, 1 failed\n"));
+}
+
+#[test]
 fn fail_fast_skips_what_follows() {
     let out = grader(&[
         "grade",
@@ -184,7 +199,11 @@ fn broken_fixtures_are_errors_and_the_run_goes_on() {
         "\"twoPlayers\" in tests/data/errors/good.twoPlayers.solution is not a function name"
     ));
     assert!(text.ends_with("\n1 passed, 0 failed, 2 errors\n"));
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(1)); // Selecting a part leaves out files whose function name is unknown.
+    let out = grader(&["grade", "tests/data/errors", "--no-times", "--part", "1"]);
+    let text = stdout(&out);
+    assert!(!text.contains("twoPlayers"));
+    assert!(text.ends_with("\n1 passed, 0 failed, 1 errors\n"));
 }
 
 #[test]
