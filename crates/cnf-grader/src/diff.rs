@@ -282,4 +282,45 @@ mod tests {
         assert!(!diff.render("e", "a", Style::Plain).contains('\u{1b}'));
         assert!(diff.render("e", "a", Style::Color).contains('\u{1b}'));
     }
+
+    /// `(start, len)` of one side of a `@@ -a,b +c,d @@` header, 0-based.
+    fn side(spec: &str) -> (usize, usize) {
+        let (start, len) = spec
+            .split_once(',')
+            .map_or((spec, 1), |(a, b)| (a, b.parse().unwrap()));
+        let start: usize = start.parse().unwrap();
+        (if len == 0 { start } else { start - 1 }, len)
+    }
+
+    proptest::proptest! {
+        /// Every hunk shows, on its `-` and context lines, exactly the
+        /// expected lines its header names, and on its `+` and context lines
+        /// the actual ones; equal texts give no diff.
+        #[test]
+        fn hunks_are_the_texts_they_claim(
+            expected in proptest::collection::vec("[-12ab\"]{0,4}", 0..30),
+            actual in proptest::collection::vec("[-12ab\"]{0,4}", 0..30),
+        ) {
+            let e = expected.iter().map(|l| format!("{l}\n")).collect::<String>();
+            let a = actual.iter().map(|l| format!("{l}\n")).collect::<String>();
+            let Some(diff) = Diff::new(&e, &a) else {
+                proptest::prop_assert_eq!(e, a);
+                return Ok(());
+            };
+            proptest::prop_assert!(!diff.hunks.is_empty());
+            for hunk in &diff.hunks {
+                let inner = hunk.header.trim_start_matches("@@ -").trim_end_matches(" @@");
+                let (old, new) = inner.split_once(" +").unwrap();
+                let (old_start, old_len) = side(old);
+                let (new_start, new_len) = side(new);
+                let text = |l: &DiffLine| l.runs.iter().map(|(_, t)| t.as_str()).collect::<String>();
+                let old_lines: Vec<String> = hunk.lines.iter()
+                    .filter(|l| l.kind != LineKind::Actual).map(text).collect();
+                let new_lines: Vec<String> = hunk.lines.iter()
+                    .filter(|l| l.kind != LineKind::Expected).map(text).collect();
+                proptest::prop_assert_eq!(&old_lines[..], &expected[old_start..old_start + old_len]);
+                proptest::prop_assert_eq!(&new_lines[..], &actual[new_start..new_start + new_len]);
+            }
+        }
+    }
 }

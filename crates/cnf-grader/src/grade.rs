@@ -477,3 +477,55 @@ fn grade_case(
     }
     report
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bless::solution_path;
+    use crate::discover::discover;
+    use crate::generator::{GenSpec, generate};
+
+    #[test]
+    fn results_do_not_depend_on_the_number_of_jobs() {
+        let tmp = tempfile::tempdir().unwrap();
+        for seed in 0..30 {
+            let spec = GenSpec {
+                rows: 5,
+                cols: 6,
+                players: 3,
+                moves: 12,
+                seed,
+            };
+            let game = generate(&spec).unwrap();
+            let cnf = tmp.path().join(format!("g{seed:02}.cnf"));
+            std::fs::write(&cnf, &game.cnf).unwrap();
+            for (function, text) in &game.solutions {
+                // Every seventh file is wrong.
+                let text = if (seed + u64::from(function.part())) % 7 == 0 {
+                    text.replacen('-', "9", 1)
+                } else {
+                    text.clone()
+                };
+                std::fs::write(solution_path(&cnf, *function), text).unwrap();
+            }
+        }
+        let fixtures = discover(&[tmp.path().to_path_buf()]).unwrap();
+        let run = |jobs| {
+            let options = GradeOptions {
+                jobs: Some(jobs),
+                ..GradeOptions::default()
+            };
+            let mut cases = grade(&select(fixtures.clone(), &options), &options, &|| {}).unwrap();
+            for c in &mut cases {
+                c.duration = Duration::ZERO;
+            }
+            cases
+        };
+        let one = run(1);
+        assert_eq!(one.len(), 120);
+        // For part p the wrong files are seeds s < 30 with s % 7 == 7 - p:
+        // 4 seeds each (residues 6, 5, 4, 3), 16 in all.
+        assert_eq!(Totals::of(&one).failed, 16);
+        assert_eq!(one, run(4));
+    }
+}
