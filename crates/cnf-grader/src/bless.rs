@@ -9,6 +9,7 @@
 
 use std::fs;
 use std::io::{self, Write};
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 use connect_core::Function;
@@ -26,8 +27,15 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    // A new file gets the usual 0o666 less the umask (not the 0o600 of a
+    // temporary file); a replaced file keeps its mode.
+    let mut tmp = tempfile::Builder::new()
+        .permissions(fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
+    if let Ok(old) = fs::metadata(path) {
+        fs::set_permissions(tmp.path(), old.permissions())?;
+    }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
@@ -177,6 +185,13 @@ mod tests {
             fs::read_to_string(&part3).unwrap(),
             "\"Result\"\n\"----\"\n\"1122\"\n\"\"\n"
         );
+        // A new file gets the mode of any new file (0o666 less the umask).
+        let probe = tmp.path().join("probe");
+        fs::write(&probe, "").unwrap();
+        let usual = fs::metadata(&probe).unwrap().permissions().mode();
+        fs::remove_file(&probe).unwrap();
+        let blessed = tmp.path().join("g.onePlayerManyMoves.solution");
+        assert_eq!(fs::metadata(&blessed).unwrap().permissions().mode(), usual);
         // No temporary files left behind.
         assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 5);
     }

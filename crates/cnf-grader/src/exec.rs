@@ -2,8 +2,8 @@
 //! limit, an output cap, and its standard error kept for the report.
 //!
 //! Decisions:
-//! - the command is run through `sh -c` in its own process group, standard
-//!   input closed; on a timeout or when the output passes the cap, the whole
+//! - the command is run through `sh -c` in its own process group, in the
+//!   grader's working directory and environment, standard input closed; on a timeout or when the output passes the cap, the whole
 //!   group is killed (`SIGKILL`), so a shell script's children die too;
 //! - standard output and standard error are read at the same time by two
 //!   threads, so a child that fills one pipe cannot deadlock; standard

@@ -5,7 +5,7 @@
 //! crate. The board is pre-filled by dropping pieces (so nothing floats):
 //! first one piece of each player 1..=n (so the highest player, the `n` of
 //! parts 3–4, is the requested number), then up to 40 % of the cells (at
-//! most 2,000 pieces more) of random players, leaving out any drop that
+//! most 2,000 pieces more, fewer on huge boards) of random players, leaving out any drop that
 //! would make four in a row, so every function has moves to play. The moves
 //! are uniform random columns.
 
@@ -83,9 +83,12 @@ pub fn generate(spec: &GenSpec) -> Result<Generated, String> {
             }
         }
     }
+    // Each extra piece is tried on a copy of the board: keep the copying
+    // under about 10^8 bytes whatever the board's size.
     let extra_max = (cells * 2 / 5)
         .saturating_sub(usize::from(spec.players))
-        .min(2000);
+        .min(2000)
+        .min(100_000_000 / cells);
     let extra = rng.random_range(0..=extra_max);
     for _ in 0..extra {
         let player = Player::new(rng.random_range(1..=players.number())).ok_or("player number")?;
