@@ -191,10 +191,16 @@ pub fn run_command(command: &str, timeout: Duration, max_output: usize) -> ExecR
             poll = (poll * 2).min(Duration::from_millis(1));
         }
     };
-    if stderr.is_none()
-        && let Ok(Message::Stderr(bytes, truncated)) = rx.recv_timeout(Duration::from_millis(100))
-    {
-        stderr = Some((bytes, truncated));
+    // After a kill, standard error ends with the group; wait a little for it
+    // (not for ever: a process that left the group may still hold the pipe).
+    let grace = Instant::now() + Duration::from_millis(100);
+    while stderr.is_none() {
+        let left = grace.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(Message::Stderr(bytes, truncated)) => stderr = Some((bytes, truncated)),
+            Ok(_) => {}
+            Err(_) => break,
+        }
     }
     let (bytes, stderr_truncated) = stderr.unwrap_or_default();
     ExecResult {
@@ -338,6 +344,21 @@ mod tests {
         assert_eq!(r.outcome, Outcome::TimedOut);
         assert!(start.elapsed() < Duration::from_secs(5));
         assert_eq!(run_command("yes", t, 1 << 16).outcome, Outcome::OverCap);
+        // What a killed program said on standard error is kept.
+        let r = run_command(
+            "echo waiting >&2; sleep 1000",
+            Duration::from_millis(200),
+            1024,
+        );
+        assert_eq!(
+            (r.outcome, r.stderr.as_str()),
+            (Outcome::TimedOut, "waiting\n")
+        );
+        let r = run_command("echo flooding >&2; yes", t, 1 << 16);
+        assert_eq!(
+            (r.outcome, r.stderr.as_str()),
+            (Outcome::OverCap, "flooding\n")
+        );
     }
 
     #[test]
