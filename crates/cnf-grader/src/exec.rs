@@ -347,7 +347,7 @@ mod tests {
         // What a killed program said on standard error is kept.
         let r = run_command(
             "echo waiting >&2; sleep 1000",
-            Duration::from_millis(200),
+            Duration::from_millis(500),
             1024,
         );
         assert_eq!(
