@@ -1,0 +1,99 @@
+//! Grading speed: 10,000 generated fixtures x 4 functions in-process (the
+//! whole `grade` pipeline minus printing: discovery, reading, playing,
+//! comparing, the human report), and a smaller tree graded with `--exec`
+//! through our own `part0N` binaries, where process start-up dominates.
+#![allow(missing_docs)] // reason: criterion's macros generate undocumented public functions
+
+use std::fs;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+use cnf_grader::bless::solution_path;
+use cnf_grader::diff::Style;
+use cnf_grader::discover::discover;
+use cnf_grader::exec::ExecConfig;
+use cnf_grader::generator::{GenSpec, generate};
+use cnf_grader::grade::{GradeOptions, Runner, Totals, case_count, grade, select};
+use cnf_grader::report::{ReportOptions, human};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+/// Writes `count` generated fixtures (boards 6x7 to 12x15, 2-5 players,
+/// 10-60 moves) into `dir`, 100 per sub-folder.
+fn make_tree(dir: &Path, count: u64) {
+    for seed in 0..count {
+        let spec = GenSpec {
+            rows: 6 + (seed % 7) as usize,
+            cols: 7 + (seed % 9) as usize,
+            players: 2 + (seed % 4) as u8,
+            moves: 10 + (seed % 51) as usize,
+            seed,
+        };
+        let game = generate(&spec).expect("valid spec");
+        let sub = dir.join(format!("d{:03}", seed / 100));
+        fs::create_dir_all(&sub).unwrap();
+        let cnf = sub.join(format!("g{seed:05}.cnf"));
+        fs::write(&cnf, &game.cnf).unwrap();
+        for (function, text) in &game.solutions {
+            fs::write(solution_path(&cnf, *function), text).unwrap();
+        }
+    }
+}
+
+fn grade_tree(dir: &Path, options: &GradeOptions) -> usize {
+    let fixtures = select(discover(&[dir.to_path_buf()]).unwrap(), options);
+    let cases = grade(&fixtures, options, &|| {}).unwrap();
+    let text = human(
+        &cases,
+        ReportOptions {
+            times: true,
+            points: None,
+        },
+        Style::Plain,
+    );
+    assert!(Totals::of(&cases).all_passed(), "{text}");
+    black_box(text.len());
+    cases.len()
+}
+
+fn in_process(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path(), 10_000);
+    let options = GradeOptions::default();
+    let cases = case_count(&select(
+        discover(&[tmp.path().to_path_buf()]).unwrap(),
+        &options,
+    ));
+    assert_eq!(cases, 40_000);
+    let mut group = c.benchmark_group("grade");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(cases as u64));
+    group.bench_function("in_process_10000_fixtures_x4", |b| {
+        b.iter(|| grade_tree(tmp.path(), &options));
+    });
+    group.finish();
+}
+
+fn exec(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path(), 250);
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_part01")).parent().unwrap();
+    let options = GradeOptions {
+        runner: Runner::Exec(ExecConfig {
+            command: format!("{}/part{{part}} {{input}}", bin_dir.display()),
+            timeout: Duration::from_secs(10),
+            max_output: 1 << 20,
+        }),
+        ..GradeOptions::default()
+    };
+    let mut group = c.benchmark_group("grade");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(1000));
+    group.bench_function("exec_part_binaries_250_fixtures_x4", |b| {
+        b.iter(|| grade_tree(tmp.path(), &options));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, in_process, exec);
+criterion_main!(benches);

@@ -1,0 +1,412 @@
+//! Running any program under test: one `sh -c COMMAND` per case, with a time
+//! limit, an output cap, and its standard error kept for the report.
+//!
+//! Decisions:
+//! - the command is run through `sh -c` in its own process group, in the
+//!   grader's working directory and environment, standard input closed; on a timeout or when the output passes the cap, the whole
+//!   group is killed (`SIGKILL`), so a shell script's children die too;
+//! - standard output and standard error are read at the same time by two
+//!   threads, so a child that fills one pipe cannot deadlock; standard
+//!   output is never held beyond the cap, standard error only up to
+//!   [`STDERR_KEPT`] bytes (the rest is read and dropped);
+//! - if a process escapes the group and keeps a pipe open, the run still
+//!   ends at the deadline: the reader threads are then left behind.
+
+use std::io::{self, Read};
+use std::os::unix::process::CommandExt as _;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use connect_core::Function;
+
+/// Bytes of standard error kept for the report.
+pub const STDERR_KEPT: usize = 4096;
+
+/// How to run the program under test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecConfig {
+    /// The command template, with `{part}`, `{function}` and `{input}`.
+    pub command: String,
+    /// The time limit of one run.
+    pub timeout: Duration,
+    /// The most bytes of standard output accepted.
+    pub max_output: usize,
+}
+
+/// How one run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The program exited by itself (any exit code) within the limits.
+    Exited {
+        /// The exit code.
+        code: i32,
+        /// Everything it wrote on standard output.
+        stdout: Vec<u8>,
+    },
+    /// The program was ended by a signal it did not get from us.
+    Signaled(i32),
+    /// The time limit passed; the process group was killed.
+    TimedOut,
+    /// Standard output passed the cap; the process group was killed.
+    OverCap,
+    /// The shell could not be started.
+    SpawnFailed(String),
+}
+
+/// The result of one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecResult {
+    /// How the run ended.
+    pub outcome: Outcome,
+    /// The first [`STDERR_KEPT`] bytes of standard error, as text.
+    pub stderr: String,
+    /// Whether standard error was longer than what was kept.
+    pub stderr_truncated: bool,
+}
+
+/// The command for one case: `{part}` becomes `01`..`04`, `{function}` the
+/// function's name and `{input}` the shell-quoted game file path.
+pub fn substitute(template: &str, function: Function, input: &Path) -> String {
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        if let Some(r) = tail.strip_prefix("{part}") {
+            out.push_str(&format!("{:02}", function.part()));
+            rest = r;
+        } else if let Some(r) = tail.strip_prefix("{function}") {
+            out.push_str(function.name());
+            rest = r;
+        } else if let Some(r) = tail.strip_prefix("{input}") {
+            out.push_str(&shell_quote(&input.to_string_lossy()));
+            rest = r;
+        } else {
+            out.push('{');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `s` as one word for `sh`, in single quotes unless it needs none.
+pub fn shell_quote(s: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./+,:@%=".contains(c);
+    if !s.is_empty() && s.chars().all(safe) {
+        return s.to_owned();
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+enum Message {
+    Stdout(Vec<u8>),
+    OverCap,
+    Stderr(Vec<u8>, bool),
+}
+
+/// Runs `command` with `sh -c` under the limits of `config`.
+pub fn run_command(command: &str, timeout: Duration, max_output: usize) -> ExecResult {
+    let start = Instant::now();
+    let deadline = start + timeout;
+    let spawned = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(e) => {
+            return ExecResult {
+                outcome: Outcome::SpawnFailed(format!("cannot start sh: {e}")),
+                stderr: String::new(),
+                stderr_truncated: false,
+            };
+        }
+    };
+    let (tx, rx) = mpsc::channel();
+    if let Some(mut out) = child.stdout.take() {
+        let tx = tx.clone();
+        thread::spawn(move || {
+            let message = match read_capped(&mut out, max_output) {
+                Some(bytes) => Message::Stdout(bytes),
+                None => Message::OverCap,
+            };
+            let _ = tx.send(message);
+        });
+    }
+    if let Some(mut err) = child.stderr.take() {
+        let tx = tx.clone();
+        thread::spawn(move || {
+            let (kept, truncated) = read_keeping(&mut err, STDERR_KEPT);
+            let _ = tx.send(Message::Stderr(kept, truncated));
+        });
+    }
+    drop(tx);
+
+    let mut stdout: Option<Vec<u8>> = None;
+    let mut stderr: Option<(Vec<u8>, bool)> = None;
+    let outcome = 'run: {
+        // First the output: a message arrives as soon as a stream ends.
+        while stdout.is_none() || stderr.is_none() {
+            let now = Instant::now();
+            if now >= deadline {
+                kill_group(&mut child);
+                break 'run Outcome::TimedOut;
+            }
+            match rx.recv_timeout(deadline - now) {
+                Ok(Message::Stdout(bytes)) => stdout = Some(bytes),
+                Ok(Message::Stderr(bytes, truncated)) => stderr = Some((bytes, truncated)),
+                Ok(Message::OverCap) => {
+                    kill_group(&mut child);
+                    break 'run Outcome::OverCap;
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        // Then the exit status, which follows closely once the streams end.
+        let mut poll = Duration::from_micros(10);
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break 'run exited(status, stdout.take().unwrap_or_default()),
+                Ok(None) => {}
+                Err(e) => {
+                    kill_group(&mut child);
+                    break 'run Outcome::SpawnFailed(format!("cannot wait for the program: {e}"));
+                }
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                kill_group(&mut child);
+                break 'run Outcome::TimedOut;
+            }
+            thread::sleep(poll.min(deadline - now));
+            poll = (poll * 2).min(Duration::from_millis(1));
+        }
+    };
+    // After a kill, standard error ends with the group; wait a little for it
+    // (not for ever: a process that left the group may still hold the pipe).
+    let grace = Instant::now() + Duration::from_millis(100);
+    while stderr.is_none() {
+        let left = grace.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(Message::Stderr(bytes, truncated)) => stderr = Some((bytes, truncated)),
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    let (bytes, stderr_truncated) = stderr.unwrap_or_default();
+    ExecResult {
+        outcome,
+        stderr: String::from_utf8_lossy(&bytes).into_owned(),
+        stderr_truncated,
+    }
+}
+
+fn exited(status: ExitStatus, stdout: Vec<u8>) -> Outcome {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Outcome::Exited { code, stdout },
+        (None, Some(signal)) => Outcome::Signaled(signal),
+        (None, None) => Outcome::Signaled(0),
+    }
+}
+
+/// Kills the child's process group and reaps the child.
+fn kill_group(child: &mut Child) {
+    let pid = rustix::process::Pid::from_child(child);
+    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Reads everything, or `None` as soon as more than `cap` bytes arrive.
+fn read_capped(reader: &mut impl Read, cap: usize) -> Option<Vec<u8>> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => return Some(buf),
+            Ok(n) => {
+                if buf.len() + n > cap {
+                    return None;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return Some(buf),
+        }
+    }
+}
+
+/// Reads everything, keeping the first `keep` bytes; says whether more came.
+fn read_keeping(reader: &mut impl Read, keep: usize) -> (Vec<u8>, bool) {
+    let mut buf = Vec::new();
+    let mut more = false;
+    let mut chunk = [0u8; 8192];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => return (buf, more),
+            Ok(n) => {
+                let room = keep - buf.len();
+                buf.extend_from_slice(&chunk[..n.min(room)]);
+                more |= n > room;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return (buf, more),
+        }
+    }
+}
+
+/// A signal's usual name, for the report.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        _ => return format!("signal {signal}"),
+    };
+    format!("signal {signal} ({name})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_replaced_once_and_paths_quoted() {
+        let cmd = substitute(
+            "./p{part} {input} --f={function} {x} {",
+            Function::ManyPlayersOneMove,
+            Path::new("a b/it's.cnf"),
+        );
+        assert_eq!(cmd, r"./p03 'a b/it'\''s.cnf' --f=manyPlayersOneMove {x} {");
+        assert_eq!(
+            substitute("{input}", Function::OnePlayerOneMove, Path::new("f/t.cnf")),
+            "f/t.cnf"
+        );
+    }
+
+    #[test]
+    fn quoting_round_trips_through_sh() {
+        let tricky = "a b'c\"d$e`f\\g";
+        let r = run_command(
+            &format!("printf %s {}", shell_quote(tricky)),
+            Duration::from_secs(5),
+            1024,
+        );
+        assert_eq!(
+            r.outcome,
+            Outcome::Exited {
+                code: 0,
+                stdout: tricky.as_bytes().to_vec()
+            }
+        );
+    }
+
+    #[test]
+    fn exit_codes_signals_timeouts_and_caps() {
+        let t = Duration::from_secs(5);
+        let r = run_command("echo hi; echo oops >&2; exit 3", t, 1024);
+        assert_eq!(
+            r.outcome,
+            Outcome::Exited {
+                code: 3,
+                stdout: b"hi\n".to_vec()
+            }
+        );
+        assert_eq!(r.stderr, "oops\n");
+        assert_eq!(
+            run_command("kill -SEGV $$", t, 1024).outcome,
+            Outcome::Signaled(11)
+        );
+        let start = Instant::now();
+        let r = run_command("sleep 1000", Duration::from_millis(200), 1024);
+        assert_eq!(r.outcome, Outcome::TimedOut);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert_eq!(run_command("yes", t, 1 << 16).outcome, Outcome::OverCap);
+        // What a killed program said on standard error is kept.
+        let r = run_command(
+            "echo waiting >&2; sleep 1000",
+            Duration::from_millis(500),
+            1024,
+        );
+        assert_eq!(
+            (r.outcome, r.stderr.as_str()),
+            (Outcome::TimedOut, "waiting\n")
+        );
+        let r = run_command("echo flooding >&2; yes", t, 1 << 16);
+        assert_eq!(
+            (r.outcome, r.stderr.as_str()),
+            (Outcome::OverCap, "flooding\n")
+        );
+    }
+
+    #[test]
+    fn stderr_is_read_alongside_and_truncated() {
+        // 1 MB on stderr would block a child whose stderr is not drained.
+        let r = run_command(
+            "head -c 1000000 /dev/zero >&2; echo done",
+            Duration::from_secs(10),
+            1024,
+        );
+        assert_eq!(
+            r.outcome,
+            Outcome::Exited {
+                code: 0,
+                stdout: b"done\n".to_vec()
+            }
+        );
+        assert_eq!(r.stderr.len(), STDERR_KEPT);
+        assert!(r.stderr_truncated);
+    }
+
+    #[test]
+    fn a_timeout_kills_the_whole_process_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let command = format!(
+            "sleep 1000 & echo $! > {}; wait",
+            shell_quote(&pid_file.to_string_lossy())
+        );
+        let r = run_command(&command, Duration::from_millis(300), 1024);
+        assert_eq!(r.outcome, Outcome::TimedOut);
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let stat = Path::new("/proc").join(pid.trim()).join("stat");
+        // The grandchild is gone (or a zombie about to be reaped by init).
+        let start = Instant::now();
+        while let Ok(text) = std::fs::read_to_string(&stat) {
+            let state = text.rsplit(") ").next().unwrap_or("").chars().next();
+            if state == Some('Z') || start.elapsed() > Duration::from_secs(5) {
+                assert_eq!(state, Some('Z'), "sleep still runs: {text}");
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(signal_name(11), "signal 11 (SIGSEGV)");
+        assert_eq!(signal_name(64), "signal 64");
+    }
+}

@@ -1,0 +1,184 @@
+//! Making new random but valid games, with their four `.solution` files.
+//!
+//! Decisions: the random numbers come from ChaCha8 seeded with the given
+//! seed, so a seed gives the same game on every machine and version of this
+//! crate. The board is pre-filled by dropping pieces (so nothing floats):
+//! first one piece of each player 1..=n (so the highest player, the `n` of
+//! parts 3–4, is the requested number), then up to 40 % of the cells (at
+//! most 2,000 pieces more, fewer on huge boards) of random players, leaving out any drop that
+//! would make four in a row, so every function has moves to play. The moves
+//! are uniform random columns.
+
+use std::path::{Path, PathBuf};
+
+use connect_core::{Board, Drop, Function, Player};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::bless::{solution_path, write_atomically};
+use crate::cnf::render_cnf;
+use crate::solution::render_solution;
+
+/// The shape of a game to make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GenSpec {
+    /// Number of rows (at least 1).
+    pub rows: usize,
+    /// Number of columns (at least 1).
+    pub cols: usize,
+    /// Number of players, 1 to 35.
+    pub players: u8,
+    /// Number of moves (at least 1: part 1 needs one).
+    pub moves: usize,
+    /// The random seed.
+    pub seed: u64,
+}
+
+/// A generated game as file contents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// The `.cnf` text.
+    pub cnf: String,
+    /// The `.solution` text of each function, in part order.
+    pub solutions: Vec<(Function, String)>,
+}
+
+/// Makes the game for `spec`, or says which setting is unusable.
+pub fn generate(spec: &GenSpec) -> Result<Generated, String> {
+    let players = Player::new(spec.players).ok_or_else(|| {
+        format!(
+            "--players {} is out of range; expected 1 to 35",
+            spec.players
+        )
+    })?;
+    if spec.rows == 0 || spec.cols == 0 {
+        return Err(format!(
+            "a {}x{} board has no cells; --rows and --cols must be at least 1",
+            spec.rows, spec.cols
+        ));
+    }
+    let cells = spec
+        .rows
+        .checked_mul(spec.cols)
+        .filter(|&c| c <= 100_000_000)
+        .ok_or_else(|| "the board is too large; at most 100,000,000 cells".to_owned())?;
+    if cells < usize::from(spec.players) {
+        return Err(format!(
+            "a {}x{} board cannot hold one piece of each of {} players",
+            spec.rows, spec.cols, spec.players
+        ));
+    }
+    if spec.moves == 0 {
+        return Err("--moves must be at least 1 (onePlayerOneMove needs a move)".to_owned());
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
+    let mut board = Board::empty(spec.cols, spec.rows).map_err(|e| e.to_string())?;
+    // One piece of each player; no player has two pieces, so no four.
+    for number in 1..=players.number() {
+        let player = Player::new(number).ok_or("player number")?;
+        loop {
+            let column = rng.random_range(0..spec.cols);
+            if let Drop::Landed { .. } = board.drop_piece(column, player) {
+                break;
+            }
+        }
+    }
+    // Each extra piece is tried on a copy of the board: keep the copying
+    // under about 10^8 bytes whatever the board's size.
+    let extra_max = (cells * 2 / 5)
+        .saturating_sub(usize::from(spec.players))
+        .min(2000)
+        .min(100_000_000 / cells);
+    let extra = rng.random_range(0..=extra_max);
+    for _ in 0..extra {
+        let player = Player::new(rng.random_range(1..=players.number())).ok_or("player number")?;
+        let column = rng.random_range(0..spec.cols);
+        let mut next = board.clone();
+        if let Drop::Landed { row } = next.drop_piece(column, player)
+            && !next.has_four_through(row, column)
+        {
+            board = next;
+        }
+    }
+    let moves: Vec<i64> = (0..spec.moves)
+        .map(|_| rng.random_range(1..=spec.cols as i64))
+        .collect();
+    let mut solutions = Vec::new();
+    for function in Function::ALL {
+        let result = function
+            .apply(&board, &moves, None)
+            .map_err(|e| format!("{function} cannot be played on the generated game: {e}"))?;
+        solutions.push((function, render_solution(&result)));
+    }
+    Ok(Generated {
+        cnf: render_cnf(&board, &moves),
+        solutions,
+    })
+}
+
+/// Writes `NAME.cnf` and its four `NAME.FUNCTION.solution` files, each
+/// atomically; returns the paths written.
+pub fn write_generated(name: &Path, game: &Generated) -> std::io::Result<Vec<PathBuf>> {
+    let mut cnf = name.as_os_str().to_owned();
+    cnf.push(".cnf");
+    let cnf = PathBuf::from(cnf);
+    if let Some(dir) = cnf.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    write_atomically(&cnf, game.cnf.as_bytes())?;
+    let mut written = vec![cnf.clone()];
+    for (function, text) in &game.solutions {
+        let path = solution_path(&cnf, *function);
+        write_atomically(&path, text.as_bytes())?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::parse_cnf;
+
+    fn spec(seed: u64) -> GenSpec {
+        GenSpec {
+            rows: 6,
+            cols: 7,
+            players: 3,
+            moves: 20,
+            seed,
+        }
+    }
+
+    #[test]
+    fn same_seed_same_game_other_seed_other_game() {
+        assert_eq!(generate(&spec(7)), generate(&spec(7)));
+        assert_ne!(generate(&spec(7)), generate(&spec(8)));
+    }
+
+    #[test]
+    fn generated_games_are_valid_and_have_n_players_and_no_four() {
+        for seed in 0..50 {
+            let game = generate(&spec(seed)).unwrap();
+            let parsed = parse_cnf(&game.cnf).unwrap();
+            assert_eq!(parsed.board.highest_player().map(Player::number), Some(3));
+            assert!(!parsed.board.has_four());
+            assert_eq!(parsed.moves.len(), 20);
+            assert!(parsed.moves.iter().all(|&m| (1..=7).contains(&m)));
+        }
+    }
+
+    #[test]
+    fn unusable_settings_are_explained() {
+        let mut s = spec(1);
+        s.players = 36;
+        assert!(generate(&s).unwrap_err().contains("1 to 35"));
+        let mut s = spec(1);
+        s.rows = 1;
+        s.cols = 2;
+        assert!(generate(&s).unwrap_err().contains("cannot hold"));
+        let mut s = spec(1);
+        s.moves = 0;
+        assert!(generate(&s).is_err());
+    }
+}

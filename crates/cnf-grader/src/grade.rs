@@ -1,0 +1,531 @@
+//! Grading: every case of every fixture run (in-process or through
+//! `--exec`), compared byte for byte with its `.solution` file.
+//!
+//! Decisions:
+//! - a case is an `ERROR` (a problem of the fixture, not of the program)
+//!   when its `.cnf` is missing, unreadable or invalid, when its function
+//!   name is unknown, or when its `.solution` is unreadable or not UTF-8;
+//! - a case `FAIL`s (a problem of the program) when the output differs, or
+//!   the function reports an error, or (with `--exec`) the program times
+//!   out, crashes, exits non-zero, prints non-UTF-8 or too much; as `sh`
+//!   reports a command killed by signal N as exit code 128+N, exit codes
+//!   129 to 192 count as crashes by that signal;
+//! - cases run in parallel on a local rayon pool; results are collected in
+//!   discovery order, so the report does not depend on scheduling;
+//! - with `fail_fast`, cases not yet started after the first failure or
+//!   error are `SKIPPED` (with several jobs, which ones depends on timing);
+//! - each `.cnf` is read and parsed once for all its cases.
+
+use std::fs;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use connect_core::Function;
+use rayon::prelude::*;
+
+use crate::cnf::{CnfGame, parse_cnf};
+use crate::diff::Diff;
+use crate::discover::{Case, Fixture};
+use crate::exec::{ExecConfig, Outcome, run_command, signal_name, substitute};
+use crate::solution::render_solution;
+
+/// What runs a case's function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runner {
+    /// This crate's own implementation, in the grader's process.
+    InProcess,
+    /// Any program, through `sh -c`.
+    Exec(ExecConfig),
+}
+
+/// Which cases to run and how.
+#[derive(Debug, Clone)]
+pub struct GradeOptions {
+    /// Only these functions (all when empty).
+    pub functions: Vec<Function>,
+    /// Only fixtures whose `.cnf` path contains this text.
+    pub filter: Option<String>,
+    /// Skip the cases not yet started once one fails or errs.
+    pub fail_fast: bool,
+    /// Worker threads (`None`: one per core).
+    pub jobs: Option<usize>,
+    /// What runs the functions.
+    pub runner: Runner,
+}
+
+impl Default for GradeOptions {
+    fn default() -> Self {
+        GradeOptions {
+            functions: Vec::new(),
+            filter: None,
+            fail_fast: false,
+            jobs: None,
+            runner: Runner::InProcess,
+        }
+    }
+}
+
+/// The verdict of one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The output matched the `.solution` file byte for byte.
+    Pass,
+    /// The program gave another output, or none.
+    Fail,
+    /// The fixture itself is broken, so the case could not be graded.
+    Error,
+    /// Not run, because an earlier case failed and `--fail-fast` was given.
+    Skipped,
+}
+
+impl Status {
+    /// The word shown in the human report.
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::Error => "ERROR",
+            Status::Skipped => "SKIP",
+        }
+    }
+}
+
+/// Why a case failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailureKind {
+    /// The output differs from the expected one.
+    WrongOutput,
+    /// The function (in-process) reported an error for the game.
+    FunctionError,
+    /// The program exited with a non-zero code.
+    NonZeroExit,
+    /// The program was killed by a signal.
+    Crash,
+    /// The program ran past the time limit.
+    Timeout,
+    /// The program's output is not UTF-8.
+    NotUtf8,
+    /// The program's output passed the cap.
+    OverCap,
+    /// The program could not be started.
+    SpawnFailed,
+}
+
+impl FailureKind {
+    /// Whether the program ran to its end by itself (for compilation points).
+    pub fn ran(self) -> bool {
+        !matches!(
+            self,
+            FailureKind::Crash | FailureKind::Timeout | FailureKind::SpawnFailed
+        )
+    }
+}
+
+/// The result of one case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseReport {
+    /// The `.cnf` path, as found.
+    pub fixture: String,
+    /// The function's name (or the unknown name from the file name).
+    pub function: String,
+    /// The function's part, 1 to 4, when the name is known.
+    pub part: Option<u8>,
+    /// The `.solution` path.
+    pub solution: String,
+    /// The verdict.
+    pub status: Status,
+    /// Why it failed, for `Fail`.
+    pub failure: Option<FailureKind>,
+    /// What went wrong, for `Fail` and `Error`, in one sentence.
+    pub reason: Option<String>,
+    /// Expected and actual output when both exist and differ.
+    pub diff: Option<Diff>,
+    /// The program's standard error (truncated), when it wrote any.
+    pub stderr: Option<String>,
+    /// Wall-clock time of the run.
+    pub duration: Duration,
+}
+
+/// Counts of each verdict.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Totals {
+    /// Cases that passed.
+    pub passed: usize,
+    /// Cases that failed.
+    pub failed: usize,
+    /// Cases whose fixture is broken.
+    pub errors: usize,
+    /// Cases not run.
+    pub skipped: usize,
+}
+
+impl Totals {
+    /// The counts of these cases.
+    pub fn of(cases: &[CaseReport]) -> Totals {
+        let mut t = Totals::default();
+        for c in cases {
+            match c.status {
+                Status::Pass => t.passed += 1,
+                Status::Fail => t.failed += 1,
+                Status::Error => t.errors += 1,
+                Status::Skipped => t.skipped += 1,
+            }
+        }
+        t
+    }
+
+    /// Whether every case passed.
+    pub fn all_passed(&self) -> bool {
+        self.failed == 0 && self.errors == 0 && self.skipped == 0
+    }
+
+    /// `N passed, N failed`, then `, N errors` and `, N skipped` when not zero.
+    pub fn summary(&self) -> String {
+        let mut s = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.errors > 0 {
+            s.push_str(&format!(", {} errors", self.errors));
+        }
+        if self.skipped > 0 {
+            s.push_str(&format!(", {} skipped", self.skipped));
+        }
+        s
+    }
+}
+
+/// Keeps the fixtures and cases that `options` selects; fixtures left with
+/// no case are dropped. Unknown function names are kept only when no
+/// function was selected.
+pub fn select(fixtures: Vec<Fixture>, options: &GradeOptions) -> Vec<Fixture> {
+    fixtures
+        .into_iter()
+        .filter(|f| {
+            options
+                .filter
+                .as_deref()
+                .is_none_or(|text| f.cnf.to_string_lossy().contains(text))
+        })
+        .filter_map(|mut f| {
+            f.cases.retain(|c| match &c.function {
+                Ok(func) => options.functions.is_empty() || options.functions.contains(func),
+                Err(_) => options.functions.is_empty(),
+            });
+            (!f.cases.is_empty()).then_some(f)
+        })
+        .collect()
+}
+
+/// Number of cases in these fixtures.
+pub fn case_count(fixtures: &[Fixture]) -> usize {
+    fixtures.iter().map(|f| f.cases.len()).sum()
+}
+
+/// Why a pool could not be built.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start {jobs} worker threads: {message}")]
+pub struct PoolError {
+    jobs: usize,
+    message: String,
+}
+
+/// Runs every case of `fixtures` and returns their results in order;
+/// `progress` is called once per finished case, from any thread.
+pub fn grade(
+    fixtures: &[Fixture],
+    options: &GradeOptions,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<CaseReport>, PoolError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(jobs) = options.jobs {
+        builder = builder.num_threads(jobs);
+    }
+    let pool = builder.build().map_err(|e| PoolError {
+        jobs: options.jobs.unwrap_or(0),
+        message: e.to_string(),
+    })?;
+    let stop = AtomicBool::new(false);
+    let results: Vec<Vec<CaseReport>> = pool.install(|| {
+        fixtures
+            .par_iter()
+            .map(|fixture| grade_fixture(fixture, options, &stop, progress))
+            .collect()
+    });
+    Ok(results.into_iter().flatten().collect())
+}
+
+/// The game of a fixture, or why it cannot be read.
+fn load_game(fixture: &Fixture) -> Result<CnfGame, String> {
+    let path = fixture.cnf.display();
+    if !fixture.cnf_exists {
+        return Err(format!("no game file {path} next to the .solution file"));
+    }
+    let bytes = fs::read(&fixture.cnf).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let source = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{path} is not UTF-8 text (byte {} is invalid)",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    parse_cnf(&source).map_err(|d| {
+        format!(
+            "the game file is not valid:\n{}",
+            d.render(&path.to_string(), &source)
+        )
+    })
+}
+
+fn grade_fixture(
+    fixture: &Fixture,
+    options: &GradeOptions,
+    stop: &AtomicBool,
+    progress: &(dyn Fn() + Sync),
+) -> Vec<CaseReport> {
+    let started = Instant::now();
+    let game = if options.fail_fast && stop.load(Ordering::Relaxed) {
+        None
+    } else {
+        Some(load_game(fixture))
+    };
+    let load_time = started.elapsed();
+    let run = |case: &Case| {
+        let report = match &game {
+            _ if options.fail_fast && stop.load(Ordering::Relaxed) => {
+                blank(fixture, case, Status::Skipped, None)
+            }
+            None => blank(fixture, case, Status::Skipped, None),
+            Some(game) => {
+                let start = Instant::now();
+                let mut r = grade_case(fixture, case, game, &options.runner);
+                r.duration = start.elapsed() + load_time;
+                r
+            }
+        };
+        if matches!(report.status, Status::Fail | Status::Error) {
+            stop.store(true, Ordering::Relaxed);
+        }
+        progress();
+        report
+    };
+    match options.runner {
+        // In-process cases take microseconds: splitting them costs more.
+        Runner::InProcess => fixture.cases.iter().map(run).collect(),
+        Runner::Exec(_) => fixture.cases.par_iter().map(run).collect(),
+    }
+}
+
+fn blank(fixture: &Fixture, case: &Case, status: Status, reason: Option<String>) -> CaseReport {
+    let (function, part) = match &case.function {
+        Ok(f) => (f.name().to_owned(), Some(f.part())),
+        Err(name) => (name.clone(), None),
+    };
+    CaseReport {
+        fixture: fixture.cnf.to_string_lossy().into_owned(),
+        function,
+        part,
+        solution: case.solution.to_string_lossy().into_owned(),
+        status,
+        failure: None,
+        reason,
+        diff: None,
+        stderr: None,
+        duration: Duration::ZERO,
+    }
+}
+
+fn grade_case(
+    fixture: &Fixture,
+    case: &Case,
+    game: &Result<CnfGame, String>,
+    runner: &Runner,
+) -> CaseReport {
+    let error = |reason: String| blank(fixture, case, Status::Error, Some(reason));
+    let function = match &case.function {
+        Ok(f) => *f,
+        Err(name) => {
+            return error(format!(
+                "{:?} in {} is not a function name; expected one of onePlayerOneMove, onePlayerManyMoves, manyPlayersOneMove, manyPlayersManyMoves",
+                name,
+                case.solution.display()
+            ));
+        }
+    };
+    let game = match game {
+        Ok(game) => game,
+        Err(reason) => return error(reason.clone()),
+    };
+    let expected = match fs::read(&case.solution) {
+        Err(e) => return error(format!("cannot read {}: {e}", case.solution.display())),
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                return error(format!(
+                    "{} is not UTF-8 text (byte {} is invalid)",
+                    case.solution.display(),
+                    e.utf8_error().valid_up_to()
+                ));
+            }
+        },
+    };
+    let mut report = blank(fixture, case, Status::Pass, None);
+    let fail = |report: &mut CaseReport, kind: FailureKind, reason: String| {
+        report.status = Status::Fail;
+        report.failure = Some(kind);
+        report.reason = Some(reason);
+    };
+    let actual = match runner {
+        Runner::InProcess => match function.apply(&game.board, &game.moves, None) {
+            Ok(board) => render_solution(&board),
+            Err(e) => {
+                fail(
+                    &mut report,
+                    FailureKind::FunctionError,
+                    format!("{function} reported an error: {e}"),
+                );
+                return report;
+            }
+        },
+        Runner::Exec(config) => {
+            let command = substitute(&config.command, function, &fixture.cnf);
+            let result = run_command(&command, config.timeout, config.max_output);
+            if !result.stderr.is_empty() {
+                let mut text = result.stderr;
+                if result.stderr_truncated {
+                    text.push_str("\n[... standard error truncated]");
+                }
+                report.stderr = Some(text);
+            }
+            match result.outcome {
+                Outcome::Exited { code: 0, stdout } => match String::from_utf8(stdout) {
+                    Ok(text) => text,
+                    Err(e) => {
+                        let at = e.utf8_error().valid_up_to();
+                        fail(
+                            &mut report,
+                            FailureKind::NotUtf8,
+                            format!(
+                                "the output is not UTF-8 text: byte {at} (0x{:02x}) is invalid",
+                                e.as_bytes()[at]
+                            ),
+                        );
+                        return report;
+                    }
+                },
+                Outcome::Exited { code, .. } if (129..=128 + 64).contains(&code) => {
+                    fail(
+                        &mut report,
+                        FailureKind::Crash,
+                        format!(
+                            "crashed: killed by {} (the shell's exit code {code})",
+                            signal_name(code - 128)
+                        ),
+                    );
+                    return report;
+                }
+                Outcome::Exited { code, .. } => {
+                    fail(
+                        &mut report,
+                        FailureKind::NonZeroExit,
+                        format!("exited with code {code}"),
+                    );
+                    return report;
+                }
+                Outcome::Signaled(signal) => {
+                    fail(
+                        &mut report,
+                        FailureKind::Crash,
+                        format!("crashed: killed by {}", signal_name(signal)),
+                    );
+                    return report;
+                }
+                Outcome::TimedOut => {
+                    fail(
+                        &mut report,
+                        FailureKind::Timeout,
+                        format!(
+                            "timed out after {} and was killed",
+                            crate::units::show_duration(config.timeout)
+                        ),
+                    );
+                    return report;
+                }
+                Outcome::OverCap => {
+                    fail(
+                        &mut report,
+                        FailureKind::OverCap,
+                        format!(
+                            "printed more than {} and was killed",
+                            crate::units::show_size(config.max_output)
+                        ),
+                    );
+                    return report;
+                }
+                Outcome::SpawnFailed(message) => {
+                    fail(&mut report, FailureKind::SpawnFailed, message);
+                    return report;
+                }
+            }
+        }
+    };
+    if let Some(diff) = Diff::new(&expected, &actual) {
+        fail(
+            &mut report,
+            FailureKind::WrongOutput,
+            "the output differs from the expected result".to_owned(),
+        );
+        report.diff = Some(diff);
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bless::solution_path;
+    use crate::discover::discover;
+    use crate::generator::{GenSpec, generate};
+
+    #[test]
+    fn results_do_not_depend_on_the_number_of_jobs() {
+        let tmp = tempfile::tempdir().unwrap();
+        for seed in 0..30 {
+            let spec = GenSpec {
+                rows: 5,
+                cols: 6,
+                players: 3,
+                moves: 12,
+                seed,
+            };
+            let game = generate(&spec).unwrap();
+            let cnf = tmp.path().join(format!("g{seed:02}.cnf"));
+            std::fs::write(&cnf, &game.cnf).unwrap();
+            for (function, text) in &game.solutions {
+                // Every seventh file is wrong.
+                let text = if (seed + u64::from(function.part())) % 7 == 0 {
+                    text.replacen('-', "9", 1)
+                } else {
+                    text.clone()
+                };
+                std::fs::write(solution_path(&cnf, *function), text).unwrap();
+            }
+        }
+        let fixtures = discover(&[tmp.path().to_path_buf()]).unwrap();
+        let run = |jobs| {
+            let options = GradeOptions {
+                jobs: Some(jobs),
+                ..GradeOptions::default()
+            };
+            let mut cases = grade(&select(fixtures.clone(), &options), &options, &|| {}).unwrap();
+            for c in &mut cases {
+                c.duration = Duration::ZERO;
+            }
+            cases
+        };
+        let one = run(1);
+        assert_eq!(one.len(), 120);
+        // For part p the wrong files are seeds s < 30 with s % 7 == 7 - p:
+        // 4 seeds each (residues 6, 5, 4, 3), 16 in all.
+        assert_eq!(Totals::of(&one).failed, 16);
+        assert_eq!(one, run(4));
+    }
+}

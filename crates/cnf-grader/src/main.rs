@@ -1,0 +1,454 @@
+//! `cnf-grader`: grade fixture trees, bless expected results, run, check and
+//! generate games.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a command-line front end
+
+#[path = "bin/common/mod.rs"]
+#[allow(dead_code)] // reason: part_main and its help text serve the part binaries only
+mod common;
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use cnf_grader::bless::{Action, bless, write_atomically};
+use cnf_grader::cnf::parse_cnf;
+use cnf_grader::diff::Style;
+use cnf_grader::discover::discover;
+use cnf_grader::exec::ExecConfig;
+use cnf_grader::generator::{GenSpec, generate, write_generated};
+use cnf_grader::grade::{GradeOptions, Runner, Totals, case_count, grade, select};
+use cnf_grader::play::play_source;
+use cnf_grader::points::points;
+use cnf_grader::report::{ReportOptions, human, json, junit};
+use cnf_grader::units::{parse_duration, parse_size};
+use connect_core::{Function, Player};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Grades Connect Four programs against fixtures of `.cnf` games and their
+/// expected `.solution` results.
+#[derive(Parser)]
+#[command(name = "cnf-grader", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Grade every fixture under PATH (default fixtures/): run each function
+    /// on each game and compare with its .solution file byte for byte.
+    ///
+    /// Exit code: 0 when every case passed, 1 when any failed or errored, 2
+    /// for usage errors.
+    Grade(GradeArgs),
+    /// Write the .solution files of every .cnf under PATH from this
+    /// implementation, atomically, listing created/changed/unchanged files.
+    Bless(BlessArgs),
+    /// Play one part on a .cnf file and print the result, like the part binaries.
+    Run(RunArgs),
+    /// Parse and validate .cnf files, reporting every problem (exit 1 if any).
+    Check(CheckArgs),
+    /// Write a new random but valid game NAME.cnf with its four .solution files.
+    Gen(GenArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// One line per case, diffs of failures, then the totals.
+    Human,
+    /// One JSON document.
+    Json,
+    /// JUnit XML, for CI systems.
+    Junit,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorWhen {
+    /// Colour on a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[derive(Args)]
+struct GradeArgs {
+    /// Folders, .cnf files or .solution files to grade.
+    #[arg(default_value = "fixtures/")]
+    paths: Vec<PathBuf>,
+    /// Only this part: 1-4, 01-04 or the function name (repeatable).
+    #[arg(long, value_name = "PART")]
+    part: Vec<Function>,
+    /// Only fixtures whose .cnf path contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
+    /// Stop at the first failure or error; the remaining cases are reported as skipped.
+    #[arg(long)]
+    fail_fast: bool,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Write the report to FILE (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Run at most N cases at once (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// Grade another program: COMMAND is run with `sh -c` per case, with {part}
+    /// replaced by 01..04, {function} by the function name and {input} by the
+    /// (quoted) .cnf path, e.g. './csce322assignment03part{part} {input}'.
+    #[arg(long, value_name = "COMMAND")]
+    exec: Option<String>,
+    /// Time limit of one --exec run, e.g. 10s, 2s, 500ms.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
+    timeout: Duration,
+    /// Most output accepted from one --exec run, e.g. 1MiB, 64KiB, 4096.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    max_output: usize,
+    /// Add the assignment's score table (out of 100).
+    #[arg(long)]
+    points: bool,
+    /// When to colour the human report.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    color: ColorWhen,
+    /// Leave durations out of the report (for reproducible output).
+    #[arg(long)]
+    no_times: bool,
+}
+
+#[derive(Args)]
+struct BlessArgs {
+    /// Folders or .cnf files whose .solution files to write.
+    #[arg(default_value = "fixtures/")]
+    paths: Vec<PathBuf>,
+    /// Only this part: 1-4, 01-04 or the function name (repeatable).
+    #[arg(long, value_name = "PART")]
+    part: Vec<Function>,
+    /// Write nothing; list what would change and exit 1 if anything would.
+    #[arg(long)]
+    check: bool,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// The part: 1-4, 01-04 or the function name.
+    part: Function,
+    /// The .cnf game file, or - for standard input.
+    file: String,
+    /// Number of players for parts 3 and 4 (1-35); default: the highest player on the board.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=35))]
+    players: Option<u8>,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// The .cnf files to check (- for standard input).
+    #[arg(required = true)]
+    files: Vec<String>,
+}
+
+#[derive(Args)]
+struct GenArgs {
+    /// Number of rows.
+    #[arg(long, default_value_t = 6)]
+    rows: usize,
+    /// Number of columns.
+    #[arg(long, default_value_t = 7)]
+    cols: usize,
+    /// Number of players (1-35): the highest player on the generated board.
+    #[arg(long, default_value_t = 2)]
+    players: u8,
+    /// Number of moves.
+    #[arg(long, default_value_t = 20)]
+    moves: usize,
+    /// Random seed (default: from the clock, and printed); a seed always gives the same game.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Path of the game without .cnf, e.g. fixtures/new/game1 (default: game-SEED).
+    #[arg(long)]
+    name: Option<PathBuf>,
+    /// Replace an existing NAME.cnf.
+    #[arg(long)]
+    force: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("cnf-grader: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Grade(args) => grade_command(args),
+        Command::Bless(args) => bless_command(args),
+        Command::Run(args) => Ok(run_command(args)),
+        Command::Check(args) => Ok(check_command(args)),
+        Command::Gen(args) => gen_command(args),
+    }
+}
+
+/// Writes text to standard output; a closed pipe ends quietly.
+fn print_out(text: &str, color: Option<ColorWhen>) -> Result<(), String> {
+    let result = match color {
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        }
+        Some(when) => {
+            let choice = match when {
+                ColorWhen::Auto => anstream::ColorChoice::Auto,
+                ColorWhen::Always => anstream::ColorChoice::Always,
+                ColorWhen::Never => anstream::ColorChoice::Never,
+            };
+            let mut out = anstream::AutoStream::new(io::stdout().lock(), choice);
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        }
+    };
+    match result {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the report: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
+    let runner = match &args.exec {
+        None => Runner::InProcess,
+        Some(command) => Runner::Exec(ExecConfig {
+            command: command.clone(),
+            timeout: args.timeout,
+            max_output: args.max_output,
+        }),
+    };
+    let options = GradeOptions {
+        functions: args.part.clone(),
+        filter: args.filter.clone(),
+        fail_fast: args.fail_fast,
+        jobs: args.jobs.map(usize::from),
+        runner,
+    };
+    let fixtures = select(discover(&args.paths).map_err(|e| e.to_string())?, &options);
+    let total = case_count(&fixtures);
+    if total == 0 {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!(
+            "no cases to grade under {} (a case is a NAME.FUNCTION.solution file next to NAME.cnf{})",
+            paths.join(" "),
+            if args.part.is_empty() && args.filter.is_none() {
+                ""
+            } else {
+                ", of the selected parts and matching --filter"
+            }
+        ));
+    }
+    let bar = progress_bar(total, args.exec.is_some());
+    let cases = grade(&fixtures, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    let score = args.points.then(|| points(&cases));
+    let report_options = ReportOptions {
+        times: !args.no_times,
+        points: score.as_ref(),
+    };
+    let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
+    let style = match (to_terminal, args.color) {
+        (true, ColorWhen::Auto | ColorWhen::Always) => Style::Color,
+        _ => Style::Plain,
+    };
+    let text = match args.format {
+        Format::Human => human(&cases, report_options, style),
+        Format::Json => json(&cases, report_options),
+        Format::Junit => junit(&cases, report_options),
+    };
+    match &args.output {
+        Some(path) => write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        None => print_out(&text, to_terminal.then_some(args.color))?,
+    }
+    Ok(if Totals::of(&cases).all_passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// A progress bar on standard error for long runs on a terminal; hidden otherwise.
+fn progress_bar(total: usize, exec: bool) -> ProgressBar {
+    let long = total >= 2000 || (exec && total >= 20);
+    let interactive = io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    if !(long && interactive) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} cases  {elapsed} (about {eta} left)")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
+    let fixtures = discover(&args.paths).map_err(|e| e.to_string())?;
+    if !fixtures.iter().any(|f| f.cnf_exists) {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!("no .cnf files under {}", paths.join(" ")));
+    }
+    let functions = if args.part.is_empty() {
+        Function::ALL.to_vec()
+    } else {
+        let mut f = args.part.clone();
+        f.sort();
+        f.dedup();
+        f
+    };
+    let entries = bless(&fixtures, &functions, args.check);
+    let mut text = String::new();
+    let (mut created, mut changed, mut unchanged, mut not_written, mut failed) = (0, 0, 0, 0, 0);
+    for entry in &entries {
+        text.push_str(&entry.line(args.check));
+        text.push('\n');
+        match entry.action {
+            Action::Created => created += 1,
+            Action::Changed => changed += 1,
+            Action::Unchanged => unchanged += 1,
+            Action::NotWritten(_) => not_written += 1,
+            Action::Failed(_) => failed += 1,
+        }
+    }
+    let verb = if args.check { "would be " } else { "" };
+    text.push_str(&format!(
+        "{created} {verb}created, {changed} {verb}changed, {unchanged} unchanged"
+    ));
+    if not_written > 0 {
+        text.push_str(&format!(", {not_written} not written"));
+    }
+    if failed > 0 {
+        text.push_str(&format!(", {failed} errors"));
+    }
+    text.push('\n');
+    print_out(&text, None)?;
+    let bad = failed > 0 || (args.check && created + changed > 0);
+    Ok(if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn run_command(args: RunArgs) -> ExitCode {
+    let name = format!("part0{}", args.part.part());
+    if args.players.is_some() && !args.part.uses_players() {
+        eprintln!("{name}: --players applies only to parts 3 and 4");
+        return ExitCode::from(2);
+    }
+    let (display, source) = match common::read_input(&args.file) {
+        Ok(read) => read,
+        Err(message) => {
+            eprintln!("{name}: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    match play_source(args.part, &source, args.players.and_then(Player::new)) {
+        Ok(text) => common::write_stdout(&text),
+        Err(e) => {
+            eprintln!("{}", e.render(&display, &source));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn check_command(args: CheckArgs) -> ExitCode {
+    let mut text = String::new();
+    let mut invalid = 0;
+    for file in &args.files {
+        match common::read_input(file) {
+            Err(message) => {
+                invalid += 1;
+                text.push_str(&message);
+                text.push('\n');
+            }
+            Ok((display, source)) => match parse_cnf(&source) {
+                Ok(game) => {
+                    let players = game
+                        .board
+                        .highest_player()
+                        .map_or("no pieces".to_owned(), |p| {
+                            format!("players 1-{}", p.number())
+                        });
+                    text.push_str(&format!(
+                        "{display}: ok ({} rows, {} columns, {} moves, {players})\n",
+                        game.board.height(),
+                        game.board.width(),
+                        game.moves.len()
+                    ));
+                }
+                Err(d) => {
+                    invalid += 1;
+                    text.push_str(&d.render(&display, &source).to_string());
+                    text.push('\n');
+                }
+            },
+        }
+    }
+    text.push_str(&format!(
+        "{} valid, {invalid} invalid\n",
+        args.files.len() - invalid
+    ));
+    if let Err(message) = print_out(&text, None) {
+        eprintln!("cnf-grader: {message}");
+        return ExitCode::from(2);
+    }
+    if invalid > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let spec = GenSpec {
+        rows: args.rows,
+        cols: args.cols,
+        players: args.players,
+        moves: args.moves,
+        seed,
+    };
+    let name = args
+        .name
+        .unwrap_or_else(|| PathBuf::from(format!("game-{seed}")));
+    let mut cnf = name.as_os_str().to_owned();
+    cnf.push(".cnf");
+    if !args.force && PathBuf::from(&cnf).exists() {
+        return Err(format!(
+            "{} already exists; pick another --name or add --force",
+            PathBuf::from(cnf).display()
+        ));
+    }
+    let game = generate(&spec)?;
+    let written = write_generated(&name, &game)
+        .map_err(|e| format!("cannot write {}: {e}", name.display()))?;
+    let mut text = format!(
+        "seed {seed}: {}x{} board, {} players, {} moves\n",
+        spec.rows, spec.cols, spec.players, spec.moves
+    );
+    for path in written {
+        text.push_str(&format!("wrote {}\n", path.display()));
+    }
+    print_out(&text, None)?;
+    Ok(ExitCode::SUCCESS)
+}

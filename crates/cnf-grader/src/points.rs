@@ -1,0 +1,186 @@
+//! The assignment's points (spec §6): per part, compilation points and
+//! test-case points shared equally among that part's cases.
+//!
+//! Decisions: a part's compilation points are granted when at least one of
+//! its cases ran to its end by itself (passed, or failed without a crash, a
+//! timeout or a failure to start); a non-zero exit still counts as having
+//! run. Cases in `ERROR` (broken fixtures) are not the program's fault and
+//! are left out of the sharing; skipped cases count as not passed. A part
+//! with no case gets no points.
+
+use std::fmt::Write as _;
+
+use connect_core::Function;
+use serde::Serialize;
+
+use crate::grade::{CaseReport, Status};
+
+/// The points of one part.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartPoints {
+    /// The part number, 1 to 4.
+    pub part: u8,
+    /// The function's name.
+    pub function: &'static str,
+    /// Whether the compilation points were granted.
+    pub compiled: bool,
+    /// Compilation points earned.
+    pub compilation: f64,
+    /// Compilation points available.
+    pub compilation_max: f64,
+    /// Graded cases of the part (errors left out).
+    pub cases: usize,
+    /// Cases that passed.
+    pub passed: usize,
+    /// Test-case points earned.
+    pub test_cases: f64,
+    /// Test-case points available.
+    pub test_cases_max: f64,
+    /// Both together.
+    pub total: f64,
+    /// Both available together.
+    pub total_max: f64,
+}
+
+/// The score of a grading run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Points {
+    /// Parts 1 to 4.
+    pub parts: Vec<PartPoints>,
+    /// Points earned.
+    pub total: f64,
+    /// Points available (100).
+    pub total_max: f64,
+}
+
+/// The assignment's allocation: (compilation, test cases) per part.
+pub const ALLOCATION: [(f64, f64); 4] = [(10.0, 10.0), (10.0, 10.0), (10.0, 20.0), (10.0, 20.0)];
+
+/// Scores a run's cases.
+pub fn points(cases: &[CaseReport]) -> Points {
+    let parts: Vec<PartPoints> = Function::ALL
+        .iter()
+        .zip(ALLOCATION)
+        .map(|(&function, (compilation_max, test_cases_max))| {
+            let mine = cases
+                .iter()
+                .filter(|c| c.part == Some(function.part()) && c.status != Status::Error);
+            let compiled = mine.clone().any(|c| match c.status {
+                Status::Pass => true,
+                Status::Fail => c.failure.is_some_and(|k| k.ran()),
+                _ => false,
+            });
+            let graded = mine.clone().count();
+            let passed = mine.filter(|c| c.status == Status::Pass).count();
+            let compilation = if compiled { compilation_max } else { 0.0 };
+            let test_cases = if graded == 0 {
+                0.0
+            } else {
+                test_cases_max * passed as f64 / graded as f64
+            };
+            PartPoints {
+                part: function.part(),
+                function: function.name(),
+                compiled,
+                compilation,
+                compilation_max,
+                cases: graded,
+                passed,
+                test_cases,
+                test_cases_max,
+                total: compilation + test_cases,
+                total_max: compilation_max + test_cases_max,
+            }
+        })
+        .collect();
+    Points {
+        total: parts.iter().map(|p| p.total).sum(),
+        total_max: parts.iter().map(|p| p.total_max).sum(),
+        parts,
+    }
+}
+
+impl Points {
+    /// The score table, one line per part and a total line.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{:<4}  {:<20}  {:>11}  {:>16}  {:>12}",
+            "part", "function", "compilation", "test cases", "total"
+        );
+        for p in &self.parts {
+            let cases = format!("({}/{})", p.passed, p.cases);
+            let _ = writeln!(
+                out,
+                "{:<4}  {:<20}  {:>11}  {:>16}  {:>12}",
+                p.part,
+                p.function,
+                format!("{:.0}/{:.0}", p.compilation, p.compilation_max),
+                format!("{cases} {:.2}/{:.0}", p.test_cases, p.test_cases_max),
+                format!("{:.2}/{:.0}", p.total, p.total_max),
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{:<4}  {:<20}  {:>11}  {:>16}  {:>12}",
+            "",
+            "total",
+            "",
+            "",
+            format!("{:.2}/{:.0}", self.total, self.total_max)
+        );
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::grade::FailureKind;
+
+    fn case(part: u8, status: Status, failure: Option<FailureKind>) -> CaseReport {
+        CaseReport {
+            fixture: "f.cnf".into(),
+            function: Function::from_part(part).unwrap().name().into(),
+            part: Some(part),
+            solution: "f.s".into(),
+            status,
+            failure,
+            reason: None,
+            diff: None,
+            stderr: None,
+            duration: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn shares_and_compilation_by_hand() {
+        let cases = vec![
+            // Part 1: 1 of 2 passed -> 10 + 5.
+            case(1, Status::Pass, None),
+            case(1, Status::Fail, Some(FailureKind::WrongOutput)),
+            // Part 2: only timeouts -> nothing.
+            case(2, Status::Fail, Some(FailureKind::Timeout)),
+            // Part 3: a non-zero exit still ran; an error is left out -> 10 + 0.
+            case(3, Status::Fail, Some(FailureKind::NonZeroExit)),
+            case(3, Status::Error, None),
+            // Part 4: 3 of 4 passed -> 10 + 15.
+            case(4, Status::Pass, None),
+            case(4, Status::Pass, None),
+            case(4, Status::Pass, None),
+            case(4, Status::Fail, Some(FailureKind::Crash)),
+        ];
+        let p = points(&cases);
+        let totals: Vec<f64> = p.parts.iter().map(|x| x.total).collect();
+        assert_eq!(totals, [15.0, 0.0, 10.0, 25.0]);
+        assert_eq!(p.total, 50.0);
+        assert_eq!(p.total_max, 100.0);
+        assert_eq!(p.parts[2].cases, 1);
+        let table = p.table();
+        assert!(table.contains("(3/4) 15.00/20"), "{table}");
+        assert!(table.ends_with("50.00/100\n"), "{table}");
+    }
+}

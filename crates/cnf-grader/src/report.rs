@@ -1,0 +1,286 @@
+//! The three report formats: human text (plain or coloured), one JSON
+//! document, and JUnit XML.
+//!
+//! Decisions: the human report lists one line per case, then the details of
+//! each failure and error (reason, diff, standard error), then the score
+//! table when asked, and always ends with the line `N passed, N failed`
+//! (plus `, N errors` / `, N skipped` when not zero), never coloured, so
+//! tools that read the last line see it as is. With `times: false`
+//! durations are left out of every format (reproducible reports).
+
+use std::fmt::Write as _;
+
+use owo_colors::OwoColorize;
+use quick_xml::Writer;
+use quick_xml::events::{BytesDecl, BytesText, Event};
+use serde::Serialize;
+
+use crate::diff::Style;
+use crate::grade::{CaseReport, FailureKind, Status, Totals};
+use crate::points::Points;
+use crate::units::show_duration;
+
+/// What goes into a report besides the cases.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportOptions<'a> {
+    /// Show durations.
+    pub times: bool,
+    /// The score table, when asked for.
+    pub points: Option<&'a Points>,
+}
+
+fn actual_label(case: &CaseReport) -> String {
+    format!("actual: {} on {}", case.function, case.fixture)
+}
+
+fn expected_label(case: &CaseReport) -> String {
+    format!("expected: {}", case.solution)
+}
+
+fn paint_status(status: Status, style: Style, pad: bool) -> String {
+    let label = if pad {
+        format!("{:<5}", status.label())
+    } else {
+        status.label().to_owned()
+    };
+    match (style, status) {
+        (Style::Plain, _) => label,
+        (Style::Color, Status::Pass) => label.green().bold().to_string(),
+        (Style::Color, Status::Fail) => label.red().bold().to_string(),
+        (Style::Color, Status::Error) => label.magenta().bold().to_string(),
+        (Style::Color, Status::Skipped) => label.dimmed().to_string(),
+    }
+}
+
+/// The human report, ending with the totals line and a line end.
+pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> String {
+    let mut out = String::new();
+    let fixture_width = cases.iter().map(|c| c.fixture.len()).max().unwrap_or(0);
+    let function_width = cases.iter().map(|c| c.function.len()).max().unwrap_or(0);
+    for case in cases {
+        let _ = write!(
+            out,
+            "{}  {:<fw$}  {}",
+            paint_status(case.status, style, true),
+            case.fixture,
+            case.function,
+            fw = fixture_width
+        );
+        if options.times && case.status != Status::Skipped {
+            let pad = function_width - case.function.len();
+            let _ = write!(out, "{:pad$}  {}", "", show_duration(case.duration));
+        }
+        out.push('\n');
+    }
+    for case in cases
+        .iter()
+        .filter(|c| matches!(c.status, Status::Fail | Status::Error))
+    {
+        out.push('\n');
+        let _ = writeln!(
+            out,
+            "{} {} {}: {}",
+            paint_status(case.status, style, false),
+            case.fixture,
+            case.function,
+            case.reason.as_deref().unwrap_or("")
+        );
+        if let Some(diff) = &case.diff {
+            out.push_str(&diff.render(&expected_label(case), &actual_label(case), style));
+        }
+        if let Some(stderr) = &case.stderr {
+            out.push_str("standard error:\n");
+            for line in stderr.lines() {
+                let _ = writeln!(out, "  | {line}");
+            }
+        }
+    }
+    if let Some(points) = options.points {
+        out.push('\n');
+        out.push_str(&points.table());
+    }
+    out.push('\n');
+    out.push_str(&Totals::of(cases).summary());
+    out.push('\n');
+    out
+}
+
+#[derive(Serialize)]
+struct JsonCase<'a> {
+    fixture: &'a str,
+    function: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part: Option<u8>,
+    solution: &'a str,
+    status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duration_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure: Option<FailureKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stderr: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    cases: Vec<JsonCase<'a>>,
+    totals: Totals,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<&'a Points>,
+}
+
+/// The JSON report: `{"cases": [...], "totals": {...}, "points": {...}}`,
+/// pretty-printed, ending with a line end.
+pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
+    let report = JsonReport {
+        cases: cases
+            .iter()
+            .map(|c| JsonCase {
+                fixture: &c.fixture,
+                function: &c.function,
+                part: c.part,
+                solution: &c.solution,
+                status: c.status,
+                duration_ms: options
+                    .times
+                    .then(|| (c.duration.as_secs_f64() * 1e6).round() / 1e3),
+                failure: c.failure,
+                reason: c.reason.as_deref(),
+                diff: c
+                    .diff
+                    .as_ref()
+                    .map(|d| d.render(&expected_label(c), &actual_label(c), Style::Plain)),
+                stderr: c.stderr.as_deref(),
+            })
+            .collect(),
+        totals: Totals::of(cases),
+        points: options.points,
+    };
+    let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Text safe inside XML 1.0: control characters other than tab, LF and CR
+/// become U+FFFD.
+fn xml_safe(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// Element text with only `<`, `>` and `&` escaped, so diffs stay readable.
+fn text(body: &str) -> BytesText<'static> {
+    BytesText::from_escaped(quick_xml::escape::partial_escape(xml_safe(body)).into_owned())
+}
+
+fn seconds(d: std::time::Duration, times: bool) -> String {
+    if times {
+        format!("{:.6}", d.as_secs_f64())
+    } else {
+        "0".to_owned()
+    }
+}
+
+/// The JUnit XML report: one `<testsuite>` named `cnf-grader`, one
+/// `<testcase>` per case (`classname` the fixture, `name` the function).
+pub fn junit(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
+    let totals = Totals::of(cases);
+    let total_time: std::time::Duration = cases.iter().map(|c| c.duration).sum();
+    let mut writer = Writer::new_with_indent(Vec::new(), b' ', 2);
+    let counts = [
+        ("tests", cases.len().to_string()),
+        ("failures", totals.failed.to_string()),
+        ("errors", totals.errors.to_string()),
+        ("skipped", totals.skipped.to_string()),
+        ("time", seconds(total_time, options.times)),
+    ];
+    let attrs = |c: &[(&'static str, String)]| -> Vec<(&'static str, String)> { c.to_vec() };
+    let result = (|| -> std::io::Result<()> {
+        writer.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+        writer
+            .create_element("testsuites")
+            .with_attribute(("name", "cnf-grader"))
+            .with_attributes(attrs(&counts).iter().map(|(k, v)| (*k, v.as_str())))
+            .write_inner_content(|w| {
+                w.create_element("testsuite")
+                    .with_attribute(("name", "cnf-grader"))
+                    .with_attributes(attrs(&counts).iter().map(|(k, v)| (*k, v.as_str())))
+                    .write_inner_content(|w| {
+                        for case in cases {
+                            write_case(w, case, options.times)?;
+                        }
+                        Ok(())
+                    })?;
+                Ok(())
+            })?;
+        Ok(())
+    })();
+    debug_assert!(result.is_ok(), "writing to a Vec cannot fail");
+    let mut text = String::from_utf8(writer.into_inner()).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn write_case(w: &mut Writer<Vec<u8>>, case: &CaseReport, times: bool) -> std::io::Result<()> {
+    let time = seconds(case.duration, times);
+    let element = w
+        .create_element("testcase")
+        .with_attribute(("name", case.function.as_str()))
+        .with_attribute(("classname", case.fixture.as_str()))
+        .with_attribute(("time", time.as_str()));
+    let reason = xml_safe(case.reason.as_deref().unwrap_or(""));
+    match case.status {
+        Status::Pass => {
+            element.write_empty()?;
+        }
+        Status::Skipped => {
+            element.write_inner_content(|w| {
+                w.create_element("skipped")
+                    .with_attribute(("message", "not run: an earlier case failed (--fail-fast)"))
+                    .write_empty()?;
+                Ok(())
+            })?;
+        }
+        Status::Fail | Status::Error => {
+            element.write_inner_content(|w| {
+                let (tag, kind) = if case.status == Status::Fail {
+                    ("failure", kebab(case.failure))
+                } else {
+                    ("error", "broken-fixture".to_owned())
+                };
+                let body = case
+                    .diff
+                    .as_ref()
+                    .map(|d| d.render(&expected_label(case), &actual_label(case), Style::Plain))
+                    .unwrap_or_else(|| reason.clone());
+                w.create_element(tag)
+                    .with_attribute(("message", reason.as_str()))
+                    .with_attribute(("type", kind.as_str()))
+                    .write_text_content(text(&body))?;
+                if let Some(stderr) = &case.stderr {
+                    w.create_element("system-err")
+                        .write_text_content(text(stderr))?;
+                }
+                Ok(())
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn kebab(kind: Option<FailureKind>) -> String {
+    kind.and_then(|k| serde_json::to_value(k).ok())
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "failure".to_owned())
+}

@@ -1,0 +1,169 @@
+//! The `.solution` format: what the course's programs printed with `print`.
+//!
+//! ```text
+//! "Result"
+//! "------"      one line per row, top to bottom, as a Haskell string
+//! ""
+//! ```
+//!
+//! Every line ends with LF, including the last.
+
+use connect_core::Board;
+
+use crate::diagnostic::{Diagnostic, Diagnostics, describe_found};
+use crate::haskell::{What, is_space, show_string, string_literal};
+
+/// The header line's string.
+const HEADER: &str = "Result";
+
+/// The board in `.solution` format.
+pub fn render_solution(board: &Board) -> String {
+    let mut out = String::with_capacity((board.width() + 3) * (board.height() + 2) + 10);
+    out.push_str(&show_string(HEADER));
+    out.push('\n');
+    for row in board.row_strings() {
+        out.push_str(&show_string(&row));
+        out.push('\n');
+    }
+    out.push_str("\"\"\n");
+    out
+}
+
+/// Reads a `.solution` file back into its rows, top to bottom.
+///
+/// Lines may end with CRLF and carry spaces around the string; the rows are
+/// not checked as board cells, so a wrong result can still be read and shown.
+pub fn parse_solution(source: &str) -> Result<Vec<String>, Diagnostics> {
+    let err =
+        |offset: usize, message: String| Err(Diagnostics(vec![Diagnostic::new(offset, message)]));
+    let mut strings = Vec::new();
+    let mut offset = 0;
+    let body = source.strip_suffix('\n').unwrap_or(source);
+    if body.is_empty() {
+        return err(
+            0,
+            "expected the line \"Result\", found an empty file".to_owned(),
+        );
+    }
+    for line in body.split('\n') {
+        let text = line.strip_suffix('\r').unwrap_or(line);
+        let lead = text.len() - text.trim_start_matches(is_space).len();
+        let at = &text[lead..];
+        match string_literal(at) {
+            Ok((rest, (value, _))) if rest.trim_matches(is_space).is_empty() => {
+                strings.push((offset + lead, value));
+            }
+            Ok((rest, _)) => {
+                let pos = offset + text.len() - rest.trim_start_matches(is_space).len();
+                return err(
+                    pos,
+                    format!(
+                        "expected end of line after the string, found {}",
+                        describe_found(&source[pos..])
+                    ),
+                );
+            }
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+                let pos = offset + lead + (at.len() - e.at.len());
+                let found = describe_found(&source[pos..]);
+                let msg = match e.what {
+                    What::Expected(_) if e.at.len() == at.len() => {
+                        format!("expected a row as a quoted string such as \"--1-\", found {found}")
+                    }
+                    What::Expected(x) => format!("expected {x}, found {found}"),
+                    What::Message(m) => m,
+                };
+                return err(pos, msg);
+            }
+            Err(nom::Err::Incomplete(_)) => return err(offset, "incomplete line".to_owned()),
+        }
+        offset += line.len() + 1;
+    }
+    let (first_at, first) = &strings[0];
+    if first != HEADER {
+        return err(
+            *first_at,
+            format!(
+                "expected the line \"Result\" first, found {}",
+                show_string(first)
+            ),
+        );
+    }
+    if strings.len() < 2 || !strings[strings.len() - 1].1.is_empty() {
+        return err(
+            source.len(),
+            "expected the closing line \"\" after the rows, found end of file".to_owned(),
+        );
+    }
+    let rows = strings.len() - 2;
+    Ok(strings
+        .into_iter()
+        .skip(1)
+        .take(rows)
+        .map(|(_, s)| s)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spec's `test03.onePlayerOneMove.solution`, byte for byte.
+    const SPEC: &str = "\"Result\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"-----2\"\n\"-12--3\"\n\"1132-2\"\n\"\"\n";
+
+    #[test]
+    fn renders_the_spec_example() {
+        let board = Board::from_rows(
+            std::iter::repeat_n("------", 7).chain(["-----2", "-12--3", "1132-2"]),
+        )
+        .unwrap();
+        assert_eq!(render_solution(&board), SPEC);
+    }
+
+    #[test]
+    fn parses_rows_back() {
+        let rows = parse_solution(SPEC).unwrap();
+        assert_eq!(rows.len(), 10);
+        assert_eq!(rows[9], "1132-2");
+        let crlf = SPEC.replace('\n', "\r\n");
+        assert_eq!(parse_solution(&crlf).unwrap(), rows);
+        // A board of zero rows still reads (a wrong program might print one).
+        assert_eq!(
+            parse_solution("\"Result\"\n\"\"\n").unwrap(),
+            Vec::<String>::new()
+        );
+    }
+
+    fn err(src: &str) -> String {
+        parse_solution(src)
+            .unwrap_err()
+            .render("s", src)
+            .to_string()
+    }
+
+    #[test]
+    fn errors_name_the_place() {
+        assert!(err("").starts_with("s:1:1: expected the line \"Result\", found an empty file"));
+        assert!(
+            err("\"Resul\"\n\"-\"\n\"\"\n")
+                .starts_with("s:1:1: expected the line \"Result\" first, found \"Resul\"")
+        );
+        assert!(
+            err("\"Result\"\n--1\n\"\"\n").starts_with(
+                "s:2:1: expected a row as a quoted string such as \"--1-\", found '-'"
+            )
+        );
+        assert!(
+            err("\"Result\"\n\"-1\" x\n")
+                .starts_with("s:2:6: expected end of line after the string, found 'x'")
+        );
+        assert!(
+            err("\"Result\"\n\"-1\"\n")
+                .starts_with("s:3:1: expected the closing line \"\" after the rows")
+        );
+        assert!(
+            err("\"Result\"\n\"-1\n\"\"\n")
+                .starts_with("s:2:4: expected '\"' to close the string, found end of line")
+        );
+    }
+}

@@ -1,0 +1,117 @@
+//! Durations (`2s`, `500ms`, `1.5s`, `1m`) and sizes (`1MiB`, `64KiB`,
+//! `1000`) as written on the command line, and back for reports.
+
+use std::time::Duration;
+
+/// Reads a duration: a number followed by `ms`, `s` or `m` (a bare number is seconds).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let bad = || format!("{text:?} is not a duration; expected e.g. 10s, 500ms, 1.5s or 2m");
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let scale = match unit.trim() {
+        "ms" => 0.001,
+        "" | "s" => 1.0,
+        "m" | "min" => 60.0,
+        _ => return Err(bad()),
+    };
+    let seconds = value * scale;
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > 1e9 {
+        return Err(format!(
+            "{text:?} is not a usable time limit; expected more than 0 and at most 1e9 s"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Reads a size in bytes: a whole number with an optional `K`/`KiB`, `M`/`MiB`
+/// or `G`/`GiB` (powers of 1024) or `B`.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let bad = || format!("{text:?} is not a size; expected e.g. 1MiB, 64KiB or 4096");
+    let value: usize = number.parse().map_err(|_| bad())?;
+    let scale: usize = match unit.trim() {
+        "" | "B" => 1,
+        "K" | "KiB" | "k" => 1 << 10,
+        "M" | "MiB" => 1 << 20,
+        "G" | "GiB" => 1 << 30,
+        _ => return Err(bad()),
+    };
+    value
+        .checked_mul(scale)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{text:?} is not a usable size; expected at least 1 byte"))
+}
+
+/// A duration for a report: `850µs`, `12.34ms`, `1.50s`.
+pub fn show_duration(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us < 1000.0 {
+        format!("{us:.0}µs")
+    } else if us < 1e6 {
+        let ms = us / 1e3;
+        if ms.fract() == 0.0 {
+            format!("{ms:.0}ms")
+        } else {
+            format!("{ms:.2}ms")
+        }
+    } else {
+        let s = us / 1e6;
+        if s.fract() == 0.0 {
+            format!("{s:.0}s")
+        } else {
+            format!("{s:.2}s")
+        }
+    }
+}
+
+/// A size for a report: `1 MiB`, `64 KiB`, `1000 bytes`.
+pub fn show_size(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("10"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("fast").unwrap_err().contains("500ms"));
+        assert!(parse_duration("5h").is_err());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1MiB"), Ok(1 << 20));
+        assert_eq!(parse_size("64K"), Ok(65536));
+        assert_eq!(parse_size("100"), Ok(100));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("1.5M").is_err());
+    }
+
+    #[test]
+    fn shown() {
+        assert_eq!(show_duration(Duration::from_secs(1)), "1s");
+        assert_eq!(show_duration(Duration::from_millis(500)), "500ms");
+        assert_eq!(show_duration(Duration::from_micros(12)), "12µs");
+        assert_eq!(show_size(1 << 20), "1 MiB");
+        assert_eq!(show_size(1000), "1000 bytes");
+    }
+}

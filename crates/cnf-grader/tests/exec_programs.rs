@@ -1,0 +1,176 @@
+//! `cnf-grader grade --exec` with small programs under test
+//! (`tests/data/exec/*.sh`): a correct one, one printing a wrong row, one
+//! that crashes, one that never ends, one that floods its output, one that
+//! prints invalid UTF-8, one that exits non-zero. The fixture is the spec's
+//! `test03.cnf` with its four results copied from the spec (§5).
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn grade_exec(script: &str, extra: &[&str]) -> (Output, Duration) {
+    let part_dir = Path::new(env!("CARGO_BIN_EXE_part01"))
+        .parent()
+        .expect("binary folder")
+        .to_owned();
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .args([
+            "grade",
+            "tests/data/exec-tree",
+            "--no-times",
+            "--timeout",
+            "1s",
+        ])
+        .arg("--exec")
+        .arg(format!("sh tests/data/exec/{script}.sh {{part}} {{input}}"))
+        .args(extra)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("PART_BIN_DIR", part_dir)
+        .output()
+        .expect("cnf-grader runs");
+    (out, start.elapsed())
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 report")
+}
+
+const CASES: [&str; 4] = [
+    "onePlayerOneMove",
+    "onePlayerManyMoves",
+    "manyPlayersOneMove",
+    "manyPlayersManyMoves",
+];
+
+/// Checks that every case failed with `reason` and the run took < 5 s.
+fn assert_all_fail(script: &str, reason: &str, extra: &[&str]) -> String {
+    let (out, took) = grade_exec(script, extra);
+    let report = text(&out);
+    for f in CASES {
+        let line = format!("FAIL tests/data/exec-tree/test03.cnf {f}: {reason}");
+        assert!(
+            report.contains(&line),
+            "{script}: no line {line:?} in\n{report}"
+        );
+    }
+    assert!(report.ends_with("\n0 passed, 4 failed\n"), "{report}");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(took < Duration::from_secs(5), "{script} took {took:?}");
+    report
+}
+
+#[test]
+fn a_correct_program_passes() {
+    // Four jobs: the report keeps the part order whatever finishes first.
+    let (out, _) = grade_exec("correct", &["--jobs", "4"]);
+    assert_eq!(
+        text(&out),
+        "PASS   tests/data/exec-tree/test03.cnf  onePlayerOneMove\n\
+         PASS   tests/data/exec-tree/test03.cnf  onePlayerManyMoves\n\
+         PASS   tests/data/exec-tree/test03.cnf  manyPlayersOneMove\n\
+         PASS   tests/data/exec-tree/test03.cnf  manyPlayersManyMoves\n\
+         \n\
+         4 passed, 0 failed\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_wrong_row_fails_with_a_diff() {
+    let report = assert_all_fail(
+        "wrong_row",
+        "the output differs from the expected result",
+        &[],
+    );
+    assert!(report.contains(
+        "--- expected: tests/data/exec-tree/test03.manyPlayersManyMoves.solution\n\
+         +++ actual: manyPlayersManyMoves on tests/data/exec-tree/test03.cnf\n\
+         @@ -1,5 +1,5 @@\n \"Result\"\n-\"------\"\n+\"xxxxxx\"\n \"------\"\n \"------\"\n \"---3--\"\n"
+    ));
+}
+
+#[test]
+fn a_crash_is_named_with_its_signal_and_stderr_is_kept() {
+    let report = assert_all_fail("crash", "crashed: killed by signal 11 (SIGSEGV)", &[]);
+    assert!(
+        report.contains("standard error:\n  | about to crash\n"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_program_that_never_ends_times_out() {
+    // Four jobs so the four one-second timeouts overlap.
+    assert_all_fail(
+        "hang",
+        "timed out after 1s and was killed",
+        &["--jobs", "4"],
+    );
+}
+
+#[test]
+fn a_flood_of_output_is_cut_at_the_cap() {
+    assert_all_fail(
+        "flood",
+        "printed more than 64 KiB and was killed",
+        &["--max-output", "64KiB"],
+    );
+    // The default cap is 1 MiB.
+    assert_all_fail("flood", "printed more than 1 MiB and was killed", &[]);
+}
+
+#[test]
+fn invalid_utf8_is_a_failure() {
+    // The script prints "\"Result\"\n" (9 bytes), then 0xff.
+    assert_all_fail(
+        "not_utf8",
+        "the output is not UTF-8 text: byte 9 (0xff) is invalid",
+        &[],
+    );
+}
+
+#[test]
+fn a_non_zero_exit_is_a_failure_with_stderr() {
+    let report = assert_all_fail("exit3", "exited with code 3", &[]);
+    assert!(report.contains("  | prog: Prelude.head: empty list\n"));
+}
+
+#[test]
+fn json_and_junit_carry_the_reasons() {
+    let (out, _) = grade_exec("crash", &["--format", "json", "--part", "2"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let case = &v["cases"][0];
+    assert_eq!(case["status"], "fail");
+    assert_eq!(case["failure"], "crash");
+    assert!(case["stderr"].as_str().unwrap().contains("about to crash"));
+    let (out, _) = grade_exec("exit3", &["--format", "junit", "--part", "1"]);
+    let xml = text(&out);
+    assert!(
+        xml.contains(r#"<failure message="exited with code 3" type="non-zero-exit">"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<system-err>prog: Prelude.head: empty list\n</system-err>"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn points_withhold_compilation_for_crashes_only() {
+    let (out, _) = grade_exec("exit3", &["--points"]);
+    let report = text(&out);
+    let total = report.lines().rev().nth(2).unwrap();
+    // Non-zero exits still ran: 4 x 10 compilation points, no case points.
+    assert_eq!(
+        total.split_whitespace().collect::<Vec<_>>(),
+        ["total", "40.00/100"]
+    );
+    let (out, _) = grade_exec("crash", &["--points"]);
+    let report = text(&out);
+    let total = report.lines().rev().nth(2).unwrap();
+    assert_eq!(
+        total.split_whitespace().collect::<Vec<_>>(),
+        ["total", "0.00/100"]
+    );
+}

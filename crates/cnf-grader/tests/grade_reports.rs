@@ -1,0 +1,292 @@
+//! End-to-end tests of `cnf-grader grade`: golden human, JSON and JUnit
+//! reports of a small tree (one pass, one failure, one error), selection,
+//! broken fixtures, exit codes and usage errors.
+//!
+//! The golden files under `tests/data/golden/` were written by hand from
+//! the tree: `a.cnf` is `["----","----","-12-"]` with moves `[1,1,4]`, so
+//! player 1 playing every move ends with `["----","1---","1121"]`, while
+//! `a.onePlayerManyMoves.solution` says `1122`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn grader(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .output()
+        .expect("cnf-grader runs")
+}
+
+fn golden(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/golden")
+            .join(name),
+    )
+    .expect("golden file")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+#[test]
+fn human_report_is_the_golden_one() {
+    let out = grader(&["grade", "tests/data/tree", "--no-times"]);
+    assert_eq!(stdout(&out), golden("human.txt"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
+fn colour_only_when_asked_and_never_in_the_summary() {
+    let piped = grader(&["grade", "tests/data/tree", "--no-times"]);
+    assert!(!stdout(&piped).contains('\u{1b}'));
+    let always = grader(&[
+        "grade",
+        "tests/data/tree",
+        "--no-times",
+        "--color",
+        "always",
+    ]);
+    let text = stdout(&always);
+    assert!(text.contains("\u{1b}["));
+    assert!(text.ends_with("\n1 passed, 1 failed, 1 errors\n"));
+    let never = grader(&["grade", "tests/data/tree", "--no-times", "--color", "never"]);
+    assert_eq!(stdout(&never), golden("human.txt"));
+}
+
+#[test]
+fn times_are_shown_by_default() {
+    let out = grader(&["grade", "tests/data/tree"]);
+    let first = stdout(&out).lines().next().unwrap().to_owned();
+    assert!(first.starts_with("PASS   tests/data/tree/a.cnf  onePlayerOneMove  "));
+    assert!(first.ends_with("µs") || first.ends_with("ms"), "{first}");
+}
+
+#[test]
+fn json_report_is_the_golden_one() {
+    let out = grader(&["grade", "tests/data/tree", "--no-times", "--format", "json"]);
+    let actual: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let expected: serde_json::Value = serde_json::from_str(&golden("report.json")).unwrap();
+    assert_eq!(actual, expected);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn json_report_has_durations_unless_told_not_to() {
+    let out = grader(&["grade", "tests/data/tree", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for case in v["cases"].as_array().unwrap() {
+        assert!(case["duration_ms"].as_f64().unwrap() >= 0.0);
+    }
+}
+
+#[test]
+fn junit_report_is_the_golden_one() {
+    let out = grader(&[
+        "grade",
+        "tests/data/tree",
+        "--no-times",
+        "--format",
+        "junit",
+    ]);
+    assert_eq!(stdout(&out), golden("report.xml"));
+}
+
+#[test]
+fn output_file_is_written_instead_of_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("report.xml");
+    let out = grader(&[
+        "grade",
+        "tests/data/tree",
+        "--no-times",
+        "--format",
+        "junit",
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.stdout.is_empty());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        golden("report.xml")
+    );
+    // Only the report: no temporary file left next to it.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn selection_by_part_name_and_filter() {
+    let out = grader(&["grade", "tests/data/tree", "--no-times", "--part", "1"]);
+    assert_eq!(
+        stdout(&out),
+        "PASS   tests/data/tree/a.cnf  onePlayerOneMove\n\n1 passed, 0 failed\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let out = grader(&[
+        "grade",
+        "tests/data/tree",
+        "--no-times",
+        "--part",
+        "onePlayerOneMove",
+        "--part",
+        "03",
+    ]);
+    assert!(stdout(&out).ends_with("\n1 passed, 0 failed, 1 errors\n"));
+    let out = grader(&[
+        "grade",
+        "tests/data/tree",
+        "--no-times",
+        "--filter",
+        "b.cnf",
+    ]);
+    assert!(stdout(&out).ends_with("\n0 passed, 0 failed, 1 errors\n"));
+}
+
+#[test]
+fn a_solution_file_or_a_cnf_file_can_be_named() {
+    let out = grader(&[
+        "grade",
+        "tests/data/tree/a.onePlayerOneMove.solution",
+        "--no-times",
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "PASS   tests/data/tree/a.cnf  onePlayerOneMove\n\n1 passed, 0 failed\n"
+    );
+    let out = grader(&["grade", "tests/data/tree/a.cnf", "--no-times"]);
+    assert!(stdout(&out).ends_with("\n1 passed, 1 failed\n"));
+}
+
+#[test]
+fn fail_fast_skips_what_follows() {
+    let out = grader(&[
+        "grade",
+        "tests/data/tree",
+        "--no-times",
+        "--fail-fast",
+        "--jobs",
+        "1",
+    ]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("SKIP   tests/data/tree/b.cnf  manyPlayersOneMove\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\n1 passed, 1 failed, 1 skipped\n"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn broken_fixtures_are_errors_and_the_run_goes_on() {
+    let out = grader(&["grade", "tests/data/errors", "--no-times"]);
+    let text = stdout(&out);
+    assert!(text.starts_with(
+        "ERROR  tests/data/errors/bad.cnf   onePlayerOneMove\n\
+         PASS   tests/data/errors/good.cnf  onePlayerOneMove\n\
+         ERROR  tests/data/errors/good.cnf  twoPlayers\n"
+    ));
+    assert!(text.contains("tests/data/errors/bad.cnf:1:13: row 2, column 3: '*' is not a cell"));
+    assert!(text.contains(
+        "\"twoPlayers\" in tests/data/errors/good.twoPlayers.solution is not a function name"
+    ));
+    assert!(text.ends_with("\n1 passed, 0 failed, 2 errors\n"));
+    assert_eq!(out.status.code(), Some(1)); // Selecting a part leaves out files whose function name is unknown.
+    let out = grader(&["grade", "tests/data/errors", "--no-times", "--part", "1"]);
+    let text = stdout(&out);
+    assert!(!text.contains("twoPlayers"));
+    assert!(text.ends_with("\n1 passed, 0 failed, 1 errors\n"));
+}
+
+#[test]
+fn points_table_comes_before_the_summary_line() {
+    let out = grader(&["grade", "tests/data/exec-tree", "--no-times", "--points"]);
+    let text = stdout(&out);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(5)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // All four spec results pass: every part gets everything.
+    let expected: Vec<Vec<&str>> = vec![
+        vec!["part", "function", "compilation", "test", "cases", "total"],
+        vec![
+            "1",
+            "onePlayerOneMove",
+            "10/10",
+            "(1/1)",
+            "10.00/10",
+            "20.00/20",
+        ],
+        vec![
+            "2",
+            "onePlayerManyMoves",
+            "10/10",
+            "(1/1)",
+            "10.00/10",
+            "20.00/20",
+        ],
+        vec![
+            "3",
+            "manyPlayersOneMove",
+            "10/10",
+            "(1/1)",
+            "20.00/20",
+            "30.00/30",
+        ],
+        vec![
+            "4",
+            "manyPlayersManyMoves",
+            "10/10",
+            "(1/1)",
+            "20.00/20",
+            "30.00/30",
+        ],
+        vec!["total", "100.00/100"],
+        vec![],
+        vec!["4", "passed,", "0", "failed"],
+    ];
+    assert_eq!(rows, expected, "{text}");
+    assert_eq!(out.status.code(), Some(0));
+
+    // The tree with a failure and an error: part 1 full, part 2 compiled
+    // but its only case failed, part 3's only case is a broken fixture.
+    let out = grader(&["grade", "tests/data/tree", "--no-times", "--points"]);
+    let text = stdout(&out);
+    let total = text.lines().rev().nth(2).unwrap();
+    assert_eq!(
+        total.split_whitespace().collect::<Vec<_>>(),
+        ["total", "30.00/100"]
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["grade", "no/such/dir"][..],
+        &["grade", "tests/data/tree", "--part", "5"],
+        &["grade", "tests/data/tree", "--timeout", "soon"],
+        &["grade", "tests/data/tree", "--max-output", "lots"],
+        &["grade", "tests/data/tree", "--format", "yaml"],
+        &["grade", "tests/data/golden"],
+        &["grade", "tests/data/tree", "--jobs", "0"],
+    ] {
+        let out = grader(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+    let out = grader(&["grade", "no/such/dir"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "cnf-grader: no/such/dir: No such file or directory (os error 2)\n"
+    );
+}

@@ -1,0 +1,209 @@
+//! The four part binaries run on every fixture and on bad input, as the
+//! course's executables were run.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use connect_core::Function;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+fn bin(function: Function) -> &'static str {
+    match function.part() {
+        1 => env!("CARGO_BIN_EXE_part01"),
+        2 => env!("CARGO_BIN_EXE_part02"),
+        3 => env!("CARGO_BIN_EXE_part03"),
+        _ => env!("CARGO_BIN_EXE_part04"),
+    }
+}
+
+fn run(function: Function, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(bin(function))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("part binary starts");
+    // The binary may exit before reading its input; a closed pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn every_fixture_matches_byte_for_byte() {
+    let mut cases = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(fixtures())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for cnf in entries
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "cnf"))
+    {
+        for f in Function::ALL {
+            let expected_path = cnf.with_extension(format!("{}.solution", f.name()));
+            let expected = std::fs::read(&expected_path)
+                .unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()));
+            let out = run(f, &[cnf.to_str().unwrap()], b"");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&expected),
+                "{} {}: {}",
+                cnf.display(),
+                f,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(out.status.success());
+            assert!(out.stderr.is_empty());
+            cases += 1;
+        }
+    }
+    assert!(cases >= 100, "only {cases} cases: fixtures missing?");
+}
+
+#[test]
+fn dash_reads_standard_input() {
+    let src = std::fs::read(fixtures().join("test03.cnf")).unwrap();
+    let expected = std::fs::read(fixtures().join("test03.manyPlayersOneMove.solution")).unwrap();
+    let out = run(Function::ManyPlayersOneMove, &["-"], &src);
+    assert_eq!(out.stdout, expected);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn players_option_overrides_the_count() {
+    // Three players by the board; with --players 2 player 1 plays move 3.
+    let src = b"([\"---\",\"--3\"],[1,1,2])";
+    let out = run(
+        Function::ManyPlayersManyMoves,
+        &["-", "--players", "2"],
+        src,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "\"Result\"\n\"2--\"\n\"113\"\n\"\"\n"
+    );
+    // Without it: players 1, 2, 3.
+    let out = run(Function::ManyPlayersManyMoves, &["-"], src);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "\"Result\"\n\"2--\"\n\"133\"\n\"\"\n"
+    );
+    // An empty board needs it.
+    let out = run(
+        Function::ManyPlayersOneMove,
+        &["-", "--players", "2"],
+        b"([\"--\"],[2,1])",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "\"Result\"\n\"21\"\n\"\"\n"
+    );
+}
+
+/// Bad input: exit code 2, the expected message on standard error, nothing on standard output.
+#[track_caller]
+fn check_bad(function: Function, args: &[&str], stdin: &[u8], message: &str) {
+    let out = run(function, args, stdin);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(
+        out.stdout.is_empty(),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(err.contains(message), "expected {message:?} in:\n{err}");
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message_and_no_output() {
+    use Function::*;
+    check_bad(
+        OnePlayerOneMove,
+        &["no/such.cnf"],
+        b"",
+        "part01: cannot read no/such.cnf:",
+    );
+    check_bad(
+        OnePlayerOneMove,
+        &["-"],
+        b"([\"--\"],[])",
+        "<stdin>: the move list is empty",
+    );
+    check_bad(
+        OnePlayerManyMoves,
+        &["-"],
+        b"(\n[\"--\",\n\"-\"],[1])",
+        "<stdin>:3:1: row 2 has 1 cells, but row 1 has 2",
+    );
+    check_bad(
+        OnePlayerManyMoves,
+        &["-"],
+        b"([\"-Q\"],[1])",
+        "<stdin>:1:5: row 1, column 2: 'Q' is not a cell",
+    );
+    check_bad(
+        ManyPlayersOneMove,
+        &["-"],
+        b"([\"--\"],[1,3])",
+        "<stdin>:1:12: move 2 is 3, but the board has columns 1 to 2",
+    );
+    check_bad(
+        ManyPlayersOneMove,
+        &["-"],
+        b"([\"--\"],[1])",
+        "the board holds no player pieces",
+    );
+    check_bad(
+        ManyPlayersManyMoves,
+        &["-"],
+        b"([\"-1\"],[1,,2])",
+        "<stdin>:1:12: expected a move (a column number such as 3), found ','\n1 | ([\"-1\"],[1,,2])\n  |            ^",
+    );
+    check_bad(
+        ManyPlayersManyMoves,
+        &["-"],
+        b"([\"-1\"],[1,123456789012345678901234567890])",
+        "move 2 is 123456789012345678901234567890, a number too large to be a column",
+    );
+    check_bad(
+        OnePlayerOneMove,
+        &["-"],
+        b"([\"-\xff\"],[1])",
+        "<stdin>:1:5: the file is not UTF-8 text",
+    );
+    check_bad(
+        ManyPlayersOneMove,
+        &["-", "--players", "36"],
+        b"",
+        "36 is not in 1..=35",
+    );
+    check_bad(
+        OnePlayerOneMove,
+        &["-", "--players", "2"],
+        b"",
+        "unexpected argument '--players'",
+    );
+    check_bad(
+        OnePlayerOneMove,
+        &[],
+        b"",
+        "required arguments were not provided",
+    );
+}
+
+#[test]
+fn help_explains_the_function() {
+    let out = run(Function::OnePlayerManyMoves, &["--help"], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text.contains("onePlayerManyMoves: player 1 plays every move in order"),
+        "{text}"
+    );
+}
