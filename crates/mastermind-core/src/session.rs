@@ -6,21 +6,37 @@ use crate::strategy::{code, original_order_indices};
 use crate::{Code, Error, Game, Score, Solver, Strategy};
 
 /// The computer as code breaker: proposes guesses, is told their scores, keeps the codes that still fit.
+///
+/// Games of at most [`crate::MAX_LIST_CODES`] codes keep the candidates in a list; bigger
+/// ones (only with `first-consistent`) search the next consistent code depth-first.
 #[derive(Debug, Clone)]
 pub struct Breaker {
-    solver: Arc<Solver>,
+    game: Game,
+    /// `None` for the depth-first `first-consistent` of games too big to list.
+    solver: Option<Arc<Solver>>,
     /// Candidates still consistent with every score (original order for
-    /// `first-consistent`, lexicographic otherwise).
+    /// `first-consistent`, lexicographic otherwise); unused without a solver.
     candidates: Vec<u32>,
+    history: Vec<(Code, Score)>,
     played: u32,
     first: Option<Code>,
     pending: Option<Code>,
-    turns: usize,
 }
 
 impl Breaker {
     /// A fresh session for `strategy` in `game`: every code is still possible.
     pub fn new(game: Game, strategy: Strategy) -> Result<Breaker, Error> {
+        if strategy == Strategy::FirstConsistent && game.num_codes() > crate::MAX_LIST_CODES {
+            return Ok(Breaker {
+                game,
+                solver: None,
+                candidates: Vec::new(),
+                history: Vec::new(),
+                played: 0,
+                first: None,
+                pending: None,
+            });
+        }
         Ok(Breaker::with_solver(Arc::new(Solver::new(game, strategy)?)))
     }
 
@@ -33,12 +49,13 @@ impl Breaker {
             (0..game.num_codes() as u32).collect()
         };
         Breaker {
-            solver,
+            game,
+            solver: Some(solver),
             candidates,
+            history: Vec::new(),
             played: 0,
             first: None,
             pending: None,
-            turns: 0,
         }
     }
 
@@ -50,55 +67,341 @@ impl Breaker {
 
     /// The game being played.
     pub fn game(&self) -> Game {
-        self.solver.game()
+        self.game
     }
 
     /// The next guess, or `None` when no code fits the scores given (someone scored wrongly).
     pub fn next_guess(&mut self) -> Option<Code> {
-        if self.candidates.is_empty() {
-            return None;
-        }
         if self.pending.is_none() {
-            let g = match (self.turns, self.first) {
-                (0, Some(f)) => f,
-                _ => code(self.solver.choose(&self.candidates, self.played)),
+            self.pending = match (&self.solver, self.history.len(), self.first) {
+                (Some(_), _, _) if self.candidates.is_empty() => None,
+                (_, 0, Some(f)) => Some(f),
+                (Some(solver), _, _) => Some(code(solver.choose(&self.candidates, self.played))),
+                (None, _, _) => {
+                    let init = self.game.initial_code();
+                    if self.is_possible(init) {
+                        Some(init)
+                    } else {
+                        next_consistent(self.game, &self.history, 0)
+                    }
+                }
             };
-            self.pending = Some(g);
         }
         self.pending
     }
 
     /// Records that `guess` scored `score`: keeps only the candidates that give that score.
     pub fn feed(&mut self, guess: Code, score: Score) {
-        let game = self.game();
-        let want = game.score_index(score);
-        let g = guess.0 as u32;
-        let scorer = self.solver.scorer();
-        self.candidates.retain(|&c| scorer.index(g, c) == want);
+        let game = self.game;
+        if let Some(solver) = &self.solver {
+            let want = game.score_index(score);
+            let g = guess.0 as u32;
+            let scorer = solver.scorer();
+            self.candidates.retain(|&c| scorer.index(g, c) == want);
+        }
+        self.history.push((guess, score));
         self.played |= game.colour_mask(guess);
         self.pending = None;
-        self.turns += 1;
     }
 
-    /// How many codes are still possible.
-    pub fn remaining(&self) -> usize {
-        self.candidates.len()
+    /// Whether `code` fits every score given so far.
+    pub fn is_possible(&self, code: Code) -> bool {
+        self.history
+            .iter()
+            .all(|&(g, s)| self.game.calc_score(code, g) == s)
+    }
+
+    /// How many codes are still possible, or `None` when there are more than `cap`.
+    pub fn remaining_up_to(&self, cap: u64) -> Option<u64> {
+        let n = if self.solver.is_some() {
+            self.candidates.len() as u64
+        } else {
+            count_consistent(self.game, &self.history, cap)
+        };
+        (n <= cap).then_some(n)
+    }
+
+    /// How many codes are still possible (slow for games too big to list: see [`Breaker::remaining_up_to`]).
+    pub fn remaining(&self) -> u64 {
+        self.remaining_up_to(u64::MAX).unwrap_or(u64::MAX)
     }
 
     /// Whether no code fits the scores given so far.
     pub fn no_code_fits(&self) -> bool {
-        self.candidates.is_empty()
+        self.remaining_up_to(0) == Some(0)
     }
 
-    /// The codes still possible, in the strategy's order.
+    /// The codes still possible: in the strategy's order for listed games, lexicographically otherwise.
     pub fn candidates(&self) -> impl Iterator<Item = Code> + '_ {
-        self.candidates.iter().map(|&c| code(c))
+        let listed = self
+            .solver
+            .as_ref()
+            .map(|_| self.candidates.iter().map(|&c| code(c)));
+        let searched = self.solver.is_none().then(|| {
+            // Search in batches: each search restarts from the root.
+            let mut from = 0;
+            let mut batch = std::collections::VecDeque::new();
+            std::iter::from_fn(move || {
+                if batch.is_empty() {
+                    visit_consistent(self.game, &self.history, from, &mut |c| {
+                        batch.push_back(c);
+                        batch.len() < 4096
+                    });
+                    from = batch.back()?.0 + 1;
+                }
+                batch.pop_front()
+            })
+        });
+        listed
+            .into_iter()
+            .flatten()
+            .chain(searched.into_iter().flatten())
     }
 
     /// How many scores have been fed.
     pub fn turns(&self) -> usize {
-        self.turns
+        self.history.len()
     }
+}
+
+/// The lowest code with index at least `from` that gives every score of `history`.
+pub(crate) fn next_consistent(game: Game, history: &[(Code, Score)], from: u64) -> Option<Code> {
+    let mut found = None;
+    visit_consistent(game, history, from, &mut |c| {
+        found = Some(c);
+        false
+    });
+    found
+}
+
+/// Calls `visit` on each code with index at least `from` that gives every score of `history`,
+/// in increasing order, while it returns true.
+///
+/// Depth-first over the pegs with pruning: after a prefix, the pegs right and in common
+/// with each past guess can only grow, by at most one per peg still to place, and two past
+/// guesses can both gain a right peg from one place only where they have the same colour.
+/// Colours no past guess used and the prefix does not use yet are interchangeable, so when
+/// one of them leads nowhere, the others are skipped.
+pub(crate) fn visit_consistent(
+    game: Game,
+    history: &[(Code, Score)],
+    from: u64,
+    visit: &mut dyn FnMut(Code) -> bool,
+) {
+    if from >= game.num_codes() {
+        return;
+    }
+    with_search(game, history, from, visit, |s| {
+        s.go(0, true);
+    });
+}
+
+/// Runs `f` on a fresh [`Search`] for `history`.
+fn with_search(
+    game: Game,
+    history: &[(Code, Score)],
+    from: u64,
+    visit: &mut dyn FnMut(Code) -> bool,
+    f: impl FnOnce(&mut Search<'_>),
+) {
+    let pegs = game.pegs();
+    let past: Vec<Past> = history
+        .iter()
+        .map(|&(g, s)| {
+            let digits = game.digits(g);
+            let mut counts = [0u8; 26];
+            for &d in &digits[..pegs] {
+                counts[d as usize] += 1;
+            }
+            Past {
+                digits,
+                counts,
+                right: s.right,
+                common: s.right + s.wrong,
+            }
+        })
+        .collect();
+    // agree[(a * k + b) * 9 + pos]: places at or after `pos` where guesses a and b agree.
+    let k = past.len();
+    let mut agree = vec![0u8; k * k * 9];
+    for a in 0..k {
+        for b in 0..k {
+            for pos in (0..pegs).rev() {
+                agree[(a * k + b) * 9 + pos] = agree[(a * k + b) * 9 + pos + 1]
+                    + (past[a].digits[pos] == past[b].digits[pos]) as u8;
+            }
+        }
+    }
+    let played = history
+        .iter()
+        .fold(0u32, |m, &(g, _)| m | game.colour_mask(g));
+    let mut search = Search {
+        game,
+        past: &past,
+        agree,
+        played,
+        leaves: 0,
+        low: game.digits(Code(from)),
+        digits: [0; 8],
+        counts: [0; 26],
+        right: vec![0; k],
+        common: vec![0; k],
+        visit,
+    };
+    f(&mut search);
+}
+
+/// A past guess as the search needs it.
+struct Past {
+    digits: [u8; 8],
+    counts: [u8; 26],
+    right: u8,
+    common: u8,
+}
+
+/// State of [`visit_consistent`].
+struct Search<'a> {
+    game: Game,
+    past: &'a [Past],
+    agree: Vec<u8>,
+    /// Colours used by some past guess.
+    played: u32,
+    /// Codes visited so far.
+    leaves: u64,
+    low: [u8; 8],
+    digits: [u8; 8],
+    counts: [u8; 26],
+    right: Vec<u8>,
+    common: Vec<u8>,
+    visit: &'a mut dyn FnMut(Code) -> bool,
+}
+
+impl Search<'_> {
+    /// Whether the prefix of length `pos` can still be completed.
+    fn fits(&self, pos: usize) -> bool {
+        let rest = (self.game.pegs() - pos) as u8;
+        let ok = self.past.iter().enumerate().all(|(k, p)| {
+            self.right[k] <= p.right
+                && self.right[k] + rest >= p.right
+                && self.common[k] <= p.common
+                && self.common[k] + rest >= p.common
+        });
+        if !ok || rest == 0 {
+            return ok;
+        }
+        let k = self.past.len();
+        for a in 0..k {
+            let need_a = self.past[a].right - self.right[a];
+            if need_a == 0 {
+                continue;
+            }
+            for b in a + 1..k {
+                let need_b = self.past[b].right - self.right[b];
+                if need_a + need_b > rest + self.agree[(a * k + b) * 9 + pos] {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Appends colour `c` at `pos` (`sign` 1) or takes it back (`sign` -1, after appending).
+    fn place(&mut self, pos: usize, c: u8, add: bool) {
+        if add {
+            self.digits[pos] = c;
+            self.counts[c as usize] += 1;
+        }
+        let n = self.counts[c as usize];
+        for (k, p) in self.past.iter().enumerate() {
+            let r = (p.digits[pos] == c) as u8;
+            let m = (n <= p.counts[c as usize]) as u8;
+            if add {
+                self.right[k] += r;
+                self.common[k] += m;
+            } else {
+                self.right[k] -= r;
+                self.common[k] -= m;
+            }
+        }
+        if !add {
+            self.counts[c as usize] -= 1;
+        }
+    }
+
+    /// Whether colour `c` is unplayed and not yet in the prefix.
+    fn fresh(&self, c: u8) -> bool {
+        self.played & (1 << c) == 0 && self.counts[c as usize] == 0
+    }
+
+    /// Extends the prefix of length `pos`; false once `visit` asked to stop.
+    fn go(&mut self, pos: usize, tight: bool) -> bool {
+        if pos == self.game.pegs() {
+            self.leaves += 1;
+            return (self.visit)(self.game.from_digits(&self.digits));
+        }
+        let start = if tight { self.low[pos] } else { 0 };
+        let mut fresh_failed = false;
+        for c in start..self.game.colors() as u8 {
+            let tight_here = tight && c == start;
+            let fresh = self.fresh(c);
+            if fresh && fresh_failed {
+                continue;
+            }
+            let before = self.leaves;
+            self.place(pos, c, true);
+            let go_on = !self.fits(pos + 1) || self.go(pos + 1, tight_here);
+            self.place(pos, c, false);
+            if !go_on {
+                return false;
+            }
+            if fresh && !tight_here && self.leaves == before {
+                fresh_failed = true;
+            }
+        }
+        true
+    }
+
+    /// Number of completions of the prefix of length `pos`, or some number above `cap`.
+    fn count(&mut self, pos: usize, cap: u64) -> u64 {
+        if pos == self.game.pegs() {
+            return 1;
+        }
+        let mut total = 0u64;
+        let mut per_fresh = None;
+        for c in 0..self.game.colors() as u8 {
+            let fresh = self.fresh(c);
+            let n = match per_fresh {
+                // Fresh colours are interchangeable: same count as the first one.
+                Some(n) if fresh => n,
+                _ => {
+                    self.place(pos, c, true);
+                    let n = if self.fits(pos + 1) {
+                        self.count(pos + 1, cap)
+                    } else {
+                        0
+                    };
+                    self.place(pos, c, false);
+                    if fresh {
+                        per_fresh = Some(n);
+                    }
+                    n
+                }
+            };
+            total = total.saturating_add(n);
+            if total > cap {
+                break;
+            }
+        }
+        total
+    }
+}
+
+/// How many codes give every score of `history`, or some number above `cap`.
+pub(crate) fn count_consistent(game: Game, history: &[(Code, Score)], cap: u64) -> u64 {
+    let mut n = 0;
+    let mut noop = |_| true;
+    with_search(game, history, 0, &mut noop, |s| n = s.count(0, cap));
+    n
 }
 
 #[cfg(test)]
@@ -132,5 +435,89 @@ mod tests {
         b.feed(first, Score::new(3, 1));
         assert!(b.no_code_fits());
         assert_eq!(b.next_guess(), None);
+    }
+
+    #[test]
+    fn depth_first_search_agrees_with_the_list() {
+        // 4x6: the depth-first search visits the consistent codes in the same order.
+        let g = Game::default();
+        let mut b = Breaker::new(g, Strategy::FirstConsistent).unwrap();
+        for (guess, s) in [("abcd", Score::new(0, 2)), ("bade", Score::new(1, 1))] {
+            b.feed(g.parse_code(guess).unwrap(), s);
+        }
+        let mut lazy = Vec::new();
+        let mut from = 0;
+        while let Some(c) = next_consistent(g, &b.history, from) {
+            lazy.push(c);
+            from = c.0 + 1;
+        }
+        let mut listed: Vec<Code> = b.candidates.iter().map(|&c| code(c)).collect();
+        listed.sort();
+        assert_eq!(lazy, listed);
+        assert!(!lazy.is_empty());
+        assert_eq!(next_consistent(g, &b.history, lazy[1].0), Some(lazy[1]));
+    }
+
+    #[test]
+    fn depth_first_search_agrees_with_brute_force() {
+        // Pseudo-random histories (few colours played, so the fresh-colour skip matters).
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for (p, c) in [(4, 8), (3, 10), (5, 5), (2, 12)] {
+            let g = Game::new(p, c).unwrap();
+            let n = g.num_codes();
+            for _ in 0..25 {
+                let secret = Code(next(n));
+                let history: Vec<(Code, Score)> = (0..next(4))
+                    .map(|_| {
+                        let guess = Code(next(n));
+                        (guess, g.calc_score(secret, guess))
+                    })
+                    .collect();
+                let brute: Vec<Code> = (0..n)
+                    .map(Code)
+                    .filter(|&c| history.iter().all(|&(h, s)| g.calc_score(c, h) == s))
+                    .collect();
+                assert_eq!(count_consistent(g, &history, u64::MAX), brute.len() as u64);
+                let cap = brute.len() as u64 / 2;
+                assert!(count_consistent(g, &history, cap) > cap);
+                let mut seen = Vec::new();
+                visit_consistent(g, &history, 0, &mut |c| {
+                    seen.push(c);
+                    true
+                });
+                assert_eq!(seen, brute, "{p}x{c} {history:?}");
+                let from = next(n);
+                let want = brute.iter().copied().find(|c| c.0 >= from);
+                assert_eq!(next_consistent(g, &history, from), want);
+            }
+        }
+    }
+
+    #[test]
+    fn huge_games_play_first_consistent() {
+        let g = Game::new(6, 17).unwrap();
+        assert!(g.num_codes() > crate::MAX_LIST_CODES);
+        let secret = g.parse_code("qponmq").unwrap();
+        let mut b = Breaker::new(g, Strategy::FirstConsistent).unwrap();
+        assert_eq!(b.remaining_up_to(1000), None);
+        for _ in 0..30 {
+            let guess = b.next_guess().unwrap();
+            assert!(
+                b.candidates().take(1_000_000).any(|c| c == secret)
+                    || b.remaining_up_to(1_000_000).is_none()
+            );
+            let s = g.calc_score(secret, guess);
+            if s == g.win() {
+                return;
+            }
+            b.feed(guess, s);
+        }
+        panic!("not solved in 30 guesses");
     }
 }

@@ -278,3 +278,36 @@ fn bad_input_exits_2_with_a_clear_message() {
     bad(&["score", "dbcb", "abc"], &["'abc'"]);
     bad(&["both", "--secret", "abcd", "--seed", "1"], &["--seed"]);
 }
+
+#[test]
+fn the_biggest_game_is_played_without_listing_codes() {
+    // 26^8 codes: first-consistent searches depth-first; the heuristics refuse clearly.
+    let r = run(
+        &[
+            "--pegs", "8", "--colors", "26", "both", "--secret", "zyxwvuta",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .starts_with("Computer turn 1: \"abcdefgh\" => 01\n")
+    );
+    assert!(
+        r.stdout.ends_with("\"zyxwvuta\" => 80\nI'm the best!\n"),
+        "{}",
+        r.stdout
+    );
+    bad(
+        &[
+            "--pegs",
+            "8",
+            "--colors",
+            "26",
+            "--strategy",
+            "knuth",
+            "both",
+        ],
+        &["knuth", "131072", "first-consistent"],
+    );
+}

@@ -122,29 +122,29 @@ fn run() -> Result<ExitCode, Stop> {
         input: stdin.lock(),
         out: io::stdout().lock(),
     };
-    let solver = || -> Result<Arc<Solver>, Stop> {
-        Solver::new(game, cli.strategy)
-            .map(Arc::new)
-            .map_err(|e| Stop::Usage(e.to_string()))
+    let player = Player {
+        game,
+        strategy: cli.strategy,
+        solver: Solver::new(game, cli.strategy).map(Arc::new),
     };
+    let usage = |e: mastermind_core::Error| Stop::Usage(e.to_string());
     match cli.command {
         None => {
-            let solver = Solver::new(game, cli.strategy).map(Arc::new);
             let mut rng = make_rng(cli.seed);
-            menu(&mut ui, game, &solver, cli.strategy, &mut rng)?;
+            menu(&mut ui, &player, &mut rng)?;
         }
         Some(Command::Human(args)) => {
             let secret = pick_secret(game, &args)?;
             human(&mut ui, game, secret, cli.strategy)?;
         }
-        Some(Command::Computer) => computer(&mut ui, game, &solver()?)?,
+        Some(Command::Computer) => computer(&mut ui, game, player.breaker().map_err(usage)?)?,
         Some(Command::Both(args)) => {
             let secret = pick_secret(game, &args)?;
-            both(&mut ui, game, &solver()?, secret)?;
+            both(&mut ui, game, player.breaker().map_err(usage)?, secret)?;
         }
         Some(Command::Stats { first, format }) => {
             let first = first.map(|f| parse_arg(game, "--first", &f)).transpose()?;
-            let solver = solver()?;
+            let solver = player.solver.map_err(usage)?;
             let s = DecisionTree::build(&solver, first).stats(game, cli.strategy);
             match format {
                 Format::Json => {
@@ -199,6 +199,23 @@ fn pick_secret(game: Game, args: &SecretArgs) -> Result<Code, Stop> {
     }
 }
 
+/// The computer player chosen on the command line, with its solver shared between games.
+struct Player {
+    game: Game,
+    strategy: Strategy,
+    solver: Result<Arc<Solver>, mastermind_core::Error>,
+}
+
+impl Player {
+    /// A fresh code breaker (depth-first `first-consistent` for games too big to list).
+    fn breaker(&self) -> Result<Breaker, mastermind_core::Error> {
+        match &self.solver {
+            Ok(s) => Ok(Breaker::with_solver(Arc::clone(s))),
+            Err(_) => Breaker::new(self.game, self.strategy),
+        }
+    }
+}
+
 /// Line-oriented terminal: prompts are written without a newline, and typed text is not echoed.
 struct Ui<R: BufRead, W: Write> {
     input: R,
@@ -228,11 +245,10 @@ const MENU: [(char, &str); 4] = [
 /// The original main loop: an empty line, the menu, the chosen game, again until `Q`.
 fn menu<R: BufRead, W: Write>(
     ui: &mut Ui<R, W>,
-    game: Game,
-    solver: &Result<Arc<Solver>, mastermind_core::Error>,
-    strategy: Strategy,
+    player: &Player,
     rng: &mut StdRng,
 ) -> Result<(), Stop> {
+    let game = player.game;
     let title = "Mastermind";
     let len = MENU
         .iter()
@@ -268,18 +284,18 @@ fn menu<R: BufRead, W: Write>(
             break;
         }
         writeln!(ui.out)?;
-        match (key, solver) {
-            ('H', _) => {
-                let secret = random_secret(game, rng);
-                human(ui, game, secret, strategy)?;
+        if key == 'H' {
+            let secret = random_secret(game, rng);
+            human(ui, game, secret, player.strategy)?;
+        } else {
+            match player.breaker() {
+                Ok(b) if key == 'C' => computer(ui, game, b)?,
+                Ok(b) => {
+                    let secret = random_secret(game, rng);
+                    both(ui, game, b, secret)?;
+                }
+                Err(e) => writeln!(ui.out, "{e}")?,
             }
-            ('C', Ok(s)) => computer(ui, game, s)?,
-            ('B', Ok(s)) => {
-                let secret = random_secret(game, rng);
-                both(ui, game, s, secret)?;
-            }
-            (_, Err(e)) => writeln!(ui.out, "{e}")?,
-            _ => unreachable!("menu keys are H, C, B, Q"),
         }
         depth += 1;
     }
@@ -337,10 +353,14 @@ fn hint(game: Game, strategy: Strategy, history: &[(Code, mastermind_core::Score
     for &(g, s) in history {
         b.feed(g, s);
     }
-    let n = b.remaining();
+    const CAP: u64 = 100_000;
+    let count = match b.remaining_up_to(CAP) {
+        Some(1) => "1 code is".to_string(),
+        Some(n) => format!("{n} codes are"),
+        None => format!("more than {CAP} codes are"),
+    };
     match b.next_guess() {
-        Some(g) if n == 1 => format!("1 code is still possible: try {}", game.format_code(g)),
-        Some(g) => format!("{n} codes are still possible: try {}", game.format_code(g)),
+        Some(g) => format!("{count} still possible: try {}", game.format_code(g)),
         None => "no code is possible".to_string(),
     }
 }
@@ -349,9 +369,8 @@ fn hint(game: Game, strategy: Strategy, history: &[(Code, mastermind_core::Score
 fn computer<R: BufRead, W: Write>(
     ui: &mut Ui<R, W>,
     game: Game,
-    solver: &Arc<Solver>,
+    mut breaker: Breaker,
 ) -> Result<(), Stop> {
-    let mut breaker = Breaker::with_solver(Arc::clone(solver));
     let mut turn = 1;
     loop {
         let Some(guess) = breaker.next_guess() else {
@@ -377,10 +396,9 @@ fn computer<R: BufRead, W: Write>(
 fn both<R: BufRead, W: Write>(
     ui: &mut Ui<R, W>,
     game: Game,
-    solver: &Arc<Solver>,
+    mut breaker: Breaker,
     secret: Code,
 ) -> Result<(), Stop> {
-    let mut breaker = Breaker::with_solver(Arc::clone(solver));
     let mut turn = 1;
     loop {
         let Some(guess) = breaker.next_guess() else {
