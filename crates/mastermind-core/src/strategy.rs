@@ -148,6 +148,10 @@ impl Solver {
     }
 
     /// The next guess for the non-empty candidate set `set`, given the colours `played` so far.
+    ///
+    /// `set` must be the codes consistent with the scores of some past guesses, and `played`
+    /// must include every colour those guesses used (the reductions of [`Solver::guesses`]
+    /// rely on it; 0 for the full set).
     pub fn choose(&self, set: &[u32], played: u32) -> u32 {
         assert!(!set.is_empty(), "choose needs a non-empty candidate set");
         if set.len() == 1 || self.strategy == Strategy::FirstConsistent {
