@@ -38,13 +38,8 @@ impl DecisionTree {
     }
 
     /// Number of nodes in the tree.
-    pub fn len(&self) -> usize {
-        1 + self.children.iter().map(|(_, t)| t.len()).sum::<usize>()
-    }
-
-    /// Whether the tree is a single node (never true for a tree with children).
-    pub fn is_empty(&self) -> bool {
-        false
+    pub fn nodes(&self) -> usize {
+        1 + self.children.iter().map(|(_, t)| t.nodes()).sum::<usize>()
     }
 
     /// Total, worst case and histogram over every secret that reaches this node.

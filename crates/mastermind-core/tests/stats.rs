@@ -133,3 +133,19 @@ fn knuth_and_most_parts_5x8_aabbc() {
     let m = stats(g, Strategy::MostParts, Some(first)).unwrap();
     assert_eq!((m.total, m.worst), (181_834, 8));
 }
+
+#[test]
+fn hand_derived_2x2_knuth_tree() {
+    // aa splits {aa, ab, ba, bb} into 20:{aa} 10:{ab, ba} 00:{bb}; ab splits the same way
+    // (largest part 2), so the tie goes to the lower aa. Then {ab, ba} plays ab, then ba.
+    let g = Game::new(2, 2).unwrap();
+    let s = Solver::new(g, Strategy::Knuth).unwrap();
+    let t = DecisionTree::build(&s, None);
+    assert_eq!(g.format_code(t.guess), "aa");
+    assert_eq!(t.nodes(), 4);
+    let st = t.stats(g, Strategy::Knuth);
+    assert_eq!(
+        (st.total, st.worst, st.histogram_text().as_str()),
+        (8, 3, "1/2/1")
+    );
+}
