@@ -16,7 +16,7 @@
 use crate::{Code, Error, Game};
 
 /// Most codes a game may have for an in-memory candidate list or statistics.
-pub const MAX_LIST_CODES: u64 = 1 << 24;
+pub const MAX_LIST_CODES: u64 = 1 << 21;
 
 /// How a [`Scorer`] stores codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

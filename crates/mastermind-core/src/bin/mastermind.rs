@@ -1,6 +1,7 @@
 //! `mastermind`: the original menu-driven game, single games for scripts, statistics and scoring.
 #![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a command-line program talks on stdout/stderr
 
+use std::cell::OnceCell;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -125,7 +126,7 @@ fn run() -> Result<ExitCode, Stop> {
     let player = Player {
         game,
         strategy: cli.strategy,
-        solver: Solver::new(game, cli.strategy).map(Arc::new),
+        solver: OnceCell::new(),
     };
     let usage = |e: mastermind_core::Error| Stop::Usage(e.to_string());
     match cli.command {
@@ -144,7 +145,7 @@ fn run() -> Result<ExitCode, Stop> {
         }
         Some(Command::Stats { first, format }) => {
             let first = first.map(|f| parse_arg(game, "--first", &f)).transpose()?;
-            let solver = player.solver.map_err(usage)?;
+            let solver = player.solver().clone().map_err(usage)?;
             let s = DecisionTree::build(&solver, first).stats(game, cli.strategy);
             match format {
                 Format::Json => {
@@ -203,13 +204,20 @@ fn pick_secret(game: Game, args: &SecretArgs) -> Result<Code, Stop> {
 struct Player {
     game: Game,
     strategy: Strategy,
-    solver: Result<Arc<Solver>, mastermind_core::Error>,
+    /// Made on first use: `score` and `human` never need it.
+    solver: OnceCell<Result<Arc<Solver>, mastermind_core::Error>>,
 }
 
 impl Player {
+    /// The shared solver (or why there is none).
+    fn solver(&self) -> &Result<Arc<Solver>, mastermind_core::Error> {
+        self.solver
+            .get_or_init(|| Solver::new(self.game, self.strategy).map(Arc::new))
+    }
+
     /// A fresh code breaker (depth-first `first-consistent` for games too big to list).
     fn breaker(&self) -> Result<Breaker, mastermind_core::Error> {
-        match &self.solver {
+        match self.solver() {
             Ok(s) => Ok(Breaker::with_solver(Arc::clone(s))),
             Err(_) => Breaker::new(self.game, self.strategy),
         }
