@@ -58,12 +58,14 @@
 #![deny(missing_docs)]
 
 mod game;
+mod optimal;
 mod scorer;
 mod session;
 mod strategy;
 mod tree;
 
 pub use game::{Code, Game, MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS, Score};
+pub use optimal::{MAX_GUESS_LIMIT, MAX_OPTIMAL_CODES, SearchStats};
 pub use scorer::{MAX_LIST_CODES, Scorer};
 pub use session::Breaker;
 pub use strategy::{MAX_HEURISTIC_CODES, Solver, Strategy};
@@ -105,9 +107,18 @@ pub enum Error {
     },
     /// Occurs when a strategy name is not known.
     #[error(
-        "unknown strategy '{0}': expected one of first-consistent, knuth, most-parts, expected-size, entropy"
+        "unknown strategy '{0}': expected one of first-consistent, knuth, most-parts, expected-size, entropy, optimal"
     )]
     UnknownStrategy(String),
+    /// Occurs when a limit on guesses is outside 1 to [`MAX_GUESS_LIMIT`].
+    #[error("invalid guess limit {0}: expected 1 to 60")]
+    GuessLimitRange(u32),
+    /// Occurs when no strategy can find every secret within the limit on guesses.
+    #[error("no strategy finds every secret within {limit} guesses")]
+    GuessLimit {
+        /// The limit asked for.
+        limit: u32,
+    },
     /// Occurs when a game has too many codes to list them all.
     #[error("a game with {codes} codes is too big to list every code (at most {limit})")]
     TooManyCodes {

@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
+use crate::optimal::{MAX_GUESS_LIMIT, Planner, SearchStats};
 use crate::scorer::{Form, bits_index, bytes_index};
 use crate::{Code, Error, Game, Scorer};
 
@@ -25,10 +26,13 @@ pub enum Strategy {
     ExpectedSize,
     /// Neuwirth 1982: smallest sum of `n·ln n` over part sizes.
     Entropy,
+    /// Koyama–Lai 1993: least total guesses over every secret, by exact search.
+    Optimal,
 }
 
 impl Strategy {
-    /// Every strategy, in the order of spec §7.
+    /// Every strategy that picks each guess by a rule, in the order of spec §7 (all but
+    /// [`Strategy::Optimal`], which searches the whole game first).
     pub const ALL: [Strategy; 5] = [
         Strategy::FirstConsistent,
         Strategy::Knuth,
@@ -45,6 +49,7 @@ impl Strategy {
             Strategy::MostParts => "most-parts",
             Strategy::ExpectedSize => "expected-size",
             Strategy::Entropy => "entropy",
+            Strategy::Optimal => "optimal",
         }
     }
 
@@ -65,6 +70,7 @@ impl FromStr for Strategy {
     fn from_str(s: &str) -> Result<Self, Error> {
         Strategy::ALL
             .into_iter()
+            .chain([Strategy::Optimal])
             .find(|st| st.name() == s)
             .ok_or_else(|| Error::UnknownStrategy(s.to_string()))
     }
@@ -86,6 +92,8 @@ pub struct Solver {
     nlogn: Vec<f64>,
     /// Colour mask of every code.
     masks: Vec<u32>,
+    /// The exact search, for [`Strategy::Optimal`].
+    planner: Option<Planner>,
 }
 
 impl Solver {
@@ -115,7 +123,13 @@ impl Solver {
         let masks = (0..game.num_codes())
             .map(|c| game.colour_mask(Code(c)))
             .collect();
+        let planner = if strategy == Strategy::Optimal {
+            Some(Planner::new(game, None)?)
+        } else {
+            None
+        };
         Ok(Solver {
+            planner,
             masks,
             scorer,
             strategy,
@@ -130,6 +144,45 @@ impl Solver {
     pub fn plain(mut self) -> Solver {
         self.plain = true;
         self
+    }
+
+    /// Limits the optimal strategy to at most `limit` guesses per secret (1 to
+    /// [`MAX_GUESS_LIMIT`]); other strategies are unchanged.
+    pub fn with_max_guesses(mut self, limit: u32) -> Result<Solver, Error> {
+        if !(1..=MAX_GUESS_LIMIT).contains(&limit) {
+            return Err(Error::GuessLimitRange(limit));
+        }
+        if self.planner.is_some() {
+            self.planner = Some(Planner::new(self.game(), Some(limit))?);
+        }
+        Ok(self)
+    }
+
+    /// Has the optimal strategy's search of the whole game report its progress to `f`
+    /// (one line per first guess examined).
+    pub fn with_progress(mut self, f: impl Fn(&str) + Send + Sync + 'static) -> Solver {
+        if let Some(p) = &mut self.planner {
+            p.set_progress(Arc::new(f));
+        }
+        self
+    }
+
+    /// The optimal strategy's limit on guesses, if any.
+    pub fn max_guesses(&self) -> Option<u32> {
+        self.planner.as_ref().and_then(Planner::max_guesses)
+    }
+
+    /// Work done by the optimal strategy's search so far (zero for other strategies).
+    pub fn search_stats(&self) -> SearchStats {
+        self.planner
+            .as_ref()
+            .map(Planner::stats)
+            .unwrap_or_default()
+    }
+
+    /// The optimal strategy's planner, if this is the optimal strategy.
+    pub(crate) fn planner(&self) -> Option<&Planner> {
+        self.planner.as_ref()
     }
 
     /// The game.
@@ -156,6 +209,9 @@ impl Solver {
         assert!(!set.is_empty(), "choose needs a non-empty candidate set");
         if set.len() == 1 || self.strategy == Strategy::FirstConsistent {
             return set[0];
+        }
+        if let Some(p) = &self.planner {
+            return p.choose(set, played);
         }
         debug_assert!(set.windows(2).all(|w| w[0] < w[1]), "set must be sorted");
         let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
@@ -217,7 +273,7 @@ impl Solver {
 }
 
 /// The codes [`Solver::guesses`] keeps, sorted lexicographically.
-fn canonical_codes(game: Game, played: u32, live: u32) -> Vec<u32> {
+pub(crate) fn canonical_codes(game: Game, played: u32, live: u32) -> Vec<u32> {
     let colors = game.colors() as u8;
     // Per colour: 0 = free choice, 1 = unplayed live (restricted growth), 2 = dead and lowest, 3 = skip.
     let dead_low = (0..colors).find(|&c| live & (1 << c) == 0);
@@ -418,7 +474,9 @@ impl<'a> Scan<'a> {
                 }
                 prune && self.best_f == 0.0
             }
-            Strategy::FirstConsistent => unreachable!("first-consistent does not scan"),
+            Strategy::FirstConsistent | Strategy::Optimal => {
+                unreachable!("{} does not scan", self.solver.strategy)
+            }
         }
     }
 
@@ -471,7 +529,8 @@ mod tests {
         for s in Strategy::ALL {
             assert_eq!(s.name().parse::<Strategy>().unwrap(), s);
         }
-        assert!("optimal".parse::<Strategy>().is_err());
+        assert_eq!("optimal".parse::<Strategy>().unwrap(), Strategy::Optimal);
+        assert!("best".parse::<Strategy>().is_err());
     }
 
     #[test]

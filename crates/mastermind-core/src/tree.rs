@@ -27,14 +27,29 @@ impl DecisionTree {
     ///
     /// A strategy's choice depends only on the candidate set (and the colours played, which
     /// do not change it), so each set is decided once and statistics are a walk of the tree.
+    ///
+    /// # Panics
+    ///
+    /// When no tree keeps the optimal strategy's limit on guesses (see [`DecisionTree::try_build`]).
     pub fn build(solver: &Solver, first: Option<Code>) -> DecisionTree {
+        match DecisionTree::try_build(solver, first) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`DecisionTree::build`], or an error when no tree keeps the optimal strategy's limit on guesses.
+    pub fn try_build(solver: &Solver, first: Option<Code>) -> Result<DecisionTree, crate::Error> {
+        if let Some(p) = solver.planner() {
+            return p.tree(first.map(|c| c.0 as u32));
+        }
         let game = solver.game();
         let set: Vec<u32> = if solver.strategy() == Strategy::FirstConsistent {
             original_order_indices(game)
         } else {
             (0..game.num_codes() as u32).collect()
         };
-        build_node(solver, set, 0, first.map(|c| c.0 as u32))
+        Ok(build_node(solver, set, 0, first.map(|c| c.0 as u32)))
     }
 
     /// Number of nodes in the tree.
@@ -168,5 +183,5 @@ impl Stats {
 /// Plays `strategy` against every secret of `game` (first guess `first` if given).
 pub fn stats(game: Game, strategy: Strategy, first: Option<Code>) -> Result<Stats, crate::Error> {
     let solver = Solver::new(game, strategy)?;
-    Ok(DecisionTree::build(&solver, first).stats(game, strategy))
+    Ok(DecisionTree::try_build(&solver, first)?.stats(game, strategy))
 }

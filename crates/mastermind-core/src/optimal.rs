@@ -1,0 +1,745 @@
+//! The exact optimal strategy (spec §7, Koyama–Lai 1993): the decision tree with the least
+//! total number of guesses over every secret, found by branch and bound.
+//!
+//! The cost of a candidate set `S` (`n` codes) is the guesses its secrets still need,
+//! summed. A guess `g` costs every secret one guess, and the parts `g` splits `S` into
+//! (each score but the win) are solved independently, so
+//! `cost(S) = n + min over g of Σ cost(part)`. The search
+//! - bounds a part of `k` codes from below by the best conceivable tree: one secret solved
+//!   by the next guess, at most `m` (the number of non-winning scores) by the one after,
+//!   `m²` by the next and so on ([`Optimal::lb`]); a guess whose bound cannot beat the best
+//!   found so far is never expanded, and guesses are tried in the order of their bound;
+//! - keeps one guess per class of guesses that a symmetry of the game history maps onto
+//!   each other: permutations of the positions together with permutations of the colours
+//!   that leave every guess so far unchanged, any permutation of the colours not yet
+//!   played, and any exchange of colours no candidate uses;
+//! - remembers every candidate set solved (its exact cost and guess) and every lower bound
+//!   proved for it, so that sets reached along different paths are solved once.
+//!
+//! A limit on the number of guesses (`--max-guesses`) is a limit on the depth of the tree.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Mutex;
+
+use crate::strategy::canonical_codes;
+use crate::tree::DecisionTree;
+use crate::{Code, Error, Game};
+
+/// Most codes a game may have for the optimal strategy (it keeps a table of every score).
+pub const MAX_OPTIMAL_CODES: u64 = 4096;
+
+/// Most guesses `--max-guesses` may ask for (more is the same as no limit in practice).
+pub const MAX_GUESS_LIMIT: u32 = 60;
+
+/// Depth value meaning "no limit".
+const UNLIMITED: u8 = u8::MAX;
+/// A cost that cannot be reached (no tree within the depth limit).
+const INF: u32 = u32::MAX / 2;
+
+/// A fast non-cryptographic hasher for candidate sets (FxHash's multiply-rotate).
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+const FX_K: u64 = 0x517c_c1b7_2722_0a95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(FX_K);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        for &b in chunks.remainder() {
+            self.add(b as u64);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Memo = HashMap<Box<[u32]>, Entry, BuildHasherDefault<FxHasher>>;
+
+/// What the search knows about one candidate set at one depth limit.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// The exact cost when `exact`, else a lower bound.
+    value: u32,
+    exact: bool,
+    /// The best guess (when `exact`).
+    guess: u32,
+}
+
+/// A symmetry of the game history: position `p` moves to `perm[p]`, played colour `c`
+/// becomes `cmap[c]` (unplayed colours may be permuted freely).
+#[derive(Clone, Copy, Debug)]
+struct Sym {
+    perm: [u8; 8],
+    cmap: [u8; 26],
+}
+
+/// Counters of the work done, for progress reports and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Candidate sets expanded (their guesses scored).
+    pub nodes: u64,
+    /// Candidate sets remembered.
+    pub memo_entries: u64,
+}
+
+/// The exact search with its tables and memory; one per game and depth limit.
+pub(crate) struct Optimal {
+    game: Game,
+    codes: usize,
+    pegs: usize,
+    slots: usize,
+    win: usize,
+    /// `table[g·codes + s]`: the score index of guess `g` against secret `s`.
+    table: Vec<u8>,
+    digits: Vec<[u8; 8]>,
+    masks: Vec<u32>,
+    /// Lower bound by part size without a depth limit.
+    lb_free: Vec<u32>,
+    /// `lb_depth[d][k]`: lower bound for `k` codes within `d` guesses.
+    lb_depth: Vec<Vec<u32>>,
+    max_guesses: Option<u32>,
+    /// One memory per depth limit (index 0: no limit).
+    memo: Vec<Memo>,
+    guess_lists: HashMap<(u32, u32), std::sync::Arc<Vec<u32>>>,
+    nodes: u64,
+    progress: Option<Progress>,
+    /// Guess by candidate set along the optimal tree of the whole game, once built.
+    plan: Option<HashMap<Box<[u32]>, u32>>,
+    /// Whether [`Optimal::subtree`] records its guesses in `plan`.
+    recording: bool,
+}
+
+/// A callback told how far the search of the root has got.
+pub(crate) type Progress = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
+
+impl fmt::Debug for Optimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Optimal")
+            .field("game", &self.game)
+            .field("max_guesses", &self.max_guesses)
+            .field("nodes", &self.nodes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Optimal {
+    /// Tables for `game`; `max_guesses` limits the depth of the tree.
+    pub(crate) fn new(game: Game, max_guesses: Option<u32>) -> Result<Optimal, Error> {
+        let codes = game.num_codes();
+        if codes > MAX_OPTIMAL_CODES {
+            return Err(Error::TooManyForStrategy {
+                strategy: "optimal",
+                codes,
+                limit: MAX_OPTIMAL_CODES,
+            });
+        }
+        let codes = codes as usize;
+        let pegs = game.pegs();
+        let digits: Vec<[u8; 8]> = (0..codes as u64).map(|c| game.digits(Code(c))).collect();
+        let mut table = vec![0u8; codes * codes];
+        for g in 0..codes {
+            for s in 0..=g {
+                let i = game.score_index(game.calc_score(Code(g as u64), Code(s as u64))) as u8;
+                table[g * codes + s] = i;
+                table[s * codes + g] = i;
+            }
+        }
+        // Non-winning scores: right + wrong <= pegs, not (pegs-1, 1), not (pegs, 0).
+        let m = ((pegs + 1) * (pegs + 2) / 2 - 2).max(1) as u64;
+        let bound = |k: usize, depth: u32| -> u32 {
+            let (mut left, mut level, mut cap, mut total) = (k as u64, 1u64, 1u64, 0u64);
+            while left > 0 {
+                if level > depth as u64 {
+                    return INF;
+                }
+                let take = cap.min(left);
+                total += take * level;
+                left -= take;
+                cap = cap.saturating_mul(m);
+                level += 1;
+            }
+            total.min(INF as u64) as u32
+        };
+        let lb_free = (0..=codes).map(|k| bound(k, u32::MAX)).collect();
+        let lb_depth = match max_guesses {
+            Some(max) => (0..=max.min(MAX_GUESS_LIMIT))
+                .map(|d| (0..=codes).map(|k| bound(k, d)).collect())
+                .collect(),
+            None => Vec::new(),
+        };
+        let masks = (0..codes as u64)
+            .map(|c| game.colour_mask(Code(c)))
+            .collect();
+        let depths = max_guesses.map_or(1, |m| m.min(MAX_GUESS_LIMIT) as usize + 1);
+        Ok(Optimal {
+            game,
+            codes,
+            pegs,
+            slots: game.num_score_slots(),
+            win: game.score_index(game.win()),
+            table,
+            digits,
+            masks,
+            lb_free,
+            lb_depth,
+            max_guesses: max_guesses.map(|m| m.min(MAX_GUESS_LIMIT)),
+            memo: (0..depths).map(|_| Memo::default()).collect(),
+            guess_lists: HashMap::new(),
+            nodes: 0,
+            progress: None,
+            plan: None,
+            recording: false,
+        })
+    }
+
+    /// Reports progress of the root search to `f`.
+    pub(crate) fn set_progress(&mut self, f: Progress) {
+        self.progress = Some(f);
+    }
+
+    /// Work counters so far.
+    pub(crate) fn stats(&self) -> SearchStats {
+        SearchStats {
+            nodes: self.nodes,
+            memo_entries: self.memo.iter().map(|m| m.len() as u64).sum(),
+        }
+    }
+
+    /// The depth value for the whole game.
+    fn root_depth(&self) -> u8 {
+        self.max_guesses.map_or(UNLIMITED, |m| m as u8)
+    }
+
+    /// The lower bound on the cost of `k` codes with `d` guesses left.
+    #[inline]
+    fn lb(&self, k: usize, d: u8) -> u32 {
+        if d == UNLIMITED {
+            self.lb_free[k]
+        } else {
+            self.lb_depth[d as usize][k]
+        }
+    }
+
+    #[inline]
+    fn memo_index(d: u8) -> usize {
+        if d == UNLIMITED { 0 } else { d as usize }
+    }
+
+    #[inline]
+    fn child_depth(d: u8) -> u8 {
+        if d == UNLIMITED {
+            d
+        } else {
+            d.saturating_sub(1)
+        }
+    }
+
+    /// Every symmetry of an empty history: all permutations of the positions.
+    fn root_group(&self) -> Vec<Sym> {
+        let mut out = Vec::new();
+        let mut perm: Vec<u8> = (0..self.pegs as u8).collect();
+        permutations(&mut perm, 0, &mut |p| {
+            let mut s = Sym {
+                perm: [0; 8],
+                cmap: [u8::MAX; 26],
+            };
+            s.perm[..p.len()].copy_from_slice(p);
+            out.push(s);
+        });
+        out
+    }
+
+    /// Only the identity (for a history that is not known).
+    fn identity_group(&self, played: u32) -> Vec<Sym> {
+        let mut s = Sym {
+            perm: [0; 8],
+            cmap: [u8::MAX; 26],
+        };
+        for p in 0..8 {
+            s.perm[p] = p as u8;
+        }
+        for c in 0..26 {
+            if played & (1 << c) != 0 {
+                s.cmap[c] = c as u8;
+            }
+        }
+        vec![s]
+    }
+
+    /// The symmetries in `group` (for colours `played`) that also leave guess `g` unchanged.
+    fn stabilize(&self, group: &[Sym], played: u32, g: u32) -> Vec<Sym> {
+        let d = &self.digits[g as usize];
+        let mut out = Vec::with_capacity(group.len());
+        'next: for s in group {
+            let mut t = *s;
+            let mut used = 0u32;
+            for p in 0..self.pegs {
+                let c = d[p] as usize;
+                let target = d[s.perm[p] as usize];
+                if played & (1 << c) != 0 {
+                    if s.cmap[c] != target {
+                        continue 'next;
+                    }
+                } else if t.cmap[c] == u8::MAX {
+                    let tb = 1u32 << target;
+                    if played & tb != 0 || used & tb != 0 {
+                        continue 'next;
+                    }
+                    used |= tb;
+                    t.cmap[c] = target;
+                } else if t.cmap[c] != target {
+                    continue 'next;
+                }
+            }
+            out.push(t);
+        }
+        out
+    }
+
+    /// Whether `g` (already reduced for unplayed and dead colours) is the lowest code of its
+    /// class under `group`.
+    fn is_canonical(&self, g: u32, group: &[Sym], played: u32, live: u32) -> bool {
+        if group.len() <= 1 {
+            return true;
+        }
+        let gd = &self.digits[g as usize][..self.pegs];
+        let colors = self.game.colors() as u8;
+        let dead_low = (0..colors).find(|&c| live & (1 << c) == 0).unwrap_or(0);
+        let mut free = [0u8; 26];
+        let mut nfree = 0;
+        for c in 0..colors {
+            if played & (1 << c) == 0 && live & (1 << c) != 0 {
+                free[nfree] = c;
+                nfree += 1;
+            }
+        }
+        for s in group {
+            let mut h = [0u8; 8];
+            for (p, &c) in gd.iter().enumerate() {
+                let mc = if played & (1 << c) != 0 {
+                    s.cmap[c as usize]
+                } else {
+                    c
+                };
+                h[s.perm[p] as usize] = mc;
+            }
+            let mut relabel = [u8::MAX; 26];
+            let mut next = 0;
+            for x in h[..self.pegs].iter_mut() {
+                let c = *x;
+                *x = if live & (1 << c) == 0 {
+                    dead_low
+                } else if played & (1 << c) == 0 {
+                    if relabel[c as usize] == u8::MAX {
+                        relabel[c as usize] = free[next];
+                        next += 1;
+                    }
+                    relabel[c as usize]
+                } else {
+                    c
+                };
+            }
+            if h[..self.pegs] < *gd {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The guesses worth trying for colours `played` and `live` (see [`canonical_codes`]).
+    fn guess_list(&mut self, played: u32, live: u32) -> std::sync::Arc<Vec<u32>> {
+        let game = self.game;
+        std::sync::Arc::clone(
+            self.guess_lists
+                .entry((played, live))
+                .or_insert_with(|| std::sync::Arc::new(canonical_codes(game, played, live))),
+        )
+    }
+
+    /// The least cost of `set` within `d` guesses if it is below `beta`; otherwise a lower
+    /// bound that is at least `beta`.
+    fn solve(&mut self, set: &[u32], d: u8, beta: u32, played: u32, group: &[Sym]) -> u32 {
+        let n = set.len();
+        let mut lb = self.lb(n, d);
+        // One code: guess it; two: guess one, then the other. The bound is exact there.
+        if n <= 2 || lb >= beta {
+            return lb;
+        }
+        let mi = Self::memo_index(d);
+        if let Some(e) = self.memo[mi].get(set) {
+            if e.exact {
+                return e.value;
+            }
+            lb = lb.max(e.value);
+            if lb >= beta {
+                return lb;
+            }
+        }
+        self.nodes += 1;
+        let dn = Self::child_depth(d);
+        let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
+        let list = self.guess_list(played, live);
+        let codes = self.codes;
+        let slots = self.slots;
+        let win = self.win;
+        let mut cands: Vec<(u32, bool, u32)> = Vec::new();
+        let mut counts = [0u32; 81];
+        // Candidates first: a perfect split by one of them ends the scan at once.
+        let mut in_set = Vec::with_capacity(n);
+        {
+            let mut k = 0;
+            for &g in list.iter() {
+                while k < n && set[k] < g {
+                    k += 1;
+                }
+                if k < n && set[k] == g {
+                    in_set.push(g);
+                }
+            }
+        }
+        let others = {
+            let mut k = 0;
+            list.iter()
+                .copied()
+                .filter(|&g| {
+                    while k < n && set[k] < g {
+                        k += 1;
+                    }
+                    !(k < n && set[k] == g)
+                })
+                .collect::<Vec<u32>>()
+        };
+        for (phase, guesses) in [in_set, others].into_iter().enumerate() {
+            for g in guesses {
+                if !self.is_canonical(g, group, played, live) {
+                    continue;
+                }
+                let row = &self.table[g as usize * codes..(g as usize + 1) * codes];
+                counts[..slots].fill(0);
+                for &s in set {
+                    counts[row[s as usize] as usize] += 1;
+                }
+                let mut lbg = n as u32;
+                let mut exact = true;
+                let mut useless = false;
+                for (i, &c) in counts[..slots].iter().enumerate() {
+                    if c == 0 || i == win {
+                        continue;
+                    }
+                    if c as usize == n {
+                        useless = true;
+                        break;
+                    }
+                    exact &= c <= 2;
+                    lbg = lbg.saturating_add(self.lb(c as usize, dn));
+                }
+                if useless || lbg >= INF {
+                    continue;
+                }
+                if exact && lbg <= lb {
+                    // Nothing beats the bound: done.
+                    if lbg < beta {
+                        self.memo[mi].insert(
+                            set.into(),
+                            Entry {
+                                value: lbg,
+                                exact: true,
+                                guess: g,
+                            },
+                        );
+                    }
+                    return lbg;
+                }
+                cands.push((lbg, phase == 1, g));
+            }
+        }
+        cands.sort_unstable();
+        let mut best = beta;
+        let mut best_g = None;
+        let mut proven = INF;
+        let root = self.progress.is_some() && n == codes;
+        for (i, &(lbg, _, g)) in cands.iter().enumerate() {
+            if lbg >= best {
+                proven = proven.min(lbg);
+                break;
+            }
+            let (cost, ok) = self.eval(set, g, d, best, played, group);
+            if ok {
+                best = cost;
+                best_g = Some(g);
+            } else {
+                proven = proven.min(cost);
+            }
+            if root && let Some(p) = &self.progress {
+                p(&format!(
+                    "first guess {}/{}: {} total {}{}",
+                    i + 1,
+                    cands.len(),
+                    self.game.format_code(Code(g as u64)),
+                    if ok { "" } else { ">= " },
+                    cost
+                ));
+            }
+            if best_g.is_some() && best <= lb {
+                break;
+            }
+        }
+        let entry = match best_g {
+            Some(g) => Entry {
+                value: best,
+                exact: true,
+                guess: g,
+            },
+            None => Entry {
+                value: lb.max(proven),
+                exact: false,
+                guess: 0,
+            },
+        };
+        self.memo[mi].insert(set.into(), entry);
+        entry.value
+    }
+
+    /// The cost of playing `g` on `set` (with `d` guesses left) if below `bound`, with
+    /// `true`; otherwise a lower bound of at least `bound`, with `false`.
+    fn eval(
+        &mut self,
+        set: &[u32],
+        g: u32,
+        d: u8,
+        bound: u32,
+        played: u32,
+        group: &[Sym],
+    ) -> (u32, bool) {
+        let n = set.len();
+        let dn = Self::child_depth(d);
+        let (buf, parts) = self.split(set, g);
+        let mut sum = n as u32;
+        let mut big: Vec<(usize, usize)> = Vec::new();
+        for &(_, a, b) in &parts {
+            sum = sum.saturating_add(self.lb(b - a, dn));
+            if b - a > 2 {
+                big.push((a, b));
+            }
+        }
+        if sum >= bound {
+            return (sum, false);
+        }
+        big.sort_by_key(|&(a, b)| std::cmp::Reverse(b - a));
+        let played2 = played | self.masks[g as usize];
+        let group2 = if big.is_empty() {
+            Vec::new()
+        } else {
+            self.stabilize(group, played, g)
+        };
+        for (a, b) in big {
+            let l = self.lb(b - a, dn);
+            sum -= l;
+            let v = self.solve(&buf[a..b], dn, bound - sum, played2, &group2);
+            sum = sum.saturating_add(v);
+            if sum >= bound {
+                return (sum, false);
+            }
+        }
+        (sum, true)
+    }
+
+    /// `set` grouped by the score against `g`: the codes, and (score index, start, end) of
+    /// each non-winning part, by increasing score.
+    fn split(&self, set: &[u32], g: u32) -> (Vec<u32>, Vec<(usize, usize, usize)>) {
+        let codes = self.codes;
+        let row = &self.table[g as usize * codes..(g as usize + 1) * codes];
+        let mut counts = [0usize; 81];
+        for &s in set {
+            counts[row[s as usize] as usize] += 1;
+        }
+        let mut start = [0usize; 81];
+        let mut at = 0;
+        for i in 0..self.slots {
+            start[i] = at;
+            at += counts[i];
+        }
+        let mut buf = vec![0u32; set.len()];
+        let mut fill = start;
+        for &s in set {
+            let i = row[s as usize] as usize;
+            buf[fill[i]] = s;
+            fill[i] += 1;
+        }
+        let parts = (0..self.slots)
+            .filter(|&i| i != self.win && counts[i] > 0)
+            .map(|i| (i, start[i], start[i] + counts[i]))
+            .collect();
+        (buf, parts)
+    }
+
+    /// The best guess for `set` with `d` guesses left (solving it if needed), or `None`
+    /// when no tree fits in `d` guesses.
+    fn best_guess(&mut self, set: &[u32], d: u8, played: u32, group: &[Sym]) -> Option<u32> {
+        let n = set.len();
+        if self.lb(n, d) >= INF {
+            return None;
+        }
+        if n <= 2 {
+            return Some(set[0]);
+        }
+        let mi = Self::memo_index(d);
+        match self.memo[mi].get(set) {
+            Some(e) if e.exact => return Some(e.guess),
+            _ => {}
+        }
+        if self.solve(set, d, INF, played, group) >= INF {
+            return None;
+        }
+        let e = self.memo[mi].get(set).expect("a solved set is remembered");
+        debug_assert!(e.exact);
+        Some(e.guess)
+    }
+
+    /// The optimal tree for every code (first guess `first` if given); `None` when no tree
+    /// fits in the guess limit.
+    pub(crate) fn tree(&mut self, first: Option<u32>) -> Option<DecisionTree> {
+        let set: Vec<u32> = (0..self.codes as u32).collect();
+        let group = self.root_group();
+        self.subtree(&set, self.root_depth(), 0, &group, first)
+    }
+
+    /// The optimal tree for `set` with `d` guesses left.
+    fn subtree(
+        &mut self,
+        set: &[u32],
+        d: u8,
+        played: u32,
+        group: &[Sym],
+        first: Option<u32>,
+    ) -> Option<DecisionTree> {
+        let g = match first {
+            Some(f) if d >= 1 => f,
+            Some(_) => return None,
+            None => self.best_guess(set, d, played, group)?,
+        };
+        if self.recording
+            && let Some(plan) = &mut self.plan
+        {
+            plan.entry(set.into()).or_insert(g);
+        }
+        let (buf, parts) = self.split(set, g);
+        let played2 = played | self.masks[g as usize];
+        let group2 = self.stabilize(group, played, g);
+        let dn = Self::child_depth(d);
+        let mut children = Vec::with_capacity(parts.len());
+        for (i, a, b) in parts {
+            let t = self.subtree(&buf[a..b], dn, played2, &group2, None)?;
+            children.push((self.game.score_from_index(i), t));
+        }
+        let solves = set.binary_search(&g).is_ok();
+        Some(DecisionTree {
+            guess: Code(g as u64),
+            candidates: set.len(),
+            solves,
+            children,
+        })
+    }
+
+    /// The guess for a candidate set reached by an unknown history with colours `played`:
+    /// optimal for the rest of the game within the guess limit (or without it, when the
+    /// limit cannot be kept any more).
+    pub(crate) fn choose(&mut self, set: &[u32], played: u32) -> u32 {
+        let group = self.identity_group(played);
+        let d = self.root_depth();
+        self.best_guess(set, d, played, &group)
+            .or_else(|| self.best_guess(set, UNLIMITED, played, &group))
+            .expect("a tree without a depth limit always exists")
+    }
+}
+
+/// Calls `f` with every permutation of `v[k..]` (after `v[..k]`).
+fn permutations(v: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
+    if k == v.len() {
+        f(v);
+        return;
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permutations(v, k + 1, f);
+        v.swap(k, i);
+    }
+}
+
+/// The optimal strategy's state shared by the games of one [`crate::Solver`].
+pub(crate) struct Planner {
+    search: Mutex<Optimal>,
+}
+
+impl fmt::Debug for Planner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Planner").finish_non_exhaustive()
+    }
+}
+
+impl Planner {
+    /// A planner for `game` with at most `max_guesses` guesses per secret.
+    pub(crate) fn new(game: Game, max_guesses: Option<u32>) -> Result<Planner, Error> {
+        Ok(Planner {
+            search: Mutex::new(Optimal::new(game, max_guesses)?),
+        })
+    }
+
+    /// Reports progress of the root search to `f`.
+    pub(crate) fn set_progress(&mut self, f: Progress) {
+        self.search.get_mut().expect("search lock").set_progress(f);
+    }
+
+    /// The limit on guesses.
+    pub(crate) fn max_guesses(&self) -> Option<u32> {
+        self.search.lock().expect("search lock").max_guesses
+    }
+
+    /// Work counters of the search.
+    pub(crate) fn stats(&self) -> SearchStats {
+        self.search.lock().expect("search lock").stats()
+    }
+
+    /// The optimal tree (first guess `first`), or an error when the guess limit cannot be kept.
+    pub(crate) fn tree(&self, first: Option<u32>) -> Result<DecisionTree, Error> {
+        let mut search = self.search.lock().expect("search lock");
+        let limit = search.max_guesses;
+        search.tree(first).ok_or(Error::GuessLimit {
+            limit: limit.unwrap_or(0),
+        })
+    }
+
+    /// The next guess for `set` (see [`crate::Solver::choose`]).
+    pub(crate) fn choose(&self, set: &[u32], played: u32) -> u32 {
+        let mut search = self.search.lock().expect("search lock");
+        if search.plan.is_none() {
+            search.plan = Some(HashMap::new());
+            search.recording = true;
+            let _ = search.tree(None);
+            search.recording = false;
+        }
+        if let Some(&g) = search.plan.as_ref().and_then(|m| m.get(set)) {
+            return g;
+        }
+        search.choose(set, played)
+    }
+}
