@@ -59,6 +59,7 @@
 
 mod game;
 mod optimal;
+mod render;
 mod scorer;
 mod session;
 mod strategy;

@@ -95,3 +95,182 @@ fn four_by_six_within_five_guesses_is_5626() {
 fn four_by_seven_is_11228() {
     assert_eq!(optimal_total(4, 7, None), 11228);
 }
+
+/// Runs the `mastermind` binary; returns stdout, stderr and the exit code.
+fn mastermind(args: &[&str]) -> (String, String, i32) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mastermind"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("start mastermind");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+/// Plays `secret` through a printed JSON tree; returns the guesses it takes.
+fn play(game: Game, tree: &serde_json::Value, secret: mastermind_core::Code) -> u64 {
+    let mut node = tree;
+    for turn in 1.. {
+        let guess = game.parse_code(node["guess"].as_str().unwrap()).unwrap();
+        let score = game.calc_score(secret, guess);
+        if score == game.win() {
+            assert_eq!(node["solves"], true);
+            return turn;
+        }
+        node = &node["next"][score.to_string()];
+        assert!(node.is_object(), "no branch for score {score}");
+    }
+    unreachable!()
+}
+
+/// Every secret played through `mastermind tree --format json` gives `mastermind stats`'s figures.
+#[track_caller]
+fn tree_agrees_with_stats(size: &[&str], strategy: &str) {
+    let (pegs, colors) = (size[1].parse().unwrap(), size[3].parse().unwrap());
+    let game = Game::new(pegs, colors).unwrap();
+    let mut args = size.to_vec();
+    args.extend(["--strategy", strategy, "tree", "--format", "json"]);
+    let (out, err, code) = mastermind(&args);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let tree: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut histogram = Vec::new();
+    for c in 0..game.num_codes() {
+        let n = play(game, &tree, mastermind_core::Code(c)) as usize;
+        if histogram.len() < n {
+            histogram.resize(n, 0u64);
+        }
+        histogram[n - 1] += 1;
+    }
+    let total: u64 = histogram
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as u64 + 1) * c)
+        .sum();
+    let mut args = size.to_vec();
+    args.extend(["--strategy", strategy, "stats", "--format", "json"]);
+    let (out, _, code) = mastermind(&args);
+    assert_eq!(code, 0);
+    let stats: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(stats["total"], total, "{strategy}");
+    assert_eq!(stats["worst"], histogram.len());
+    assert_eq!(stats["histogram"], serde_json::json!(histogram));
+}
+
+#[test]
+fn printed_trees_play_like_stats() {
+    tree_agrees_with_stats(&["--pegs", "3", "--colors", "6"], "optimal");
+    tree_agrees_with_stats(&["--pegs", "4", "--colors", "4"], "optimal");
+    tree_agrees_with_stats(&["--pegs", "4", "--colors", "6"], "knuth");
+    tree_agrees_with_stats(&["--pegs", "3", "--colors", "5"], "first-consistent");
+}
+
+#[test]
+fn optimal_stats_text_and_tree_text() {
+    let (out, _, code) = mastermind(&[
+        "--pegs",
+        "3",
+        "--colors",
+        "6",
+        "--strategy",
+        "optimal",
+        "stats",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("total: 854\n") && out.contains("average: 3.9537\n"),
+        "{out}"
+    );
+    let (out, _, code) = mastermind(&[
+        "--pegs",
+        "2",
+        "--colors",
+        "3",
+        "--strategy",
+        "optimal",
+        "tree",
+    ]);
+    assert_eq!(code, 0);
+    // The root line names the first guess and all 9 codes; every other line is one score deeper.
+    let mut lines = out.lines();
+    assert!(lines.next().unwrap().ends_with(" (9)"));
+    for l in lines {
+        let body = l.trim_start();
+        assert_eq!((l.len() - body.len()) % 2, 0);
+        assert_eq!(&body[2..4], ": ", "{l}");
+    }
+}
+
+#[test]
+fn both_plays_the_optimal_tree() {
+    let game = Game::new(3, 6).unwrap();
+    let (tree, _, _) = mastermind(&[
+        "--pegs",
+        "3",
+        "--colors",
+        "6",
+        "--strategy",
+        "optimal",
+        "tree",
+        "--format",
+        "json",
+    ]);
+    let tree: serde_json::Value = serde_json::from_str(&tree).unwrap();
+    for secret in ["aaa", "fed", "abc", "ccf"] {
+        let (out, _, code) = mastermind(&[
+            "--pegs",
+            "3",
+            "--colors",
+            "6",
+            "--strategy",
+            "optimal",
+            "both",
+            "--secret",
+            secret,
+        ]);
+        assert_eq!(code, 0);
+        let turns = out
+            .lines()
+            .filter(|l| l.starts_with("Computer turn"))
+            .count() as u64;
+        assert_eq!(
+            turns,
+            play(game, &tree, game.parse_code(secret).unwrap()),
+            "{out}"
+        );
+        assert!(
+            out.ends_with(&format!("\"{secret}\" => 30\nI'm the best!\n")),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn bad_guess_limits_are_usage_errors() {
+    let (_, err, code) = mastermind(&["--strategy", "knuth", "--max-guesses", "5", "stats"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--max-guesses applies to --strategy optimal only"),
+        "{err}"
+    );
+    let (_, err, code) = mastermind(&[
+        "--pegs",
+        "2",
+        "--colors",
+        "6",
+        "--strategy",
+        "optimal",
+        "--max-guesses",
+        "3",
+        "stats",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no strategy finds every secret within 3 guesses"),
+        "{err}"
+    );
+    let (_, _, code) = mastermind(&["--strategy", "optimal", "--max-guesses", "0", "stats"]);
+    assert_eq!(code, 2);
+}

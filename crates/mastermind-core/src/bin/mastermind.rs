@@ -2,9 +2,12 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a command-line program talks on stdout/stderr
 
 use std::cell::OnceCell;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mastermind_core::{Breaker, Code, DecisionTree, Game, Solver, Strategy};
@@ -23,7 +26,7 @@ struct Cli {
     #[arg(long, global = true, default_value_t = 6, value_name = "K",
           value_parser = clap::value_parser!(u32).range(2..=26))]
     colors: u32,
-    /// How the computer guesses: first-consistent (the original), knuth, most-parts, expected-size, entropy.
+    /// How the computer guesses: first-consistent (the original), knuth, most-parts, expected-size, entropy, optimal.
     #[arg(
         long,
         global = true,
@@ -31,6 +34,10 @@ struct Cli {
         value_name = "NAME"
     )]
     strategy: Strategy,
+    /// With --strategy optimal: the least total within at most N guesses per secret.
+    #[arg(long, global = true, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=60))]
+    max_guesses: Option<u32>,
     /// Seed for the random secrets of the menu's games.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
@@ -52,6 +59,15 @@ enum Command {
         #[arg(long, value_name = "CODE")]
         first: Option<String>,
         /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Print the strategy's whole decision tree: the guess, then for each score what follows.
+    Tree {
+        /// Fix the first guess, e.g. aabbc.
+        #[arg(long, value_name = "CODE")]
+        first: Option<String>,
+        /// Output format: indented text, or JSON (`guess`, `candidates`, `solves`, `next` by score).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
@@ -118,14 +134,29 @@ fn main() -> ExitCode {
 fn run() -> Result<ExitCode, Stop> {
     let cli = Cli::parse();
     let game = Game::new(cli.pegs, cli.colors).map_err(|e| Stop::Usage(e.to_string()))?;
+    if cli.max_guesses.is_some() && cli.strategy != Strategy::Optimal {
+        return Err(Stop::Usage(format!(
+            "--max-guesses applies to --strategy optimal only, not {}",
+            cli.strategy
+        )));
+    }
     let stdin = io::stdin();
     let mut ui = Ui {
         input: stdin.lock(),
         out: io::stdout().lock(),
     };
+    // Long searches: statistics, trees, and the optimal strategy's plan before a game.
+    let optimal = cli.strategy == Strategy::Optimal;
+    let progress = Progress::start(match &cli.command {
+        Some(Command::Stats { .. } | Command::Tree { .. }) => true,
+        Some(Command::Both(_) | Command::Computer) => optimal,
+        _ => false,
+    });
     let player = Player {
         game,
         strategy: cli.strategy,
+        max_guesses: cli.max_guesses,
+        status: progress.status(),
         solver: OnceCell::new(),
     };
     let usage = |e: mastermind_core::Error| Stop::Usage(e.to_string());
@@ -138,15 +169,24 @@ fn run() -> Result<ExitCode, Stop> {
             let secret = pick_secret(game, &args)?;
             human(&mut ui, game, secret, cli.strategy)?;
         }
-        Some(Command::Computer) => computer(&mut ui, game, player.breaker().map_err(usage)?)?,
+        Some(Command::Computer) => {
+            player.plan().map_err(usage)?;
+            progress.finish();
+            computer(&mut ui, game, player.breaker().map_err(usage)?)?
+        }
         Some(Command::Both(args)) => {
             let secret = pick_secret(game, &args)?;
+            player.plan().map_err(usage)?;
+            progress.finish();
             both(&mut ui, game, player.breaker().map_err(usage)?, secret)?;
         }
         Some(Command::Stats { first, format }) => {
             let first = first.map(|f| parse_arg(game, "--first", &f)).transpose()?;
             let solver = player.solver().clone().map_err(usage)?;
-            let s = DecisionTree::build(&solver, first).stats(game, cli.strategy);
+            let s = DecisionTree::try_build(&solver, first)
+                .map_err(usage)?
+                .stats(game, cli.strategy);
+            progress.finish();
             match format {
                 Format::Json => {
                     let text = serde_json::to_string(&s).map_err(io::Error::other)?;
@@ -165,6 +205,16 @@ fn run() -> Result<ExitCode, Stop> {
                     writeln!(ui.out, "worst: {}", s.worst)?;
                     writeln!(ui.out, "histogram: {}", s.histogram_text())?;
                 }
+            }
+        }
+        Some(Command::Tree { first, format }) => {
+            let first = first.map(|f| parse_arg(game, "--first", &f)).transpose()?;
+            let solver = player.solver().clone().map_err(usage)?;
+            let t = DecisionTree::try_build(&solver, first).map_err(usage)?;
+            progress.finish();
+            match format {
+                Format::Json => writeln!(ui.out, "{}", t.to_json(game))?,
+                Format::Text => write!(ui.out, "{}", t.to_text(game))?,
             }
         }
         Some(Command::Score { secret, guess }) => {
@@ -204,6 +254,9 @@ fn pick_secret(game: Game, args: &SecretArgs) -> Result<Code, Stop> {
 struct Player {
     game: Game,
     strategy: Strategy,
+    max_guesses: Option<u32>,
+    /// Where the optimal search reports how far it has got.
+    status: Arc<Mutex<String>>,
     /// Made on first use: `score` and `human` never need it.
     solver: OnceCell<Result<Arc<Solver>, mastermind_core::Error>>,
 }
@@ -211,8 +264,31 @@ struct Player {
 impl Player {
     /// The shared solver (or why there is none).
     fn solver(&self) -> &Result<Arc<Solver>, mastermind_core::Error> {
-        self.solver
-            .get_or_init(|| Solver::new(self.game, self.strategy).map(Arc::new))
+        self.solver.get_or_init(|| {
+            let mut s = Solver::new(self.game, self.strategy)?;
+            if let Some(m) = self.max_guesses {
+                s = s.with_max_guesses(m)?;
+            }
+            let status = Arc::clone(&self.status);
+            s = s.with_progress(move |line| {
+                if let Ok(mut st) = status.lock() {
+                    *st = line.to_string();
+                }
+            });
+            Ok(Arc::new(s))
+        })
+    }
+
+    /// Plans the optimal strategy's whole game ahead (nothing for the others), so that a
+    /// guess limit that cannot be kept is reported before the game starts.
+    fn plan(&self) -> Result<(), mastermind_core::Error> {
+        if self.strategy != Strategy::Optimal {
+            return Ok(());
+        }
+        match self.solver() {
+            Ok(s) => DecisionTree::try_build(s, None).map(|_| ()),
+            Err(e) => Err(e.clone()),
+        }
     }
 
     /// A fresh code breaker (depth-first `first-consistent` for games too big to list).
@@ -425,5 +501,67 @@ fn both<R: BufRead, W: Write>(
         }
         breaker.feed(guess, score);
         turn += 1;
+    }
+}
+
+/// A line on standard error, refreshed every second once a run has taken more than a
+/// second, when standard error is a terminal; silent otherwise.
+struct Progress {
+    status: Arc<Mutex<String>>,
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Progress {
+    fn start(enabled: bool) -> Progress {
+        let status = Arc::new(Mutex::new(String::new()));
+        if !enabled || !io::stderr().is_terminal() {
+            return Progress {
+                status,
+                stop: None,
+                thread: None,
+            };
+        }
+        let (tx, rx) = mpsc::channel::<()>();
+        let shown = Arc::clone(&status);
+        let thread = std::thread::spawn(move || {
+            let start = Instant::now();
+            let mut wrote = false;
+            while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(Duration::from_secs(1)) {
+                let line = shown.lock().map(|s| s.clone()).unwrap_or_default();
+                let secs = start.elapsed().as_secs();
+                eprint!("\r\x1b[Kworking, {secs} s {line}");
+                wrote = true;
+            }
+            if wrote {
+                eprint!("\r\x1b[K");
+            }
+        });
+        Progress {
+            status,
+            stop: Some(tx),
+            thread: Some(thread),
+        }
+    }
+
+    /// Where the work reports its current step.
+    fn status(&self) -> Arc<Mutex<String>> {
+        Arc::clone(&self.status)
+    }
+
+    /// Stops the line and clears it.
+    fn finish(&self) {
+        if let Some(tx) = &self.stop {
+            let _ = tx.send(());
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
