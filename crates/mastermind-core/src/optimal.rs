@@ -23,9 +23,10 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
+use crate::scorer::{Form, bits_index, bytes_index};
 use crate::strategy::canonical_codes;
 use crate::tree::DecisionTree;
-use crate::{Code, Error, Game};
+use crate::{Code, Error, Game, Scorer};
 
 /// Most codes a game may have for the optimal strategy (it keeps a table of every score).
 pub const MAX_OPTIMAL_CODES: u64 = 4096;
@@ -111,12 +112,21 @@ pub(crate) struct Optimal {
     /// `table[g·codes + s]`: the score index of guess `g` against secret `s`.
     table: Vec<u8>,
     digits: Vec<[u8; 8]>,
+    /// The fast scorer's words of every code (byte or bit form).
+    words: Vec<[u64; 2]>,
+    form: Form,
     masks: Vec<u32>,
     /// Lower bound by part size without a depth limit.
     lb_free: Vec<u32>,
     /// `lb_depth[d][k]`: lower bound for `k` codes within `d` guesses.
     lb_depth: Vec<Vec<u32>>,
+    /// `lb(k + 1) - lb(k)` without a depth limit: what the `k+1`-th code of a part adds.
+    delta_free: Vec<u32>,
+    /// The same within `d` guesses (`INF` where the part no longer fits).
+    delta_depth: Vec<Vec<u32>>,
     max_guesses: Option<u32>,
+    /// Non-winning scores: the most parts a guess can make.
+    m: usize,
     /// One memory per depth limit (index 0: no limit).
     memo: Vec<Memo>,
     guess_lists: HashMap<(u32, u32), std::sync::Arc<Vec<u32>>>,
@@ -165,6 +175,7 @@ impl Optimal {
         }
         // Non-winning scores: right + wrong <= pegs, not (pegs-1, 1), not (pegs, 0).
         let m = ((pegs + 1) * (pegs + 2) / 2 - 2).max(1) as u64;
+        let m_parts = m as usize;
         let bound = |k: usize, depth: u32| -> u32 {
             let (mut left, mut level, mut cap, mut total) = (k as u64, 1u64, 1u64, 0u64);
             while left > 0 {
@@ -179,18 +190,32 @@ impl Optimal {
             }
             total.min(INF as u64) as u32
         };
-        let lb_free = (0..=codes).map(|k| bound(k, u32::MAX)).collect();
+        let lb_free = (0..=codes + 1).map(|k| bound(k, u32::MAX)).collect();
         let lb_depth = match max_guesses {
             Some(max) => (0..=max.min(MAX_GUESS_LIMIT))
-                .map(|d| (0..=codes).map(|k| bound(k, d)).collect())
+                .map(|d| (0..=codes + 1).map(|k| bound(k, d)).collect())
                 .collect(),
             None => Vec::new(),
         };
+        let delta = |lb: &Vec<u32>| -> Vec<u32> {
+            lb.windows(2)
+                .map(|w| if w[1] >= INF { INF } else { w[1] - w[0] })
+                .collect()
+        };
+        let delta_free = delta(&lb_free);
+        let delta_depth = lb_depth.iter().map(delta).collect();
         let masks = (0..codes as u64)
             .map(|c| game.colour_mask(Code(c)))
             .collect();
         let depths = max_guesses.map_or(1, |m| m.min(MAX_GUESS_LIMIT) as usize + 1);
+        let scorer = Scorer::new(game)?;
+        assert!(
+            scorer.is_narrow(),
+            "games of at most 4096 codes fit one word"
+        );
         Ok(Optimal {
+            words: scorer.narrow().to_vec(),
+            form: scorer.form(),
             game,
             codes,
             pegs,
@@ -201,6 +226,9 @@ impl Optimal {
             masks,
             lb_free,
             lb_depth,
+            m: m_parts,
+            delta_free,
+            delta_depth,
             max_guesses: max_guesses.map(|m| m.min(MAX_GUESS_LIMIT)),
             memo: (0..depths).map(|_| Memo::default()).collect(),
             guess_lists: HashMap::new(),
@@ -236,6 +264,27 @@ impl Optimal {
             self.lb_free[k]
         } else {
             self.lb_depth[d as usize][k]
+        }
+    }
+
+    /// The least bound of a guess that is not among the `n` candidates, with `d` guesses left.
+    #[inline]
+    fn out_lb(&self, n: usize, d: u8) -> u32 {
+        let dn = Self::child_depth(d);
+        let m = self.m;
+        let (q, r) = (n / m, n % m);
+        let a = (r as u32).saturating_mul(self.lb(q + 1, dn));
+        let b = ((m - r) as u32).saturating_mul(self.lb(q, dn));
+        (n as u32).saturating_add(a).saturating_add(b)
+    }
+
+    /// What each further code of a part adds to its lower bound, with `d` guesses left.
+    #[inline]
+    fn delta(&self, d: u8) -> &[u32] {
+        if d == UNLIMITED {
+            &self.delta_free
+        } else {
+            &self.delta_depth[d as usize]
         }
     }
 
@@ -398,11 +447,15 @@ impl Optimal {
         let dn = Self::child_depth(d);
         let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
         let list = self.guess_list(played, live);
-        let codes = self.codes;
-        let slots = self.slots;
         let win = self.win;
-        let mut cands: Vec<(u32, bool, u32)> = Vec::new();
-        let mut counts = [0u32; 81];
+        // Guesses that might beat `beta`, as (bound, not a candidate, code) packed for sorting.
+        let mut cands: Vec<u64> = Vec::new();
+        // The least bound of the guesses left out for being no better than `beta`.
+        let mut skipped = INF;
+        let mut counts = [0u32; 256];
+        let mut seen = vec![0u8; n];
+        let local: Vec<[u64; 2]> = set.iter().map(|&c| self.words[c as usize]).collect();
+        let pegs = self.pegs;
         // Candidates first: a perfect split by one of them ends the scan at once.
         let mut in_set = Vec::with_capacity(n);
         {
@@ -428,32 +481,64 @@ impl Optimal {
                 })
                 .collect::<Vec<u32>>()
         };
+        // The bound's `extra` (see below) at which a guess cannot beat `beta`.
+        let limit = if beta >= INF {
+            u32::MAX
+        } else {
+            (beta + 1).saturating_sub(2 * n as u32)
+        };
+        // A guess that is not a candidate solves no secret now: its bound is at least that
+        // of the `n` codes spread evenly over every non-winning score.
+        let out_min = self.out_lb(n, d);
+        let others = if out_min < beta {
+            others
+        } else {
+            skipped = skipped.min(out_min);
+            Vec::new()
+        };
+        // The least bound of the candidates scanned so far.
+        let mut min_in = INF;
         for (phase, guesses) in [in_set, others].into_iter().enumerate() {
+            if phase == 1 {
+                // No guess does better than the best candidate or the best non-candidate.
+                lb = lb.max(min_in.min(out_min));
+            }
             for g in guesses {
                 if !self.is_canonical(g, group, played, live) {
                     continue;
                 }
-                let row = &self.table[g as usize * codes..(g as usize + 1) * codes];
-                counts[..slots].fill(0);
-                for &s in set {
-                    counts[row[s as usize] as usize] += 1;
-                }
-                let mut lbg = n as u32;
-                let mut exact = true;
-                let mut useless = false;
-                for (i, &c) in counts[..slots].iter().enumerate() {
-                    if c == 0 || i == win {
-                        continue;
+                let delta = self.delta(dn);
+                let x = self.words[g as usize];
+                let tally = match self.form {
+                    Form::Bytes => tally(&mut counts, &mut seen, delta, limit, &local, |y| {
+                        bytes_index(x, y, pegs)
+                    }),
+                    _ => tally(&mut counts, &mut seen, delta, limit, &local, |y| {
+                        bits_index(x, y, pegs)
+                    }),
+                };
+                let Some((sum, big)) = tally else {
+                    skipped = skipped.min(beta);
+                    if phase == 0 {
+                        min_in = min_in.min(beta);
                     }
-                    if c as usize == n {
-                        useless = true;
-                        break;
-                    }
-                    exact &= c <= 2;
-                    lbg = lbg.saturating_add(self.lb(c as usize, dn));
+                    continue;
+                };
+                let first = counts[seen[0] as usize];
+                let hit = counts[win];
+                for &i in &seen[..n] {
+                    counts[i as usize] = 0;
                 }
+                let mut lbg = (n as u32).saturating_add(sum);
+                // The winning part (the guess itself) costs nothing more: take back its 1.
+                lbg -= hit;
+                let exact = !big;
+                let useless = first as usize == n && hit == 0;
                 if useless || lbg >= INF {
                     continue;
+                }
+                if phase == 0 {
+                    min_in = min_in.min(lbg);
                 }
                 if exact && lbg <= lb {
                     // Nothing beats the bound: done.
@@ -469,15 +554,20 @@ impl Optimal {
                     }
                     return lbg;
                 }
-                cands.push((lbg, phase == 1, g));
+                if lbg >= beta {
+                    skipped = skipped.min(lbg);
+                    continue;
+                }
+                cands.push(((lbg as u64) << 33) | ((phase as u64) << 32) | g as u64);
             }
         }
         cands.sort_unstable();
         let mut best = beta;
         let mut best_g = None;
-        let mut proven = INF;
-        let root = self.progress.is_some() && n == codes;
-        for (i, &(lbg, _, g)) in cands.iter().enumerate() {
+        let mut proven = skipped;
+        let root = self.progress.is_some() && n == self.codes;
+        for (i, &key) in cands.iter().enumerate() {
+            let (lbg, g) = ((key >> 33) as u32, key as u32);
             if lbg >= best {
                 proven = proven.min(lbg);
                 break;
@@ -670,6 +760,40 @@ impl Optimal {
             .or_else(|| self.best_guess(set, UNLIMITED, played, &group))
             .expect("a tree without a depth limit always exists")
     }
+}
+
+/// Counts the score indices `idx(y)` of the set's words `local` into `counts` (remembering
+/// each in `seen`), summing `delta` of each part's size before the code is added; `None`
+/// (counts left dirty for `seen`) as soon as the sum's excess over one per code reaches `limit`.
+#[inline(always)]
+fn tally(
+    counts: &mut [u32; 256],
+    seen: &mut [u8],
+    delta: &[u32],
+    limit: u32,
+    local: &[[u64; 2]],
+    idx: impl Fn([u64; 2]) -> usize,
+) -> Option<(u32, bool)> {
+    let mut sum = 0u32;
+    let mut extra = 0u32;
+    let mut big = false;
+    for (j, &y) in local.iter().enumerate() {
+        let i = idx(y) & 255;
+        seen[j] = i as u8;
+        let c = counts[i];
+        let add = delta[c as usize];
+        sum = sum.saturating_add(add);
+        extra = extra.saturating_add(add - 1);
+        big |= c >= 2;
+        counts[i] = c + 1;
+        if extra >= limit {
+            for &k in &seen[..=j] {
+                counts[k as usize] = 0;
+            }
+            return None;
+        }
+    }
+    Some((sum, big))
 }
 
 /// Calls `f` with every permutation of `v[k..]` (after `v[..k]`).
