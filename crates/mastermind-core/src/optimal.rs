@@ -444,169 +444,208 @@ impl Optimal {
             }
         }
         self.nodes += 1;
-        let dn = Self::child_depth(d);
         let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
         let list = self.guess_list(played, live);
-        let win = self.win;
-        // Guesses that might beat `beta`, as (bound, not a candidate, code) packed for sorting.
-        let mut cands: Vec<u64> = Vec::new();
-        // The least bound of the guesses left out for being no better than `beta`.
-        let mut skipped = INF;
-        let mut counts = [0u32; 256];
-        let mut seen = vec![0u8; n];
-        let local: Vec<[u64; 2]> = set.iter().map(|&c| self.words[c as usize]).collect();
-        let pegs = self.pegs;
-        // Candidates first: a perfect split by one of them ends the scan at once.
-        let mut in_set = Vec::with_capacity(n);
-        {
+        let (in_set, others): (Vec<u32>, Vec<u32>) = {
             let mut k = 0;
-            for &g in list.iter() {
+            list.iter().partition(|&&g| {
                 while k < n && set[k] < g {
                     k += 1;
                 }
-                if k < n && set[k] == g {
-                    in_set.push(g);
-                }
-            }
-        }
-        let others = {
-            let mut k = 0;
-            list.iter()
-                .copied()
-                .filter(|&g| {
-                    while k < n && set[k] < g {
-                        k += 1;
-                    }
-                    !(k < n && set[k] == g)
-                })
-                .collect::<Vec<u32>>()
+                k < n && set[k] == g
+            })
         };
-        // The bound's `extra` (see below) at which a guess cannot beat `beta`.
-        let limit = if beta >= INF {
-            u32::MAX
-        } else {
-            (beta + 1).saturating_sub(2 * n as u32)
+        let mut scan = NodeScan {
+            counts: [0; 256],
+            seen: vec![0; n],
+            local: set.iter().map(|&c| self.words[c as usize]).collect(),
+            skipped: INF,
+            least: INF,
+            cands: Vec::new(),
+        };
+        let mut best = Best {
+            cost: beta,
+            guess: None,
+            proven: INF,
+            lb,
         };
         // A guess that is not a candidate solves no secret now: its bound is at least that
         // of the `n` codes spread evenly over every non-winning score.
         let out_min = self.out_lb(n, d);
-        let others = if out_min < beta {
-            others
-        } else {
-            skipped = skipped.min(out_min);
-            Vec::new()
-        };
-        // The least bound of the candidates scanned so far.
-        let mut min_in = INF;
-        for (phase, guesses) in [in_set, others].into_iter().enumerate() {
-            if phase == 1 {
-                // No guess does better than the best candidate or the best non-candidate.
-                lb = lb.max(min_in.min(out_min));
-            }
-            for g in guesses {
-                if !self.is_canonical(g, group, played, live) {
-                    continue;
-                }
-                let delta = self.delta(dn);
-                let x = self.words[g as usize];
-                let tally = match self.form {
-                    Form::Bytes => tally(&mut counts, &mut seen, delta, limit, &local, |y| {
-                        bytes_index(x, y, pegs)
-                    }),
-                    _ => tally(&mut counts, &mut seen, delta, limit, &local, |y| {
-                        bits_index(x, y, pegs)
-                    }),
-                };
-                let Some((sum, big)) = tally else {
-                    skipped = skipped.min(beta);
-                    if phase == 0 {
-                        min_in = min_in.min(beta);
-                    }
-                    continue;
-                };
-                let first = counts[seen[0] as usize];
-                let hit = counts[win];
-                for &i in &seen[..n] {
-                    counts[i as usize] = 0;
-                }
-                let mut lbg = (n as u32).saturating_add(sum);
-                // The winning part (the guess itself) costs nothing more: take back its 1.
-                lbg -= hit;
-                let exact = !big;
-                let useless = first as usize == n && hit == 0;
-                if useless || lbg >= INF {
-                    continue;
-                }
-                if phase == 0 {
-                    min_in = min_in.min(lbg);
-                }
-                if exact && lbg <= lb {
-                    // Nothing beats the bound: done.
-                    if lbg < beta {
-                        self.memo[mi].insert(
-                            set.into(),
-                            Entry {
-                                value: lbg,
-                                exact: true,
-                                guess: g,
-                            },
-                        );
-                    }
-                    return lbg;
-                }
-                if lbg >= beta {
-                    skipped = skipped.min(lbg);
-                    continue;
-                }
-                cands.push(((lbg as u64) << 33) | ((phase as u64) << 32) | g as u64);
-            }
-        }
+        // Candidates first: a perfect split by one of them ends the search at once, and
+        // those whose bound is below `out_min` come before every other guess anyway.
+        let mut done = self.scan(
+            &mut scan, &in_set, 0, d, beta, lb, group, played, live, &mut best,
+        );
+        let min_in = scan.least;
+        let mut cands = std::mem::take(&mut scan.cands);
         cands.sort_unstable();
-        let mut best = beta;
-        let mut best_g = None;
-        let mut proven = skipped;
-        let root = self.progress.is_some() && n == self.codes;
-        for (i, &key) in cands.iter().enumerate() {
-            let (lbg, g) = ((key >> 33) as u32, key as u32);
-            if lbg >= best {
-                proven = proven.min(lbg);
-                break;
-            }
-            let (cost, ok) = self.eval(set, g, d, best, played, group);
-            if ok {
-                best = cost;
-                best_g = Some(g);
+        let mut next = 0;
+        while !done && next < cands.len() && (cands[next] >> 33) as u32 <= out_min {
+            done = self.step(cands[next], set, d, played, group, &mut best);
+            next += 1;
+        }
+        if !done {
+            // No guess does better than the best candidate or the best non-candidate.
+            best.lb = best.lb.max(min_in.min(out_min));
+            done = best.guess.is_some() && best.cost <= best.lb;
+        }
+        if !done {
+            let mut rest = cands.split_off(next);
+            if out_min < best.cost {
+                scan.cands = rest;
+                let bound = best.cost;
+                let (lb2, cost) = (best.lb, bound);
+                done = self.scan(
+                    &mut scan, &others, 1, d, cost, lb2, group, played, live, &mut best,
+                );
+                rest = std::mem::take(&mut scan.cands);
+                rest.sort_unstable();
             } else {
-                proven = proven.min(cost);
+                best.proven = best.proven.min(out_min);
             }
-            if root && let Some(p) = &self.progress {
-                p(&format!(
-                    "first guess {}/{}: {} total {}{}",
-                    i + 1,
-                    cands.len(),
-                    self.game.format_code(Code(g as u64)),
-                    if ok { "" } else { ">= " },
-                    cost
-                ));
-            }
-            if best_g.is_some() && best <= lb {
-                break;
+            for &key in &rest {
+                if done {
+                    break;
+                }
+                done = self.step(key, set, d, played, group, &mut best);
             }
         }
-        let entry = match best_g {
+        best.proven = best.proven.min(scan.skipped);
+        let entry = match best.guess {
             Some(g) => Entry {
-                value: best,
+                value: best.cost,
                 exact: true,
                 guess: g,
             },
             None => Entry {
-                value: lb.max(proven),
+                value: best.lb.max(best.proven),
                 exact: false,
                 guess: 0,
             },
         };
         self.memo[mi].insert(set.into(), entry);
         entry.value
+    }
+
+    /// Scores each of `guesses` against the candidates of `scan`: those whose bound is below
+    /// `beta` go to `scan.cands` (packed with `phase`, 1 for non-candidates). Returns true
+    /// when a guess is known optimal without search (recorded in `best`).
+    #[allow(clippy::too_many_arguments)] // reason: the node's whole state, in a hot loop
+    fn scan(
+        &self,
+        scan: &mut NodeScan,
+        guesses: &[u32],
+        phase: u64,
+        d: u8,
+        beta: u32,
+        lb: u32,
+        group: &[Sym],
+        played: u32,
+        live: u32,
+        best: &mut Best,
+    ) -> bool {
+        let n = scan.local.len();
+        let win = self.win;
+        let pegs = self.pegs;
+        let delta = self.delta(Self::child_depth(d));
+        // The bound's `extra` (see [`tally`]) at which a guess cannot beat `beta`.
+        let limit = if beta >= INF {
+            u32::MAX
+        } else {
+            (beta + 1).saturating_sub(2 * n as u32)
+        };
+        for &g in guesses {
+            if !self.is_canonical(g, group, played, live) {
+                continue;
+            }
+            let x = self.words[g as usize];
+            let NodeScan {
+                counts,
+                seen,
+                local,
+                ..
+            } = scan;
+            let tally = match self.form {
+                Form::Bytes => tally(counts, seen, delta, limit, local, |y| {
+                    bytes_index(x, y, pegs)
+                }),
+                _ => tally(counts, seen, delta, limit, local, |y| {
+                    bits_index(x, y, pegs)
+                }),
+            };
+            let Some((sum, big)) = tally else {
+                scan.skipped = scan.skipped.min(beta);
+                scan.least = scan.least.min(beta);
+                continue;
+            };
+            let first = scan.counts[scan.seen[0] as usize];
+            let hit = scan.counts[win];
+            for &i in &scan.seen[..n] {
+                scan.counts[i as usize] = 0;
+            }
+            // The winning part (the guess itself) costs nothing more: take back its 1.
+            let lbg = (n as u32).saturating_add(sum) - hit;
+            let useless = first as usize == n && hit == 0;
+            if useless || lbg >= INF {
+                continue;
+            }
+            scan.least = scan.least.min(lbg);
+            if !big && lbg <= lb {
+                // Parts of at most two codes cost exactly their bound, and nothing beats it.
+                if lbg < best.cost {
+                    best.cost = lbg;
+                    best.guess = Some(g);
+                } else {
+                    best.proven = best.proven.min(lbg);
+                }
+                return true;
+            }
+            if lbg >= beta {
+                scan.skipped = scan.skipped.min(lbg);
+                continue;
+            }
+            scan.cands
+                .push(((lbg as u64) << 33) | (phase << 32) | g as u64);
+        }
+        false
+    }
+
+    /// Evaluates the packed guess `key` against the best so far; true when no other guess
+    /// can do better.
+    fn step(
+        &mut self,
+        key: u64,
+        set: &[u32],
+        d: u8,
+        played: u32,
+        group: &[Sym],
+        best: &mut Best,
+    ) -> bool {
+        let (lbg, g) = ((key >> 33) as u32, key as u32);
+        if lbg >= best.cost {
+            // Sorted by bound: no later guess can do better either.
+            best.proven = best.proven.min(lbg);
+            return true;
+        }
+        let (cost, ok) = self.eval(set, g, d, best.cost, played, group);
+        if ok {
+            best.cost = cost;
+            best.guess = Some(g);
+        } else {
+            best.proven = best.proven.min(cost);
+        }
+        if set.len() == self.codes
+            && let Some(p) = &self.progress
+        {
+            p(&format!(
+                "first guess {}: total {}{}",
+                self.game.format_code(Code(g as u64)),
+                if ok { "" } else { ">= " },
+                cost
+            ));
+        }
+        best.guess.is_some() && best.cost <= best.lb
     }
 
     /// The cost of playing `g` on `set` (with `d` guesses left) if below `bound`, with
@@ -760,6 +799,31 @@ impl Optimal {
             .or_else(|| self.best_guess(set, UNLIMITED, played, &group))
             .expect("a tree without a depth limit always exists")
     }
+}
+
+/// The search of one node: the best guess so far and what is proved about the others.
+struct Best {
+    /// The cost of `guess`, or the bound to beat while there is none.
+    cost: u32,
+    guess: Option<u32>,
+    /// The least lower bound proved for a guess that does not beat `cost`.
+    proven: u32,
+    /// A lower bound on every guess.
+    lb: u32,
+}
+
+/// Scratch space and results of scoring guesses against one node's candidates.
+struct NodeScan {
+    counts: [u32; 256],
+    seen: Vec<u8>,
+    /// The candidates' scorer words.
+    local: Vec<[u64; 2]>,
+    /// The least bound of the guesses left out for being no better than the bound to beat.
+    skipped: u32,
+    /// The least bound of every guess scored.
+    least: u32,
+    /// Guesses to search: (bound, not a candidate, code) packed for sorting.
+    cands: Vec<u64>,
 }
 
 /// Counts the score indices `idx(y)` of the set's words `local` into `counts` (remembering
