@@ -21,14 +21,16 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
 
 use crate::scorer::{Form, bits_index, bytes_index};
 use crate::strategy::canonical_codes;
 use crate::tree::DecisionTree;
 use crate::{Code, Error, Game, Scorer};
 
-/// Most codes a game may have for the optimal strategy (it keeps a table of every score).
+/// Most codes a game may have for the optimal strategy (4×8; 4×7 already takes about a minute).
 pub const MAX_OPTIMAL_CODES: u64 = 4096;
 
 /// Most guesses `--max-guesses` may ask for (more is the same as no limit in practice).
@@ -102,15 +104,13 @@ pub struct SearchStats {
     pub memo_entries: u64,
 }
 
-/// The exact search with its tables and memory; one per game and depth limit.
-pub(crate) struct Optimal {
+/// The search's fixed tables, shared by the threads of a parallel search.
+struct Tables {
     game: Game,
     codes: usize,
     pegs: usize,
     slots: usize,
     win: usize,
-    /// `table[g·codes + s]`: the score index of guess `g` against secret `s`.
-    table: Vec<u8>,
     digits: Vec<[u8; 8]>,
     /// The fast scorer's words of every code (byte or bit form).
     words: Vec<[u64; 2]>,
@@ -124,9 +124,14 @@ pub(crate) struct Optimal {
     delta_free: Vec<u32>,
     /// The same within `d` guesses (`INF` where the part no longer fits).
     delta_depth: Vec<Vec<u32>>,
-    max_guesses: Option<u32>,
     /// Non-winning scores: the most parts a guess can make.
     m: usize,
+}
+
+/// The exact search with its tables and memory; one per game and depth limit.
+pub(crate) struct Optimal {
+    t: Arc<Tables>,
+    max_guesses: Option<u32>,
     /// One memory per depth limit (index 0: no limit).
     memo: Vec<Memo>,
     guess_lists: HashMap<(u32, u32), std::sync::Arc<Vec<u32>>>,
@@ -144,7 +149,7 @@ pub(crate) type Progress = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
 impl fmt::Debug for Optimal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Optimal")
-            .field("game", &self.game)
+            .field("game", &self.t.game)
             .field("max_guesses", &self.max_guesses)
             .field("nodes", &self.nodes)
             .finish_non_exhaustive()
@@ -165,14 +170,6 @@ impl Optimal {
         let codes = codes as usize;
         let pegs = game.pegs();
         let digits: Vec<[u8; 8]> = (0..codes as u64).map(|c| game.digits(Code(c))).collect();
-        let mut table = vec![0u8; codes * codes];
-        for g in 0..codes {
-            for s in 0..=g {
-                let i = game.score_index(game.calc_score(Code(g as u64), Code(s as u64))) as u8;
-                table[g * codes + s] = i;
-                table[s * codes + g] = i;
-            }
-        }
         // Non-winning scores: right + wrong <= pegs, not (pegs-1, 1), not (pegs, 0).
         let m = ((pegs + 1) * (pegs + 2) / 2 - 2).max(1) as u64;
         let m_parts = m as usize;
@@ -213,7 +210,7 @@ impl Optimal {
             scorer.is_narrow(),
             "games of at most 4096 codes fit one word"
         );
-        Ok(Optimal {
+        let t = Tables {
             words: scorer.narrow().to_vec(),
             form: scorer.form(),
             game,
@@ -221,7 +218,6 @@ impl Optimal {
             pegs,
             slots: game.num_score_slots(),
             win: game.score_index(game.win()),
-            table,
             digits,
             masks,
             lb_free,
@@ -229,6 +225,9 @@ impl Optimal {
             m: m_parts,
             delta_free,
             delta_depth,
+        };
+        Ok(Optimal {
+            t: Arc::new(t),
             max_guesses: max_guesses.map(|m| m.min(MAX_GUESS_LIMIT)),
             memo: (0..depths).map(|_| Memo::default()).collect(),
             guess_lists: HashMap::new(),
@@ -261,9 +260,9 @@ impl Optimal {
     #[inline]
     fn lb(&self, k: usize, d: u8) -> u32 {
         if d == UNLIMITED {
-            self.lb_free[k]
+            self.t.lb_free[k]
         } else {
-            self.lb_depth[d as usize][k]
+            self.t.lb_depth[d as usize][k]
         }
     }
 
@@ -271,7 +270,7 @@ impl Optimal {
     #[inline]
     fn out_lb(&self, n: usize, d: u8) -> u32 {
         let dn = Self::child_depth(d);
-        let m = self.m;
+        let m = self.t.m;
         let (q, r) = (n / m, n % m);
         let a = (r as u32).saturating_mul(self.lb(q + 1, dn));
         let b = ((m - r) as u32).saturating_mul(self.lb(q, dn));
@@ -282,9 +281,9 @@ impl Optimal {
     #[inline]
     fn delta(&self, d: u8) -> &[u32] {
         if d == UNLIMITED {
-            &self.delta_free
+            &self.t.delta_free
         } else {
-            &self.delta_depth[d as usize]
+            &self.t.delta_depth[d as usize]
         }
     }
 
@@ -305,7 +304,7 @@ impl Optimal {
     /// Every symmetry of an empty history: all permutations of the positions.
     fn root_group(&self) -> Vec<Sym> {
         let mut out = Vec::new();
-        let mut perm: Vec<u8> = (0..self.pegs as u8).collect();
+        let mut perm: Vec<u8> = (0..self.t.pegs as u8).collect();
         permutations(&mut perm, 0, &mut |p| {
             let mut s = Sym {
                 perm: [0; 8],
@@ -336,12 +335,12 @@ impl Optimal {
 
     /// The symmetries in `group` (for colours `played`) that also leave guess `g` unchanged.
     fn stabilize(&self, group: &[Sym], played: u32, g: u32) -> Vec<Sym> {
-        let d = &self.digits[g as usize];
+        let d = &self.t.digits[g as usize];
         let mut out = Vec::with_capacity(group.len());
         'next: for s in group {
             let mut t = *s;
             let mut used = 0u32;
-            for p in 0..self.pegs {
+            for p in 0..self.t.pegs {
                 let c = d[p] as usize;
                 let target = d[s.perm[p] as usize];
                 if played & (1 << c) != 0 {
@@ -370,8 +369,8 @@ impl Optimal {
         if group.len() <= 1 {
             return true;
         }
-        let gd = &self.digits[g as usize][..self.pegs];
-        let colors = self.game.colors() as u8;
+        let gd = &self.t.digits[g as usize][..self.t.pegs];
+        let colors = self.t.game.colors() as u8;
         let dead_low = (0..colors).find(|&c| live & (1 << c) == 0).unwrap_or(0);
         let mut free = [0u8; 26];
         let mut nfree = 0;
@@ -393,7 +392,7 @@ impl Optimal {
             }
             let mut relabel = [u8::MAX; 26];
             let mut next = 0;
-            for x in h[..self.pegs].iter_mut() {
+            for x in h[..self.t.pegs].iter_mut() {
                 let c = *x;
                 *x = if live & (1 << c) == 0 {
                     dead_low
@@ -407,7 +406,7 @@ impl Optimal {
                     c
                 };
             }
-            if h[..self.pegs] < *gd {
+            if h[..self.t.pegs] < *gd {
                 return false;
             }
         }
@@ -416,7 +415,7 @@ impl Optimal {
 
     /// The guesses worth trying for colours `played` and `live` (see [`canonical_codes`]).
     fn guess_list(&mut self, played: u32, live: u32) -> std::sync::Arc<Vec<u32>> {
-        let game = self.game;
+        let game = self.t.game;
         std::sync::Arc::clone(
             self.guess_lists
                 .entry((played, live))
@@ -444,21 +443,26 @@ impl Optimal {
             }
         }
         self.nodes += 1;
-        let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
+        let live = set.iter().fold(0, |m, &c| m | self.t.masks[c as usize]);
         let list = self.guess_list(played, live);
-        let (in_set, others): (Vec<u32>, Vec<u32>) = {
+        let in_set: Vec<u32> = set
+            .iter()
+            .copied()
+            .filter(|g| list.binary_search(g).is_ok())
+            .collect();
+        let others = {
             let mut k = 0;
-            list.iter().partition(|&&g| {
+            list.iter().copied().filter(move |&g| {
                 while k < n && set[k] < g {
                     k += 1;
                 }
-                k < n && set[k] == g
+                !(k < n && set[k] == g)
             })
         };
         let mut scan = NodeScan {
             counts: [0; 256],
             seen: vec![0; n],
-            local: set.iter().map(|&c| self.words[c as usize]).collect(),
+            local: set.iter().map(|&c| self.t.words[c as usize]).collect(),
             skipped: INF,
             least: INF,
             cands: Vec::new(),
@@ -475,7 +479,7 @@ impl Optimal {
         // Candidates first: a perfect split by one of them ends the search at once, and
         // those whose bound is below `out_min` come before every other guess anyway.
         let mut done = self.scan(
-            &mut scan, &in_set, 0, d, beta, lb, group, played, live, &mut best,
+            &mut scan, in_set, 0, d, beta, lb, group, played, live, &mut best,
         );
         let min_in = scan.least;
         let mut cands = std::mem::take(&mut scan.cands);
@@ -497,7 +501,7 @@ impl Optimal {
                 let bound = best.cost;
                 let (lb2, cost) = (best.lb, bound);
                 done = self.scan(
-                    &mut scan, &others, 1, d, cost, lb2, group, played, live, &mut best,
+                    &mut scan, others, 1, d, cost, lb2, group, played, live, &mut best,
                 );
                 rest = std::mem::take(&mut scan.cands);
                 rest.sort_unstable();
@@ -535,7 +539,7 @@ impl Optimal {
     fn scan(
         &self,
         scan: &mut NodeScan,
-        guesses: &[u32],
+        guesses: impl IntoIterator<Item = u32>,
         phase: u64,
         d: u8,
         beta: u32,
@@ -546,8 +550,8 @@ impl Optimal {
         best: &mut Best,
     ) -> bool {
         let n = scan.local.len();
-        let win = self.win;
-        let pegs = self.pegs;
+        let win = self.t.win;
+        let pegs = self.t.pegs;
         let delta = self.delta(Self::child_depth(d));
         // The bound's `extra` (see [`tally`]) at which a guess cannot beat `beta`.
         let limit = if beta >= INF {
@@ -555,18 +559,18 @@ impl Optimal {
         } else {
             (beta + 1).saturating_sub(2 * n as u32)
         };
-        for &g in guesses {
+        for g in guesses {
             if !self.is_canonical(g, group, played, live) {
                 continue;
             }
-            let x = self.words[g as usize];
+            let x = self.t.words[g as usize];
             let NodeScan {
                 counts,
                 seen,
                 local,
                 ..
             } = scan;
-            let tally = match self.form {
+            let tally = match self.t.form {
                 Form::Bytes => tally(counts, seen, delta, limit, local, |y| {
                     bytes_index(x, y, pegs)
                 }),
@@ -635,16 +639,6 @@ impl Optimal {
         } else {
             best.proven = best.proven.min(cost);
         }
-        if set.len() == self.codes
-            && let Some(p) = &self.progress
-        {
-            p(&format!(
-                "first guess {}: total {}{}",
-                self.game.format_code(Code(g as u64)),
-                if ok { "" } else { ">= " },
-                cost
-            ));
-        }
         best.guess.is_some() && best.cost <= best.lb
     }
 
@@ -674,7 +668,7 @@ impl Optimal {
             return (sum, false);
         }
         big.sort_by_key(|&(a, b)| std::cmp::Reverse(b - a));
-        let played2 = played | self.masks[g as usize];
+        let played2 = played | self.t.masks[g as usize];
         let group2 = if big.is_empty() {
             Vec::new()
         } else {
@@ -695,27 +689,37 @@ impl Optimal {
     /// `set` grouped by the score against `g`: the codes, and (score index, start, end) of
     /// each non-winning part, by increasing score.
     fn split(&self, set: &[u32], g: u32) -> (Vec<u32>, Vec<(usize, usize, usize)>) {
-        let codes = self.codes;
-        let row = &self.table[g as usize * codes..(g as usize + 1) * codes];
+        let x = self.t.words[g as usize];
+        let pegs = self.t.pegs;
+        let idx: Vec<u8> = set
+            .iter()
+            .map(|&s| {
+                let y = self.t.words[s as usize];
+                (match self.t.form {
+                    Form::Bytes => bytes_index(x, y, pegs),
+                    _ => bits_index(x, y, pegs),
+                }) as u8
+            })
+            .collect();
         let mut counts = [0usize; 81];
-        for &s in set {
-            counts[row[s as usize] as usize] += 1;
+        for &i in &idx {
+            counts[i as usize] += 1;
         }
         let mut start = [0usize; 81];
         let mut at = 0;
-        for i in 0..self.slots {
+        for i in 0..self.t.slots {
             start[i] = at;
             at += counts[i];
         }
         let mut buf = vec![0u32; set.len()];
         let mut fill = start;
-        for &s in set {
-            let i = row[s as usize] as usize;
+        for (&s, &i) in set.iter().zip(&idx) {
+            let i = i as usize;
             buf[fill[i]] = s;
             fill[i] += 1;
         }
-        let parts = (0..self.slots)
-            .filter(|&i| i != self.win && counts[i] > 0)
+        let parts = (0..self.t.slots)
+            .filter(|&i| i != self.t.win && counts[i] > 0)
             .map(|i| (i, start[i], start[i] + counts[i]))
             .collect();
         (buf, parts)
@@ -747,9 +751,203 @@ impl Optimal {
     /// The optimal tree for every code (first guess `first` if given); `None` when no tree
     /// fits in the guess limit.
     pub(crate) fn tree(&mut self, first: Option<u32>) -> Option<DecisionTree> {
-        let set: Vec<u32> = (0..self.codes as u32).collect();
+        let set: Vec<u32> = (0..self.t.codes as u32).collect();
         let group = self.root_group();
-        self.subtree(&set, self.root_depth(), 0, &group, first)
+        let d = self.root_depth();
+        let solved = match self.memo[Self::memo_index(d)].get(&set[..]) {
+            Some(e) => e.exact,
+            None => false,
+        };
+        if !solved || first.is_some() {
+            self.solve_root(&set, d, &group, first);
+        }
+        self.subtree(&set, d, 0, &group, first)
+    }
+
+    /// A search of the same game sharing the tables, with an empty memory (for another thread).
+    fn fork(&self) -> Optimal {
+        Optimal {
+            t: Arc::clone(&self.t),
+            max_guesses: self.max_guesses,
+            memo: (0..self.memo.len()).map(|_| Memo::default()).collect(),
+            guess_lists: self.guess_lists.clone(),
+            nodes: 0,
+            progress: None,
+            plan: None,
+            recording: false,
+        }
+    }
+
+    /// Takes over what a forked search learnt.
+    fn absorb(&mut self, other: Optimal) {
+        self.nodes += other.nodes;
+        for (mine, theirs) in self.memo.iter_mut().zip(other.memo) {
+            if mine.is_empty() {
+                *mine = theirs;
+                continue;
+            }
+            for (k, v) in theirs {
+                match mine.get_mut(&k) {
+                    Some(e) if e.exact => {}
+                    Some(e) if !v.exact => e.value = e.value.max(v.value),
+                    Some(e) => *e = v,
+                    None => {
+                        mine.insert(k, v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Solves the whole game `set` (with first guess `first` if given) on every core: the
+    /// parts of the first guess tried are solved side by side, then the other first guesses
+    /// are tried side by side against its total. Records the result in the memory.
+    fn solve_root(&mut self, set: &[u32], d: u8, group: &[Sym], first: Option<u32>) {
+        let cands: Vec<u32> = match first {
+            Some(f) => vec![f],
+            None => self.root_candidates(set, d, group),
+        };
+        let Some(&g0) = cands.first() else {
+            return;
+        };
+        let (cost0, workers) = self.eval_parallel(set, g0, d, group, INF);
+        for w in workers {
+            self.absorb(w);
+        }
+        self.report(g0, cost0, true);
+        let mut best = (cost0, g0);
+        if first.is_none() && cands.len() > 1 {
+            let this = &*self;
+            let tried: Vec<(u32, u32, Vec<Optimal>)> = cands[1..]
+                .par_iter()
+                .map(|&g| {
+                    let (cost, ws) = this.eval_parallel(set, g, d, group, cost0);
+                    this.report(g, cost, cost < cost0);
+                    (g, cost, ws)
+                })
+                .collect();
+            for (g, cost, ws) in tried {
+                if cost < best.0 {
+                    best = (cost, g);
+                    for w in ws {
+                        self.absorb(w);
+                    }
+                }
+            }
+        }
+        if first.is_none() && best.0 < INF {
+            self.memo[Self::memo_index(d)].insert(
+                set.into(),
+                Entry {
+                    value: best.0,
+                    exact: true,
+                    guess: best.1,
+                },
+            );
+        }
+    }
+
+    /// Tells the progress callback what a first guess costs.
+    fn report(&self, g: u32, cost: u32, exact: bool) {
+        if let Some(p) = &self.progress {
+            let cost = if cost >= INF {
+                "too many guesses".to_string()
+            } else if exact {
+                format!("total {cost}")
+            } else {
+                format!("total >= {cost}")
+            };
+            p(&format!(
+                "first guess {}: {cost}",
+                self.t.game.format_code(Code(g as u64))
+            ));
+        }
+    }
+
+    /// The first guesses worth trying (one per symmetry class), best bound first.
+    fn root_candidates(&mut self, set: &[u32], d: u8, group: &[Sym]) -> Vec<u32> {
+        let n = set.len();
+        let live = set.iter().fold(0, |m, &c| m | self.t.masks[c as usize]);
+        let list = self.guess_list(0, live);
+        let mut scan = NodeScan {
+            counts: [0; 256],
+            seen: vec![0; n],
+            local: set.iter().map(|&c| self.t.words[c as usize]).collect(),
+            skipped: INF,
+            least: INF,
+            cands: Vec::new(),
+        };
+        let mut best = Best {
+            cost: INF,
+            guess: None,
+            proven: INF,
+            lb: 0,
+        };
+        self.scan(
+            &mut scan,
+            list.iter().copied(),
+            0,
+            d,
+            INF,
+            0,
+            group,
+            0,
+            live,
+            &mut best,
+        );
+        scan.cands.sort_unstable();
+        scan.cands.iter().map(|&k| k as u32).collect()
+    }
+
+    /// The cost of playing `g` on the whole game `set` if below `bound` (`INF` or more when it
+    /// cannot keep the guess limit), else a lower bound of at least `bound`, with the searches
+    /// that solved its big parts side by side. Each part gets the bound that leaves every
+    /// other part its lower bound.
+    fn eval_parallel(
+        &self,
+        set: &[u32],
+        g: u32,
+        d: u8,
+        group: &[Sym],
+        bound: u32,
+    ) -> (u32, Vec<Optimal>) {
+        let dn = Self::child_depth(d);
+        let (buf, parts) = self.split(set, g);
+        let mut sum = set.len() as u32;
+        let mut big = Vec::new();
+        for &(_, a, b) in &parts {
+            sum = sum.saturating_add(self.lb(b - a, dn));
+            if b - a > 2 {
+                big.push(&buf[a..b]);
+            }
+        }
+        if sum >= bound {
+            return (sum, Vec::new());
+        }
+        big.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        let played2 = self.t.masks[g as usize];
+        let group2 = self.stabilize(group, 0, g);
+        let base = sum;
+        let solved: Vec<(u32, u32, Optimal)> = big
+            .par_iter()
+            .map(|part| {
+                let mut w = self.fork();
+                let l = self.lb(part.len(), dn);
+                let beta = if bound >= INF {
+                    INF
+                } else {
+                    bound - (base - l)
+                };
+                let v = w.solve(part, dn, beta, played2, &group2);
+                (v, l, w)
+            })
+            .collect();
+        let mut workers = Vec::with_capacity(solved.len());
+        for (v, l, w) in solved {
+            sum = sum.saturating_add(v) - l;
+            workers.push(w);
+        }
+        (sum, workers)
     }
 
     /// The optimal tree for `set` with `d` guesses left.
@@ -772,13 +970,13 @@ impl Optimal {
             plan.entry(set.into()).or_insert(g);
         }
         let (buf, parts) = self.split(set, g);
-        let played2 = played | self.masks[g as usize];
+        let played2 = played | self.t.masks[g as usize];
         let group2 = self.stabilize(group, played, g);
         let dn = Self::child_depth(d);
         let mut children = Vec::with_capacity(parts.len());
         for (i, a, b) in parts {
             let t = self.subtree(&buf[a..b], dn, played2, &group2, None)?;
-            children.push((self.game.score_from_index(i), t));
+            children.push((self.t.game.score_from_index(i), t));
         }
         let solves = set.binary_search(&g).is_ok();
         Some(DecisionTree {
