@@ -29,12 +29,16 @@
 //! [`Strategy::Knuth`], [`Strategy::MostParts`], [`Strategy::ExpectedSize`] and
 //! [`Strategy::Entropy`] score every code as a guess by how it splits the candidates, with
 //! the tie rules of the spec: best rank, then a guess that could be the secret, then the
-//! lowest code.
+//! lowest code. [`Strategy::Optimal`] searches the whole game for the least total number of
+//! guesses (branch and bound with lower bounds, symmetry reduction and memoisation): 5625 for
+//! 4×6, optionally within a limit on guesses ([`Solver::with_max_guesses`]).
 //!
 //! # Statistics
 //!
 //! `mastermind stats --strategy knuth` plays every secret (total 5801, average 4.4761,
 //! worst 5 for 4×6); `--first CODE` fixes the first guess, `--format json` prints JSON.
+//! `mastermind tree` prints the whole decision tree ([`DecisionTree::to_text`],
+//! [`DecisionTree::to_json`]).
 //!
 //! ```
 //! use mastermind_core::{stats, Breaker, Game, Score, Strategy};

@@ -667,7 +667,10 @@ impl Optimal {
         if sum >= bound {
             return (sum, false);
         }
-        big.sort_by_key(|&(a, b)| std::cmp::Reverse(b - a));
+        // Smallest parts first: they are solved cheaply, and what they cost beyond their
+        // bound tightens the bound of the big ones (measured: 5× fewer nodes for 4×6 than
+        // biggest first).
+        big.sort_by_key(|&(a, b)| b - a);
         let played2 = played | self.t.masks[g as usize];
         let group2 = if big.is_empty() {
             Vec::new()
@@ -820,8 +823,11 @@ impl Optimal {
             let this = &*self;
             let tried: Vec<(u32, u32, Vec<Optimal>)> = cands[1..]
                 .par_iter()
+                .with_max_len(1)
                 .map(|&g| {
-                    let (cost, ws) = this.eval_parallel(set, g, d, group, cost0);
+                    let mut w = this.fork();
+                    let (cost, _) = w.eval(set, g, d, cost0, 0, group);
+                    let ws = vec![w];
                     this.report(g, cost, cost < cost0);
                     (g, cost, ws)
                 })
@@ -930,6 +936,7 @@ impl Optimal {
         let base = sum;
         let solved: Vec<(u32, u32, Optimal)> = big
             .par_iter()
+            .with_max_len(1)
             .map(|part| {
                 let mut w = self.fork();
                 let l = self.lb(part.len(), dn);
