@@ -266,9 +266,17 @@ struct GenArgs {
     force: bool,
 }
 
+/// Set by the Ctrl-C handler, which then ends the process itself.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    let result = run(cli);
+    // Interrupted: the handler is cleaning up and will exit with 130.
+    while INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::park();
+    }
+    match result {
         Ok(code) => code,
         Err(message) => {
             eprintln!("cnf-grader: {message}");
@@ -575,6 +583,10 @@ fn submission_setup(args: &BuildArgs) -> Result<(SubmissionOptions, TempDir), St
     // Ctrl-C: stop the compilers and student programs working in the
     // folder, remove it, and exit like a shell does for SIGINT.
     let _ = ctrlc::set_handler(move || {
+        // Hold both streams, so no report is printed meanwhile.
+        let _out = io::stdout().lock();
+        let _err = io::stderr().lock();
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
         for _ in 0..3 {
             if kill_processes_in(&root) == 0 {
                 break;
