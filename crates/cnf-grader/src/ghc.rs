@@ -9,6 +9,11 @@
 //!   correct output, not speed, and `-O0` compiles several times faster),
 //!   `-i -i.` (modules only from that folder) and its own `-outputdir`, so
 //!   parallel builds never share an object file;
+//! - the executable is linked with `-with-rtsopts=-M1g`: a student program
+//!   whose heap passes 1 GiB stops ("heap exhausted", a non-zero exit)
+//!   instead of filling the shared machine's memory within its time limit
+//!   (`ulimit -v` cannot do this: GHC's runtime reserves a terabyte of
+//!   address space at start);
 //! - a compilation fails when GHC exits non-zero, runs past the limit, or
 //!   exits 0 without writing the executable (a part file that is not a
 //!   `Main` module); the report keeps the first [`ERROR_LINES`] lines of
@@ -90,7 +95,7 @@ impl Ghc {
             self.path.clone()
         };
         let command = format!(
-            "ulimit -t {}; exec {} -O0 -i -i. -outputdir obj -o {} {}",
+            "ulimit -t {}; exec {} -O0 -i -i. -outputdir obj -with-rtsopts=-M1g -o {} {}",
             timeout.as_secs() + 1,
             shell_quote(&ghc.to_string_lossy()),
             shell_quote(exe),

@@ -399,6 +399,21 @@ fn progress_bar(total: usize, exec: bool) -> ProgressBar {
     bar
 }
 
+/// A progress bar of students graded on standard error, on a terminal only.
+fn students_bar(total: usize) -> ProgressBar {
+    let interactive = io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    if !interactive || total < 2 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "compiling, then grading: {bar:40} {pos}/{len} students  {elapsed}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
 fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
     let fixtures = discover(&args.paths).map_err(|e| e.to_string())?;
     if !fixtures.iter().any(|f| f.cnf_exists) {
@@ -710,9 +725,9 @@ fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, String> {
     let count = std::fs::read_dir(&args.root)
         .map(|d| d.flatten().filter(|e| e.path().is_dir()).count())
         .unwrap_or(0);
-    let bar = progress_bar(count * 20, true);
+    let bar = students_bar(count);
     let students =
-        grade_class(&args.root, &fixtures, &options, &|| bar.inc(20)).map_err(|e| e.to_string())?;
+        grade_class(&args.root, &fixtures, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     if students.is_empty() {
         return Err(format!(

@@ -340,6 +340,36 @@ fn junit_and_json_carry_compile_errors_and_missing_parts() {
 }
 
 #[test]
+fn a_compilation_past_the_time_limit_is_killed_and_scores_0() {
+    require_ghc();
+    let sub = partial("correct", &[1, 2]);
+    let dir = sub.path().to_str().unwrap();
+    let start = Instant::now();
+    let o = run(&[
+        "submission",
+        dir,
+        FIXTURES,
+        "--compile-timeout",
+        "1ms",
+        "--format",
+        "json",
+    ]);
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for part in 0..2 {
+        assert_eq!(
+            doc["cases"][part]["reason"],
+            format!(
+                "did not compile: GHC ran past the 1ms compile time limit and was killed (part {} scores 0)",
+                part + 1
+            )
+        );
+    }
+    assert_eq!(doc["points"]["total"], 0.0);
+}
+
+#[test]
 fn no_ghc_is_a_clear_usage_error() {
     let o = run(&[
         "submission",
