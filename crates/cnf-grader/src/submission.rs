@@ -11,12 +11,15 @@
 //!   built in its own folder `partNN/` of a fresh temporary folder (one per
 //!   student), removed when grading ends;
 //! - the parts compile in parallel (all the parts of all the students of a
-//!   class share one pool), then every compiled part runs on every case
+//!   class share one pool of `jobs` threads; one submission's four parts
+//!   always compile at once), then every compiled part runs on every case
 //!   through [`crate::grade::grade`] with the command
 //!   `cd partNN && exec ./csce322assignment03partNN INPUT`, in the
 //!   student's temporary folder, with the `--exec` time limit and output
 //!   cap, plus `ulimit -t` (CPU seconds: the time limit + 1) so a program
-//!   orphaned by an interrupted grader still stops;
+//!   orphaned by an interrupted grader still stops; a class grades `jobs`
+//!   students at once, each one case at a time, so at most `jobs`
+//!   programs share the cores and time limits stay fair;
 //! - the cases of a part that is missing or did not compile are `FAIL`ed
 //!   without running, and the part gets no compilation points; a part that
 //!   compiled gets them whatever its cases do (spec §6: "compilation");
@@ -415,11 +418,19 @@ fn grade_many(
         };
     }
     let students: Vec<_> = prepared.into_iter().zip(builds).collect();
+    // A class runs `jobs` students at once, each one case at a time, so no
+    // more than `jobs` programs compete for the cores (fair time limits).
+    let case_jobs = if dirs.len() > 1 {
+        Some(1)
+    } else {
+        options.jobs
+    };
     let results = pool(options.jobs)?.install(|| {
         students
             .into_par_iter()
             .map(|(prepared, builds)| {
-                let result = prepared.and_then(|p| run_parts(p, builds, fixtures, options));
+                let result =
+                    prepared.and_then(|p| run_parts(p, builds, fixtures, options, case_jobs));
                 progress();
                 result
             })
@@ -434,6 +445,7 @@ fn run_parts(
     builds: Vec<PartBuild>,
     fixtures: &[Fixture],
     options: &SubmissionOptions,
+    jobs: Option<usize>,
 ) -> Result<SubmissionReport, SubmissionError> {
     let built: [bool; 4] = std::array::from_fn(|i| builds[i].compiled());
     let is_built = |f: &Function| built[usize::from(f.part() - 1)];
@@ -454,7 +466,7 @@ fn run_parts(
         functions: Vec::new(),
         filter: None,
         fail_fast: false,
-        jobs: options.jobs,
+        jobs,
         runner: Runner::Exec(ExecConfig {
             command: format!(
                 "ulimit -t {}; cd part{{part}} && exec ./csce322assignment03part{{part}} {{input}}",

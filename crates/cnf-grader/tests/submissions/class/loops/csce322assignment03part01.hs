@@ -1,6 +1,5 @@
 -- Sample submission (part 4 never ends on a game with six moves), part 1: written for cnf-grader's tests.
 
-import Data.List (transpose)
 import System.Environment (getArgs)
 import Helpers
 

@@ -1,6 +1,5 @@
 -- Sample submission (wrong rule: a four never counts diagonally), part 1: written for cnf-grader's tests.
 
-import Data.List (transpose)
 import System.Environment (getArgs)
 import Helpers
 

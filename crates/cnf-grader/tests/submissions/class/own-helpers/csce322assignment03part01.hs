@@ -1,6 +1,5 @@
 -- Sample submission (brings its own Helpers.hs), part 1: written for cnf-grader's tests.
 
-import Data.List (transpose)
 import System.Environment (getArgs)
 import Helpers
 
