@@ -8,7 +8,9 @@
 //! - each part is compiled in its own folder with `-O0` (grading needs
 //!   correct output, not speed, and `-O0` compiles several times faster),
 //!   `-i -i.` (modules only from that folder) and its own `-outputdir`, so
-//!   parallel builds never share an object file;
+//!   parallel builds never share an object file; `TMPDIR` is that
+//!   folder's `tmp/`, so what GHC and the C compiler leave behind when
+//!   killed is removed with the build folder;
 //! - the executable is linked with `-with-rtsopts=-M1g`: a student program
 //!   whose heap passes 1 GiB stops ("heap exhausted", a non-zero exit)
 //!   instead of filling the shared machine's memory within its time limit
@@ -95,7 +97,8 @@ impl Ghc {
             self.path.clone()
         };
         let command = format!(
-            "ulimit -t {}; exec {} -O0 -i -i. -outputdir obj -with-rtsopts=-M1g -o {} {}",
+            "ulimit -t {}; TMPDIR=\"$PWD/tmp\"; export TMPDIR; mkdir -p tmp && \
+             exec {} -O0 -i -i. -outputdir obj -with-rtsopts=-M1g -o {} {}",
             timeout.as_secs() + 1,
             shell_quote(&ghc.to_string_lossy()),
             shell_quote(exe),

@@ -15,7 +15,7 @@
 //!   always compile at once), then every compiled part runs on every case
 //!   through [`crate::grade::grade`] with the command
 //!   `cd partNN && exec ./csce322assignment03partNN INPUT`, in the
-//!   student's temporary folder, with the `--exec` time limit and output
+//!   student's temporary folder (with `TMPDIR` the part's `tmp/`), with the `--exec` time limit and output
 //!   cap, plus `ulimit -t` (CPU seconds: the time limit + 1) so a program
 //!   orphaned by an interrupted grader still stops; a class grades `jobs`
 //!   students at once, each one case at a time, so at most `jobs`
@@ -469,7 +469,8 @@ fn run_parts(
         jobs,
         runner: Runner::Exec(ExecConfig {
             command: format!(
-                "ulimit -t {}; cd part{{part}} && exec ./csce322assignment03part{{part}} {{input}}",
+                "ulimit -t {}; cd part{{part}} && TMPDIR=\"$PWD/tmp\" && export TMPDIR && \
+                 exec ./csce322assignment03part{{part}} {{input}}",
                 options.timeout.as_secs() + 1
             ),
             timeout: options.timeout,
