@@ -595,8 +595,8 @@ fn submission_setup(args: &BuildArgs) -> Result<(SubmissionOptions, TempDir), St
         .tempdir()
         .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     let root = work.path().to_owned();
-    // Ctrl-C: stop the compilers and student programs working in the
-    // folder, remove it, and exit like a shell does for SIGINT.
+    // Ctrl-C (or SIGTERM, SIGHUP): stop the compilers and student programs
+    // working in the folder, remove it, and exit like a shell does for SIGINT.
     let _ = ctrlc::set_handler(move || {
         // Hold both streams, so no report is printed meanwhile.
         let _out = io::stdout().lock();
