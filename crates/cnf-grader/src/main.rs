@@ -618,7 +618,7 @@ fn submission_setup(args: &BuildArgs) -> Result<(SubmissionOptions, TempDir), St
         timeout: args.timeout,
         max_output: args.max_output,
         jobs: args.jobs.map(usize::from),
-        work_dir: Some(work.path().to_owned()),
+        work_dir: work.path().to_owned(),
     };
     Ok((options, work))
 }

@@ -69,8 +69,9 @@ pub struct SubmissionOptions {
     pub max_output: usize,
     /// Compilations (and runs) at once (`None`: one per core).
     pub jobs: Option<usize>,
-    /// Where the temporary build folders go (`None`: the system's).
-    pub work_dir: Option<PathBuf>,
+    /// Where the temporary build folders go (the caller's own temporary
+    /// folder, so it can remove everything at once, e.g. on Ctrl-C).
+    pub work_dir: PathBuf,
 }
 
 /// What became of one part's source.
@@ -364,9 +365,9 @@ fn grade_many(
     compile_jobs: Option<usize>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Result<SubmissionReport, SubmissionError>>, SubmissionError> {
-    let work = options.work_dir.clone().unwrap_or_else(std::env::temp_dir);
+    let work = &options.work_dir;
     let prepared: Vec<Result<Prepared, SubmissionError>> =
-        dirs.iter().map(|d| prepare(d, &work)).collect();
+        dirs.iter().map(|d| prepare(d, work)).collect();
     // Every (student, part) to compile, all in one pool.
     let tasks: Vec<(usize, u8)> = prepared
         .iter()
