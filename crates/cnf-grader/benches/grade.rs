@@ -83,6 +83,7 @@ fn exec(c: &mut Criterion) {
             command: format!("{}/part{{part}} {{input}}", bin_dir.display()),
             timeout: Duration::from_secs(10),
             max_output: 1 << 20,
+            working_dir: None,
         }),
         ..GradeOptions::default()
     };

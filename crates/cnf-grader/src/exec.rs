@@ -14,7 +14,7 @@
 
 use std::io::{self, Read};
 use std::os::unix::process::CommandExt as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
@@ -34,6 +34,9 @@ pub struct ExecConfig {
     pub timeout: Duration,
     /// The most bytes of standard output accepted.
     pub max_output: usize,
+    /// The program's working directory (`None`: the grader's); when set,
+    /// `{input}` becomes an absolute path so the program still finds it.
+    pub working_dir: Option<PathBuf>,
 }
 
 /// How one run ended.
@@ -108,11 +111,25 @@ enum Message {
     Stderr(Vec<u8>, bool),
 }
 
-/// Runs `command` with `sh -c` under the limits of `config`.
+/// Runs `command` with `sh -c` under these limits, in the grader's working directory.
 pub fn run_command(command: &str, timeout: Duration, max_output: usize) -> ExecResult {
+    run_command_in(command, None, timeout, max_output)
+}
+
+/// Runs `command` with `sh -c` under these limits, in `dir` when given.
+pub fn run_command_in(
+    command: &str,
+    dir: Option<&Path>,
+    timeout: Duration,
+    max_output: usize,
+) -> ExecResult {
     let start = Instant::now();
     let deadline = start + timeout;
-    let spawned = Command::new("sh")
+    let mut sh = Command::new("sh");
+    if let Some(dir) = dir {
+        sh.current_dir(dir);
+    }
+    let spawned = sh
         .arg("-c")
         .arg(command)
         .stdin(Stdio::null())

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use crate::cnf::{CnfGame, parse_cnf};
 use crate::diff::Diff;
 use crate::discover::{Case, Fixture};
-use crate::exec::{ExecConfig, Outcome, run_command, signal_name, substitute};
+use crate::exec::{ExecConfig, Outcome, run_command_in, signal_name, substitute};
 use crate::solution::render_solution;
 
 /// What runs a case's function.
@@ -111,6 +111,10 @@ pub enum FailureKind {
     OverCap,
     /// The program could not be started.
     SpawnFailed,
+    /// The part's source did not compile (`submission`), so it never ran.
+    CompileError,
+    /// The part's source file is missing from the submission.
+    MissingPart,
 }
 
 impl FailureKind {
@@ -118,7 +122,11 @@ impl FailureKind {
     pub fn ran(self) -> bool {
         !matches!(
             self,
-            FailureKind::Crash | FailureKind::Timeout | FailureKind::SpawnFailed
+            FailureKind::Crash
+                | FailureKind::Timeout
+                | FailureKind::SpawnFailed
+                | FailureKind::CompileError
+                | FailureKind::MissingPart
         )
     }
 }
@@ -314,6 +322,13 @@ fn grade_fixture(
     }
 }
 
+/// A failed case that was never run (e.g. its part did not compile).
+pub fn not_run(fixture: &Fixture, case: &Case, kind: FailureKind, reason: String) -> CaseReport {
+    let mut report = blank(fixture, case, Status::Fail, Some(reason));
+    report.failure = Some(kind);
+    report
+}
+
 fn blank(fixture: &Fixture, case: &Case, status: Status, reason: Option<String>) -> CaseReport {
     let (function, part) = match &case.function {
         Ok(f) => (f.name().to_owned(), Some(f.part())),
@@ -386,8 +401,19 @@ fn grade_case(
             }
         },
         Runner::Exec(config) => {
-            let command = substitute(&config.command, function, &fixture.cnf);
-            let result = run_command(&command, config.timeout, config.max_output);
+            let input = match &config.working_dir {
+                Some(_) => {
+                    std::path::absolute(&fixture.cnf).unwrap_or_else(|_| fixture.cnf.clone())
+                }
+                None => fixture.cnf.clone(),
+            };
+            let command = substitute(&config.command, function, &input);
+            let result = run_command_in(
+                &command,
+                config.working_dir.as_deref(),
+                config.timeout,
+                config.max_output,
+            );
             if !result.stderr.is_empty() {
                 let mut text = result.stderr;
                 if result.stderr_truncated {

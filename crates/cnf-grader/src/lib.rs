@@ -14,7 +14,10 @@
 //! the edge, by the `cnf-grader` binary, so tests compare plain text.
 //! Each module's docs list the decisions it makes where the assignment is
 //! silent (what is an error and what a failure, how points are shared, how
-//! a runaway program is stopped).
+//! a runaway program is stopped). [`submission`] grades a student's
+//! Haskell files: it compiles each part with GHC ([`ghc`]) in a temporary
+//! folder and grades it through the same `--exec` path; [`gradebook`] turns
+//! a class into one row per student.
 //!
 //! ```
 //! use cnf_grader::diff::Style;
@@ -46,12 +49,15 @@ pub mod diff;
 pub mod discover;
 pub mod exec;
 pub mod generator;
+pub mod ghc;
 pub mod grade;
+pub mod gradebook;
 mod haskell;
 pub mod play;
 pub mod points;
 pub mod report;
 pub mod solution;
+pub mod submission;
 pub mod units;
 
 pub use haskell::show_string;

@@ -15,16 +15,20 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use cnf_grader::bless::{Action, bless, write_atomically};
 use cnf_grader::cnf::parse_cnf;
 use cnf_grader::diff::Style;
-use cnf_grader::discover::discover;
+use cnf_grader::discover::{Fixture, discover};
 use cnf_grader::exec::ExecConfig;
 use cnf_grader::generator::{GenSpec, generate, write_generated};
+use cnf_grader::ghc::Ghc;
 use cnf_grader::grade::{GradeOptions, Runner, Totals, case_count, grade, select};
+use cnf_grader::gradebook;
 use cnf_grader::play::play_source;
 use cnf_grader::points::points;
 use cnf_grader::report::{ReportOptions, human, json, junit};
+use cnf_grader::submission::{SubmissionOptions, SubmissionReport, grade_class, grade_submission};
 use cnf_grader::units::{parse_duration, parse_size};
 use connect_core::{Function, Player};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tempfile::TempDir;
 
 /// Grades Connect Four programs against fixtures of `.cnf` games and their
 /// expected `.solution` results.
@@ -52,6 +56,20 @@ enum Command {
     Check(CheckArgs),
     /// Write a new random but valid game NAME.cnf with its four .solution files.
     Gen(GenArgs),
+    /// Grade one student's Haskell submission: compile the four part files
+    /// of DIR with GHC (in a temporary folder), run each part on every
+    /// fixture like `grade --exec`, and print the report and the points.
+    ///
+    /// Exit code: 0 when every part compiled and every case passed, 1
+    /// otherwise, 2 for usage errors or when GHC cannot be run.
+    Submission(SubmissionArgs),
+    /// Grade a whole class: every sub-folder of ROOT is one student's
+    /// submission; print a gradebook with one row per student.
+    ///
+    /// Exit code: 0 when every submission was graded (whatever its points),
+    /// 1 when some folder could not be graded at all, 2 for usage errors or
+    /// when GHC cannot be run.
+    Submissions(SubmissionsArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -119,6 +137,79 @@ struct GradeArgs {
     no_times: bool,
 }
 
+/// Options shared by `submission` and `submissions`.
+#[derive(Args)]
+struct BuildArgs {
+    /// The GHC to compile with.
+    #[arg(long, value_name = "PATH", default_value = "ghc")]
+    ghc: PathBuf,
+    /// Time limit of one part's compilation, e.g. 120s, 2m.
+    #[arg(long, value_name = "TIME", default_value = "120s", value_parser = parse_duration)]
+    compile_timeout: Duration,
+    /// Time limit of one run of a part on a game, e.g. 10s, 500ms.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
+    timeout: Duration,
+    /// Most output accepted from one run, e.g. 1MiB, 64KiB, 4096.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    max_output: usize,
+    /// Compile and run at most N at once (default: one per core; one
+    /// submission's four parts always compile at once).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+}
+
+#[derive(Args)]
+struct SubmissionArgs {
+    /// The folder with csce322assignment03part01.hs ... part04.hs (and maybe Helpers.hs).
+    dir: PathBuf,
+    /// Fixture folders or files to grade on.
+    #[arg(default_value = "fixtures/")]
+    fixtures: Vec<PathBuf>,
+    #[command(flatten)]
+    build: BuildArgs,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Write the report to FILE (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// When to colour the human report.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    color: ColorWhen,
+    /// Leave durations out of the report (for reproducible output).
+    #[arg(long)]
+    no_times: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BookFormat {
+    /// A table.
+    #[value(alias = "table")]
+    Human,
+    /// One JSON document.
+    Json,
+}
+
+#[derive(Args)]
+struct SubmissionsArgs {
+    /// The folder whose sub-folders are the students' submissions.
+    root: PathBuf,
+    /// Fixture folders or files to grade on.
+    #[arg(default_value = "fixtures/")]
+    fixtures: Vec<PathBuf>,
+    #[command(flatten)]
+    build: BuildArgs,
+    /// Gradebook format on standard output.
+    #[arg(long, value_enum, default_value = "human")]
+    format: BookFormat,
+    /// Also write the gradebook as CSV to FILE (atomically).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Also write each student's full report to DIR/STUDENT.txt.
+    #[arg(long, value_name = "DIR")]
+    reports: Option<PathBuf>,
+}
+
 #[derive(Args)]
 struct BlessArgs {
     /// Folders or .cnf files whose .solution files to write.
@@ -175,9 +266,17 @@ struct GenArgs {
     force: bool,
 }
 
+/// Set by the Ctrl-C handler, which then ends the process itself.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    let result = run(cli);
+    // Interrupted: the handler is cleaning up and will exit with 130.
+    while INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::park();
+    }
+    match result {
         Ok(code) => code,
         Err(message) => {
             eprintln!("cnf-grader: {message}");
@@ -193,6 +292,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Run(args) => Ok(run_command(args)),
         Command::Check(args) => Ok(check_command(args)),
         Command::Gen(args) => gen_command(args),
+        Command::Submission(args) => submission_command(args),
+        Command::Submissions(args) => submissions_command(args),
     }
 }
 
@@ -228,6 +329,7 @@ fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
             command: command.clone(),
             timeout: args.timeout,
             max_output: args.max_output,
+            working_dir: None,
         }),
     };
     let options = GradeOptions {
@@ -292,6 +394,21 @@ fn progress_bar(total: usize, exec: bool) -> ProgressBar {
     if let Ok(style) =
         ProgressStyle::with_template("{bar:40} {pos}/{len} cases  {elapsed} (about {eta} left)")
     {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// A progress bar of students graded on standard error, on a terminal only.
+fn students_bar(total: usize) -> ProgressBar {
+    let interactive = io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    if !interactive || total < 2 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "compiling, then grading: {bar:40} {pos}/{len} students  {elapsed}",
+    ) {
         bar.set_style(style);
     }
     bar
@@ -451,4 +568,208 @@ fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
     }
     print_out(&text, None)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The fixtures to grade submissions on, or why there are none.
+fn submission_fixtures(paths: &[PathBuf]) -> Result<Vec<Fixture>, String> {
+    let fixtures = select(
+        discover(paths).map_err(|e| e.to_string())?,
+        &GradeOptions::default(),
+    );
+    if case_count(&fixtures) == 0 {
+        let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!(
+            "no cases to grade under {} (a case is a NAME.FUNCTION.solution file next to NAME.cnf)",
+            paths.join(" ")
+        ));
+    }
+    Ok(fixtures)
+}
+
+/// Finds GHC, makes the temporary work folder (removed on Ctrl-C too) and
+/// the options; the folder lives as long as the returned guard.
+fn submission_setup(args: &BuildArgs) -> Result<(SubmissionOptions, TempDir), String> {
+    let ghc = Ghc::find(&args.ghc).map_err(|e| e.to_string())?;
+    let work = tempfile::Builder::new()
+        .prefix("cnf-grader-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let root = work.path().to_owned();
+    // Ctrl-C (or SIGTERM, SIGHUP): stop the compilers and student programs
+    // working in the folder, remove it, and exit like a shell does for SIGINT.
+    let _ = ctrlc::set_handler(move || {
+        // Hold both streams, so no report is printed meanwhile.
+        let _out = io::stdout().lock();
+        let _err = io::stderr().lock();
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+        for _ in 0..3 {
+            if kill_processes_in(&root) == 0 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = std::fs::remove_dir_all(&root);
+        eprintln!("cnf-grader: interrupted; temporary files removed");
+        std::process::exit(130);
+    });
+    let options = SubmissionOptions {
+        ghc,
+        compile_timeout: args.compile_timeout,
+        timeout: args.timeout,
+        max_output: args.max_output,
+        jobs: args.jobs.map(usize::from),
+        work_dir: work.path().to_owned(),
+    };
+    Ok((options, work))
+}
+
+/// Kills (SIGKILL) every process whose working directory is inside `root`,
+/// with its process group; returns how many were found. The grader starts
+/// each compiler and student program in its own process group, so they do
+/// not get the terminal's SIGINT themselves.
+fn kill_processes_in(root: &std::path::Path) -> usize {
+    use rustix::process::{Pid, Signal, kill_process, kill_process_group};
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut found = 0;
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+            .and_then(Pid::from_raw)
+        else {
+            continue;
+        };
+        if std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(root)) {
+            found += 1;
+            let _ = kill_process_group(pid, Signal::KILL);
+            let _ = kill_process(pid, Signal::KILL);
+        }
+    }
+    found
+}
+
+fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
+    let (options, _work) = submission_setup(&args.build)?;
+    let fixtures = submission_fixtures(&args.fixtures)?;
+    let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
+    let cases = report.all_cases();
+    let report_options = ReportOptions {
+        times: !args.no_times,
+        points: Some(&report.points),
+    };
+    let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
+    let style = match (to_terminal, args.color) {
+        (true, ColorWhen::Auto | ColorWhen::Always) => Style::Color,
+        _ => Style::Plain,
+    };
+    let text = match args.format {
+        Format::Human => format!(
+            "{}\n{}",
+            submission_header(&report, &options),
+            human(&cases, report_options, style)
+        ),
+        Format::Json => {
+            let mut doc: serde_json::Value = serde_json::from_str(&json(&cases, report_options))
+                .map_err(|e| format!("cannot build the JSON report: {e}"))?;
+            doc["submission"] = serde_json::json!({
+                "dir": report.dir.display().to_string(),
+                "helpers": if report.own_helpers { "own" } else { "default" },
+                "ghc": options.ghc.version,
+            });
+            let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        Format::Junit => junit(&cases, report_options),
+    };
+    match &args.output {
+        Some(path) => write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        None => print_out(&text, to_terminal.then_some(args.color))?,
+    }
+    Ok(if report.all_passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn submission_header(report: &SubmissionReport, options: &SubmissionOptions) -> String {
+    format!(
+        "submission {}: {} Helpers.hs, GHC {}\n",
+        report.dir.display(),
+        if report.own_helpers {
+            "its own"
+        } else {
+            "the default"
+        },
+        options.ghc.version
+    )
+}
+
+fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, String> {
+    let (options, _work) = submission_setup(&args.build)?;
+    let fixtures = submission_fixtures(&args.fixtures)?;
+    if !args.root.is_dir() {
+        return Err(format!(
+            "{}: not a folder (expected one sub-folder per student)",
+            args.root.display()
+        ));
+    }
+    if let Some(dir) = &args.reports {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    }
+    let count = std::fs::read_dir(&args.root)
+        .map(|d| d.flatten().filter(|e| e.path().is_dir()).count())
+        .unwrap_or(0);
+    let bar = students_bar(count);
+    let students =
+        grade_class(&args.root, &fixtures, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    if students.is_empty() {
+        return Err(format!(
+            "{}: no sub-folders, so no submissions to grade",
+            args.root.display()
+        ));
+    }
+    if let Some(dir) = &args.reports {
+        for student in &students {
+            let text = match &student.result {
+                Ok(report) => format!(
+                    "{}\n{}",
+                    submission_header(report, &options),
+                    human(
+                        &report.all_cases(),
+                        ReportOptions {
+                            times: false,
+                            points: Some(&report.points),
+                        },
+                        Style::Plain,
+                    )
+                ),
+                Err(e) => format!("not graded: {e}\n"),
+            };
+            let path = dir.join(format!("{}.txt", student.name));
+            write_atomically(&path, text.as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    let rows = gradebook::rows(&students);
+    if let Some(path) = &args.csv {
+        write_atomically(path, gradebook::csv(&rows).as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let text = match args.format {
+        BookFormat::Human => gradebook::table(&rows),
+        BookFormat::Json => gradebook::json(&rows),
+    };
+    print_out(&text, None)?;
+    Ok(if rows.iter().any(|r| r.error.is_some()) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -4,9 +4,10 @@
 //! Decisions: a part's compilation points are granted when at least one of
 //! its cases ran to its end by itself (passed, or failed without a crash, a
 //! timeout or a failure to start); a non-zero exit still counts as having
-//! run. Cases in `ERROR` (broken fixtures) are not the program's fault and
+//! run; when the grader compiled the part itself (`submission`,
+//! [`points_compiled`]) they are granted exactly when GHC succeeded. Cases in `ERROR` (broken fixtures) are not the program's fault and
 //! are left out of the sharing; skipped cases count as not passed. A part
-//! with no case gets no points.
+//! with no case gets no test-case points.
 
 use std::fmt::Write as _;
 
@@ -58,6 +59,16 @@ pub const ALLOCATION: [(f64, f64); 4] = [(10.0, 10.0), (10.0, 10.0), (10.0, 20.0
 
 /// Scores a run's cases.
 pub fn points(cases: &[CaseReport]) -> Points {
+    score(cases, None)
+}
+
+/// Scores a run's cases when it is known which parts compiled (part 1
+/// first): their compilation points follow that, not the cases.
+pub fn points_compiled(cases: &[CaseReport], compiled: [bool; 4]) -> Points {
+    score(cases, Some(compiled))
+}
+
+fn score(cases: &[CaseReport], known: Option<[bool; 4]>) -> Points {
     let parts: Vec<PartPoints> = Function::ALL
         .iter()
         .zip(ALLOCATION)
@@ -65,11 +76,14 @@ pub fn points(cases: &[CaseReport]) -> Points {
             let mine = cases
                 .iter()
                 .filter(|c| c.part == Some(function.part()) && c.status != Status::Error);
-            let compiled = mine.clone().any(|c| match c.status {
-                Status::Pass => true,
-                Status::Fail => c.failure.is_some_and(|k| k.ran()),
-                _ => false,
-            });
+            let compiled = match known {
+                Some(known) => known[usize::from(function.part() - 1)],
+                None => mine.clone().any(|c| match c.status {
+                    Status::Pass => true,
+                    Status::Fail => c.failure.is_some_and(|k| k.ran()),
+                    _ => false,
+                }),
+            };
             let graded = mine.clone().count();
             let passed = mine.filter(|c| c.status == Status::Pass).count();
             let compilation = if compiled { compilation_max } else { 0.0 };

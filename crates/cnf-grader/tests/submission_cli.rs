@@ -1,0 +1,530 @@
+//! `cnf-grader submission` and `submissions` with a real GHC, on the sample
+//! submissions of `tests/submissions/class/` and the five games of
+//! `tests/submissions/fixtures/` (copied from the project's `fixtures/`).
+//!
+//! The expected points are worked out by hand (spec §6: 10 compilation
+//! points per part, then 10, 10, 20, 20 shared among the part's 5 cases):
+//! - `correct`, `own-helpers`: every case passes: 100.
+//! - `no-diagonal` (a four never counts diagonally): it differs from the
+//!   rules only where the first four that stops a game is diagonal only:
+//!   part 2 on `test03` (player 1's 5th move makes the up-diagonal
+//!   (9,0)..(6,3), column 4 holds only three 1s) and on `four-diagonal-up`
+//!   (its 3rd move completes the up-diagonal, so move 4 must not be
+//!   played); part 4 on `diagonal-up-part3` (player 2's first move
+//!   completes the up-diagonal of 2s from (4,0), two moves remain). Parts 1
+//!   and 3 never stop on a diagonal four in these games (part 3 of
+//!   `four-horizontal` and `part3-win-midway` stop on row fours). So
+//!   20 + (10 + 10·3/5) + 30 + (10 + 20·4/5) = 20 + 16 + 30 + 26 = 92,
+//!   3 failed cases.
+//! - `no-compile` (part 3 has a type error): 100 − 30 = 70, its 5 part-3
+//!   cases fail.
+//! - `loops` (part 4 spins for ever on a game with six moves: only
+//!   `four-horizontal`): 20 + 20 + 30 + (10 + 20·4/5) = 96, 1 failed.
+//! - `missing-part` (no part 2): 100 − 20 = 80, 5 failed.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+const CLASS: &str = "tests/submissions/class";
+const FIXTURES: &str = "tests/submissions/fixtures";
+
+/// Fails clearly when GHC is missing: these tests must not pass silently.
+fn require_ghc() {
+    let found = Command::new("ghc")
+        .arg("--numeric-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "these tests need GHC on PATH: install it with `apt-get install ghc` (.ci/run does)"
+    );
+}
+
+fn grader(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null());
+    command
+}
+
+fn run(args: &[&str]) -> Output {
+    grader(args).output().expect("cnf-grader runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+/// Every file under `dir` with its length and modification time.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, (u64, SystemTime)> {
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(snapshot(&path));
+        } else {
+            let meta = entry.metadata().unwrap();
+            out.insert(path, (meta.len(), meta.modified().unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_class_gradebook_with_the_points_worked_out_by_hand() {
+    require_ghc();
+    let class = Path::new(env!("CARGO_MANIFEST_DIR")).join(CLASS);
+    let before = snapshot(&class);
+    let out_dir = tempfile::tempdir().unwrap();
+    let csv = out_dir.path().join("book.csv");
+    let reports = out_dir.path().join("reports");
+    let o = run(&[
+        "submissions",
+        CLASS,
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--format",
+        "json",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--reports",
+        reports.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON gradebook");
+    // (student, points per part, total, failed cases, notes)
+    type Expected<'a> = (&'a str, [f64; 4], f64, u64, &'a [&'a str]);
+    let expected: [Expected<'_>; 6] = [
+        ("correct", [20.0, 20.0, 30.0, 30.0], 100.0, 0, &[]),
+        (
+            "loops",
+            [20.0, 20.0, 30.0, 26.0],
+            96.0,
+            1,
+            &["part 4: 1 timed out"],
+        ),
+        (
+            "missing-part",
+            [20.0, 0.0, 30.0, 30.0],
+            80.0,
+            5,
+            &["part 2 missing"],
+        ),
+        (
+            "no-compile",
+            [20.0, 20.0, 0.0, 30.0],
+            70.0,
+            5,
+            &["part 3 did not compile"],
+        ),
+        ("no-diagonal", [20.0, 16.0, 30.0, 26.0], 92.0, 3, &[]),
+        (
+            "own-helpers",
+            [20.0, 20.0, 30.0, 30.0],
+            100.0,
+            0,
+            &["own Helpers.hs"],
+        ),
+    ];
+    let students = doc["students"].as_array().expect("students");
+    assert_eq!(students.len(), expected.len());
+    for (row, (name, parts, total, failed, notes)) in students.iter().zip(expected) {
+        assert_eq!(row["student"], name);
+        let got: Vec<f64> = row["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_f64().unwrap())
+            .collect();
+        assert_eq!(got, parts, "{name}");
+        assert_eq!(row["total"].as_f64(), Some(total), "{name}");
+        assert_eq!(row["failed_cases"].as_u64(), Some(failed), "{name}");
+        assert_eq!(row["cases"].as_u64(), Some(20), "{name}");
+        assert_eq!(row["notes"], serde_json::json!(notes), "{name}");
+    }
+
+    // The CSV holds the same rows.
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "student,part1,part2,part3,part4,total,failed_cases,cases,notes\n\
+         correct,20.00,20.00,30.00,30.00,100.00,0,20,\n\
+         loops,20.00,20.00,30.00,26.00,96.00,1,20,part 4: 1 timed out\n\
+         missing-part,20.00,0.00,30.00,30.00,80.00,5,20,part 2 missing\n\
+         no-compile,20.00,20.00,0.00,30.00,70.00,5,20,part 3 did not compile\n\
+         no-diagonal,20.00,16.00,30.00,26.00,92.00,3,20,\n\
+         own-helpers,20.00,20.00,30.00,30.00,100.00,0,20,own Helpers.hs\n"
+    );
+
+    // Each student's report says what went wrong.
+    let report = |name: &str| std::fs::read_to_string(reports.join(format!("{name}.txt"))).unwrap();
+    let fails = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("FAIL  "))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let f = |game: &str, function: &str| format!("FAIL {FIXTURES}/{game}.cnf {function}");
+    assert_eq!(
+        fails(&report("no-diagonal")),
+        [
+            f("diagonal-up-part3", "manyPlayersManyMoves"),
+            f("four-diagonal-up", "onePlayerManyMoves"),
+            f("test03", "onePlayerManyMoves"),
+        ],
+    );
+    let loops = report("loops");
+    assert!(
+        loops.contains(&format!(
+            "FAIL {FIXTURES}/four-horizontal.cnf manyPlayersManyMoves: timed out after 2s and was killed"
+        )),
+        "{loops}"
+    );
+    let no_compile = report("no-compile");
+    assert!(
+        no_compile.contains(&format!(
+            "FAIL {CLASS}/no-compile/csce322assignment03part03.hs compile: did not compile: GHC failed (exit code 1) (part 3 scores 0)\n\
+             standard error:\n  | csce322assignment03part03.hs:"
+        )),
+        "{no_compile}"
+    );
+    assert!(no_compile.contains("Actual: [Int]"), "{no_compile}");
+    assert!(
+        no_compile.contains(&format!(
+            "FAIL {FIXTURES}/test03.cnf manyPlayersOneMove: not run: csce322assignment03part03.hs did not compile"
+        )),
+        "{no_compile}"
+    );
+    assert!(
+        no_compile
+            .contains("3     manyPlayersOneMove           0/10     (0/5) 0.00/20       0.00/30\n"),
+        "{no_compile}"
+    );
+    let missing = report("missing-part");
+    assert!(
+        missing.contains(&format!(
+            "FAIL {CLASS}/missing-part/csce322assignment03part02.hs compile: missing: the submission has no csce322assignment03part02.hs (part 2 scores 0)"
+        )),
+        "{missing}"
+    );
+    assert!(report("own-helpers").starts_with(&format!(
+        "submission {CLASS}/own-helpers: its own Helpers.hs, GHC "
+    )));
+
+    // Nothing was written into the submissions.
+    assert_eq!(snapshot(&class), before);
+}
+
+#[test]
+fn one_submission_with_its_own_helpers_scores_100() {
+    require_ghc();
+    let o = run(&[
+        "submission",
+        &format!("{CLASS}/own-helpers"),
+        FIXTURES,
+        "--no-times",
+    ]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    let dir = format!("{CLASS}/own-helpers");
+    let mut expected = format!(
+        "submission {dir}: its own Helpers.hs, GHC {}\n\n",
+        ghc_version()
+    );
+    // The fixture column is as wide as the longest path, a source file's.
+    let width = format!("{dir}/csce322assignment03part01.hs").len();
+    for part in 1..=4 {
+        expected.push_str(&format!(
+            "PASS   {dir}/csce322assignment03part0{part}.hs  compile\n"
+        ));
+    }
+    for game in [
+        "diagonal-up-part3",
+        "four-diagonal-up",
+        "four-horizontal",
+        "part3-win-midway",
+        "test03",
+    ] {
+        for function in [
+            "onePlayerOneMove",
+            "onePlayerManyMoves",
+            "manyPlayersOneMove",
+            "manyPlayersManyMoves",
+        ] {
+            let path = format!("{FIXTURES}/{game}.cnf");
+            expected.push_str(&format!("PASS   {path:<width$}  {function}\n"));
+        }
+    }
+    expected.push_str(
+        "\n\
+         part  function              compilation        test cases         total\n\
+         1     onePlayerOneMove            10/10    (5/5) 10.00/10      20.00/20\n\
+         2     onePlayerManyMoves          10/10    (5/5) 10.00/10      20.00/20\n\
+         3     manyPlayersOneMove          10/10    (5/5) 20.00/20      30.00/30\n\
+         4     manyPlayersManyMoves        10/10    (5/5) 20.00/20      30.00/30\n\
+         \x20     total                                                  100.00/100\n\
+         \n\
+         24 passed, 0 failed\n",
+    );
+    assert_eq!(text, expected);
+}
+
+fn ghc_version() -> String {
+    let o = Command::new("ghc")
+        .arg("--numeric-version")
+        .output()
+        .unwrap();
+    String::from_utf8(o.stdout).unwrap().trim().to_owned()
+}
+
+/// A submission made of some parts of a sample, in a fresh folder.
+fn partial(from: &str, parts: &[u8]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for part in parts {
+        let name = format!("csce322assignment03part0{part}.hs");
+        let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(CLASS)
+            .join(from)
+            .join(&name);
+        std::fs::copy(source, dir.path().join(&name)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn junit_and_json_carry_compile_errors_and_missing_parts() {
+    require_ghc();
+    let sub = partial("no-compile", &[3]);
+    let dir = sub.path().to_str().unwrap();
+    let o = run(&["submission", dir, FIXTURES, "--format", "junit"]);
+    assert_eq!(o.status.code(), Some(1));
+    let xml = stdout(&o);
+    assert!(
+        xml.contains(&format!(
+            "<testcase name=\"compile\" classname=\"{dir}/csce322assignment03part03.hs\""
+        )),
+        "{xml}"
+    );
+    assert!(xml.contains("type=\"compile-error\""), "{xml}");
+    assert!(
+        xml.contains("<system-err>csce322assignment03part03.hs:"),
+        "{xml}"
+    );
+    assert!(xml.contains("type=\"missing-part\""), "{xml}");
+    // 4 compile entries + 20 cases, all failed.
+    assert!(
+        xml.contains("<testsuite name=\"cnf-grader\" tests=\"24\" failures=\"24\""),
+        "{xml}"
+    );
+
+    let o = run(&["submission", dir, FIXTURES, "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(doc["points"]["total"], 0.0);
+    assert_eq!(doc["submission"]["helpers"], "default");
+    assert_eq!(doc["cases"][0]["failure"], "missing-part");
+    assert_eq!(doc["cases"][2]["failure"], "compile-error");
+    assert_eq!(doc["cases"][4]["failure"], "missing-part");
+    assert_eq!(
+        doc["cases"][4]["reason"],
+        "not run: csce322assignment03part01.hs is missing"
+    );
+}
+
+#[test]
+fn a_compilation_past_the_time_limit_is_killed_and_scores_0() {
+    require_ghc();
+    let sub = partial("correct", &[1, 2]);
+    let dir = sub.path().to_str().unwrap();
+    let start = Instant::now();
+    let o = run(&[
+        "submission",
+        dir,
+        FIXTURES,
+        "--compile-timeout",
+        "1ms",
+        "--format",
+        "json",
+    ]);
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for part in 0..2 {
+        assert_eq!(
+            doc["cases"][part]["reason"],
+            format!(
+                "did not compile: GHC ran past the 1ms compile time limit and was killed (part {} scores 0)",
+                part + 1
+            )
+        );
+    }
+    assert_eq!(doc["points"]["total"], 0.0);
+}
+
+#[test]
+fn no_ghc_is_a_clear_usage_error() {
+    let o = run(&[
+        "submission",
+        &format!("{CLASS}/correct"),
+        "--ghc",
+        "/no/such/ghc",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("cnf-grader: cannot run GHC `/no/such/ghc`: "),
+        "{err}"
+    );
+    assert!(err.contains("apt-get install ghc"), "{err}");
+    assert!(o.stdout.is_empty());
+
+    // Not on PATH either.
+    let empty = tempfile::tempdir().unwrap();
+    let o = grader(&["submissions", CLASS])
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot run GHC `ghc`"), "{err}");
+    assert!(err.contains("apt-get install ghc"), "{err}");
+}
+
+#[test]
+fn bad_folders_are_usage_errors() {
+    require_ghc();
+    let o = run(&["submission", "no/such/student", FIXTURES]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("cnf-grader: no/such/student: cannot read the submission folder: "),
+        "{err}"
+    );
+    let o = run(&["submissions", "no/such/class", FIXTURES]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["submission", &format!("{CLASS}/correct"), "no/fixtures"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// Processes whose working folder is inside `root`.
+fn processes_in(root: &Path) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| std::fs::read_link(e.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(root)))
+        .filter(|e| {
+            // Zombies are already dead, just not yet reaped.
+            std::fs::read_to_string(e.path().join("stat"))
+                .is_ok_and(|s| s.rsplit(") ").next().is_some_and(|t| !t.starts_with('Z')))
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Sends SIGINT to the grader; checks it exits 130 at once and leaves no
+/// process or file in `root` (its TMPDIR).
+fn interrupt_and_check(mut child: std::process::Child, root: &Path) {
+    let start = Instant::now();
+    let pid = rustix::process::Pid::from_child(&child);
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "the grader waited for its children"
+    );
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(err, "cnf-grader: interrupted; temporary files removed\n");
+    assert_eq!(processes_in(root), Vec::<String>::new());
+    let left: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn ctrl_c_while_compiling_stops_ghc_and_removes_its_files() {
+    require_ghc();
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let child = grader(&["submission", &format!("{CLASS}/correct"), FIXTURES])
+        .env("TMPDIR", &root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until GHC writes its own temporary files.
+    let start = Instant::now();
+    while !has_ghc_files(&root) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "GHC never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    interrupt_and_check(child, &root);
+}
+
+/// Whether some `partNN/tmp/` under `root` holds a file (GHC is compiling).
+fn has_ghc_files(root: &Path) -> bool {
+    let Ok(work) = std::fs::read_dir(root) else {
+        return false;
+    };
+    work.flatten().any(|w| {
+        std::fs::read_dir(w.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|student| {
+                (1..=4).any(|p| {
+                    std::fs::read_dir(student.path().join(format!("part0{p}/tmp")))
+                        .is_ok_and(|mut d| d.next().is_some())
+                })
+            })
+    })
+}
+
+#[test]
+fn ctrl_c_stops_the_student_programs_and_removes_the_build_folder() {
+    require_ghc();
+    let sub = partial("loops", &[4]);
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let child = grader(&[
+        "submission",
+        sub.path().to_str().unwrap(),
+        &format!("{FIXTURES}/four-horizontal.cnf"),
+        "--timeout",
+        "60s",
+    ])
+    .env("TMPDIR", &root)
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // Wait until the spinning part 4 runs.
+    let start = Instant::now();
+    while !processes_in(&root).iter().any(|pid| {
+        std::fs::read_link(format!("/proc/{pid}/exe"))
+            .is_ok_and(|e| e.ends_with("csce322assignment03part04"))
+    }) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "part 4 never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    interrupt_and_check(child, &root);
+}
