@@ -902,7 +902,18 @@ impl Optimal {
             &mut best,
         );
         scan.cands.sort_unstable();
-        scan.cands.iter().map(|&k| k as u32).collect()
+        let mut cands: Vec<u32> = scan.cands.iter().map(|&k| k as u32).collect();
+        // Solved exactly first (the others only need to be shown no better): the guess
+        // with the most parts, then the lowest (as `most-parts` picks), which tends to be the
+        // best (4×6 and 4×7: aabc).
+        if let Some(i) = (0..cands.len()).max_by_key(|&i| {
+            let parts = self.split(set, cands[i]).1.len();
+            (parts, std::cmp::Reverse(cands[i]))
+        }) {
+            let g = cands.remove(i);
+            cands.insert(0, g);
+        }
+        cands
     }
 
     /// The cost of playing `g` on the whole game `set` if below `bound` (`INF` or more when it
