@@ -945,6 +945,7 @@ impl Optimal {
         let played2 = self.t.masks[g as usize];
         let group2 = self.stabilize(group, 0, g);
         let base = sum;
+        let done = std::sync::atomic::AtomicUsize::new(0);
         let solved: Vec<(u32, u32, Optimal)> = big
             .par_iter()
             .with_max_len(1)
@@ -957,6 +958,14 @@ impl Optimal {
                     bound - (base - l)
                 };
                 let v = w.solve(part, dn, beta, played2, &group2);
+                let k = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if let Some(p) = &self.progress {
+                    p(&format!(
+                        "first guess {}: {k} of {} parts searched",
+                        self.t.game.format_code(Code(g as u64)),
+                        big.len()
+                    ));
+                }
                 (v, l, w)
             })
             .collect();
