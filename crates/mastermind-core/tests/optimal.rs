@@ -274,3 +274,64 @@ fn bad_guess_limits_are_usage_errors() {
     let (_, _, code) = mastermind(&["--strategy", "optimal", "--max-guesses", "0", "stats"]);
     assert_eq!(code, 2);
 }
+
+/// The least total by plain exhaustive search: every code as a guess, no bounds, no
+/// symmetry, memory by candidate set (independent of the library's search).
+fn brute_force(game: Game) -> u64 {
+    use std::collections::HashMap;
+    fn cost(game: Game, set: &[u64], memo: &mut HashMap<Vec<u64>, u64>) -> u64 {
+        if set.len() == 1 {
+            return 1;
+        }
+        if let Some(&c) = memo.get(set) {
+            return c;
+        }
+        let mut best = u64::MAX;
+        for g in 0..game.num_codes() {
+            let mut parts: HashMap<(u8, u8), Vec<u64>> = HashMap::new();
+            for &s in set {
+                let sc = game.calc_score(Code(s), Code(g));
+                if sc != game.win() {
+                    parts.entry((sc.right, sc.wrong)).or_default().push(s);
+                }
+            }
+            if parts.len() == 1 && parts.values().next().unwrap().len() == set.len() {
+                continue; // learns nothing
+            }
+            let mut total = set.len() as u64;
+            for p in parts.values() {
+                total += cost(game, p, memo);
+                if total >= best {
+                    break;
+                }
+            }
+            best = best.min(total);
+        }
+        memo.insert(set.to_vec(), best);
+        best
+    }
+    use mastermind_core::Code;
+    let all: Vec<u64> = (0..game.num_codes()).collect();
+    cost(game, &all, &mut HashMap::new())
+}
+
+#[test]
+fn agrees_with_plain_exhaustive_search() {
+    for (p, c) in [
+        (2, 3),
+        (2, 4),
+        (3, 2),
+        (3, 3),
+        (2, 5),
+        (4, 2),
+        (2, 6),
+        (3, 4),
+        (5, 2),
+    ] {
+        assert_eq!(
+            optimal_total(p, c, None),
+            brute_force(Game::new(p, c).unwrap()),
+            "{p}x{c}"
+        );
+    }
+}
