@@ -7,8 +7,11 @@
 //! `cost(S) = n + min over g of Σ cost(part)`. The search
 //! - bounds a part of `k` codes from below by the best conceivable tree: one secret solved
 //!   by the next guess, at most `m` (the number of non-winning scores) by the one after,
-//!   `m²` by the next and so on ([`Optimal::lb`]); a guess whose bound cannot beat the best
-//!   found so far is never expanded, and guesses are tried in the order of their bound;
+//!   `m²` by the next and so on ([`Optimal::lb`]); a guess that is not a candidate solves
+//!   nobody now, so its bound is that of `S` spread evenly over the `m` scores. A guess's
+//!   bound is the sum over its parts, built code by code and abandoned as soon as it cannot
+//!   beat the best found so far; the rest are tried in the order of their bound (candidates
+//!   first on ties), and a guess's parts smallest first, each with what is left of the bound;
 //! - keeps one guess per class of guesses that a symmetry of the game history maps onto
 //!   each other: permutations of the positions together with permutations of the colours
 //!   that leave every guess so far unchanged, any permutation of the colours not yet
@@ -17,6 +20,11 @@
 //!   proved for it, so that sets reached along different paths are solved once.
 //!
 //! A limit on the number of guesses (`--max-guesses`) is a limit on the depth of the tree.
+//!
+//! The whole game is searched on every core (rayon): the parts of the first guess with the
+//! most parts are solved side by side, each by its own search with its own memory (parts are
+//! disjoint, so nothing is lost), then the other first guesses are tried side by side against
+//! its total. The memories of the searches whose results are used are merged for the tree.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -30,7 +38,7 @@ use crate::strategy::canonical_codes;
 use crate::tree::DecisionTree;
 use crate::{Code, Error, Game, Scorer};
 
-/// Most codes a game may have for the optimal strategy (4×8; 4×7 already takes about a minute).
+/// Most codes a game may have for the optimal strategy (4×8; 4×7 already takes about 10 s).
 pub const MAX_OPTIMAL_CODES: u64 = 4096;
 
 /// Most guesses `--max-guesses` may ask for (more is the same as no limit in practice).
@@ -98,7 +106,7 @@ struct Sym {
 /// Counters of the work done, for progress reports and benchmarks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
-    /// Candidate sets expanded (their guesses scored).
+    /// Candidate sets expanded (their guesses scored), by the searches whose results were kept.
     pub nodes: u64,
     /// Candidate sets remembered.
     pub memo_entries: u64,
