@@ -334,3 +334,35 @@ fn agrees_with_plain_exhaustive_search() {
         );
     }
 }
+
+#[test]
+fn sessions_after_any_first_guess_play_optimally() {
+    // After a first guess the strategy did not choose, a session plans the rest itself:
+    // over every secret it must need exactly what the tree with that first guess needs.
+    use std::sync::Arc;
+    let game = Game::new(3, 5).unwrap();
+    let solver = Arc::new(Solver::new(game, Strategy::Optimal).unwrap());
+    for first in ["abc", "aab", "aaa"] {
+        let first = game.parse_code(first).unwrap();
+        let want = DecisionTree::try_build(&solver, Some(first))
+            .unwrap()
+            .stats(game, Strategy::Optimal)
+            .total;
+        let mut total = 0;
+        for c in 0..game.num_codes() {
+            let secret = mastermind_core::Code(c);
+            let mut b =
+                mastermind_core::Breaker::with_solver(Arc::clone(&solver)).with_first(first);
+            for turn in 1.. {
+                let g = b.next_guess().unwrap();
+                let s = game.calc_score(secret, g);
+                if s == game.win() {
+                    total += turn;
+                    break;
+                }
+                b.feed(g, s);
+            }
+        }
+        assert_eq!(total, want, "first {}", game.format_code(first));
+    }
+}
