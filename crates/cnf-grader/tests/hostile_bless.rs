@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use cnf_grader::discover::discover;
 use cnf_grader::generator::{GenSpec, generate, write_generated};
