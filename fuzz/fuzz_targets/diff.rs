@@ -43,7 +43,10 @@ fuzz_target!(|data: &[u8]| {
         None => (data, &b""[..]),
     };
     // As the grader does: a non-UTF-8 output is named by its first bad byte.
-    let (expected, actual) = match (std::str::from_utf8(expected), String::from_utf8(actual.to_vec())) {
+    let (expected, actual) = match (
+        std::str::from_utf8(expected),
+        String::from_utf8(actual.to_vec()),
+    ) {
         (Ok(e), Ok(a)) => (e, a),
         (_, Err(e)) => {
             let at = e.utf8_error().valid_up_to();
@@ -57,7 +60,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     assert_ne!(expected, actual);
-    assert!(!diff.hunks.is_empty(), "a diff of different texts without hunks");
+    assert!(
+        !diff.hunks.is_empty(),
+        "a diff of different texts without hunks"
+    );
     let plain = diff.render("expected", "actual", Style::Plain);
     let color = diff.render("expected", "actual", Style::Color);
     assert!(plain.ends_with('\n') && color.ends_with('\n'));
@@ -69,15 +75,28 @@ fuzz_target!(|data: &[u8]| {
     }
     let (old, new) = (lines(expected), lines(&actual));
     for hunk in &diff.hunks {
-        let inner = hunk.header.trim_start_matches("@@ -").trim_end_matches(" @@");
+        let inner = hunk
+            .header
+            .trim_start_matches("@@ -")
+            .trim_end_matches(" @@");
         let (o, n) = inner.split_once(" +").expect("a hunk header");
         let (os, ol) = side(o);
         let (ns, nl) = side(n);
         let text = |l: &cnf_grader::diff::DiffLine| {
             l.runs.iter().map(|(_, t)| t.as_str()).collect::<String>()
         };
-        let minus: Vec<String> = hunk.lines.iter().filter(|l| l.kind != LineKind::Actual).map(text).collect();
-        let plus: Vec<String> = hunk.lines.iter().filter(|l| l.kind != LineKind::Expected).map(text).collect();
+        let minus: Vec<String> = hunk
+            .lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Actual)
+            .map(text)
+            .collect();
+        let plus: Vec<String> = hunk
+            .lines
+            .iter()
+            .filter(|l| l.kind != LineKind::Expected)
+            .map(text)
+            .collect();
         let want_minus: Vec<String> = old[os..os + ol].iter().map(|l| shown(l)).collect();
         let want_plus: Vec<String> = new[ns..ns + nl].iter().map(|l| shown(l)).collect();
         assert_eq!(minus, want_minus, "{}", hunk.header);

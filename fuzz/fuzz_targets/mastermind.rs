@@ -34,6 +34,9 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(game.score_from_index(index), score);
     }
     if let Ok(strategy) = text.parse::<Strategy>() {
-        assert_eq!(strategy.to_string().parse::<Strategy>().ok(), Some(strategy));
+        assert_eq!(
+            strategy.to_string().parse::<Strategy>().ok(),
+            Some(strategy)
+        );
     }
 });

@@ -21,7 +21,10 @@ fuzz_target!(|data: &[u8]| {
             }
             text.push_str("\"\"\n");
             let again = parse_solution(&text).unwrap_or_else(|d| {
-                panic!("the rows written back do not parse:\n{}", d.render("s", &text))
+                panic!(
+                    "the rows written back do not parse:\n{}",
+                    d.render("s", &text)
+                )
             });
             assert_eq!(again, rows, "write then read changed the rows");
             if let Ok(board) = Board::from_rows(rows.iter().map(String::as_str)) {
