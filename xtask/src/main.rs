@@ -63,7 +63,9 @@ fn fuzz_plan(args: &[String]) -> Result<(Vec<&'static str>, u64), String> {
         if let Some(value) = arg.strip_prefix("--time=") {
             seconds = parse_time(value)?;
         } else if arg == "--time" {
-            let value = rest.next().ok_or("--time needs a value such as 60s or 10m")?;
+            let value = rest
+                .next()
+                .ok_or("--time needs a value such as 60s or 10m")?;
             seconds = parse_time(value)?;
         } else if let Some(&t) = TARGETS.iter().find(|t| **t == arg) {
             targets = vec![t];
