@@ -1,15 +1,16 @@
-//! No half-written files: `cnf-grader bless` killed with SIGKILL at random
-//! moments, 30 times, on a tree of 100 generated games whose 400
-//! `.solution` files are all out of date, leaves every `.solution` either
-//! its old or its new content, never a mix or a truncation, and nothing
-//! that `grade` would pick up besides the fixtures.
+//! No half-written files: `cnf-grader bless` is killed with SIGKILL at
+//! random moments of its writing, until 30 kills have fallen mid-run, on a
+//! tree of 100 generated games whose 400 `.solution` files are all out of
+//! date. Every `.solution` is then its old or its new content, never
+//! truncated or spliced, and nothing is left that `grade` would pick up
+//! besides the fixtures.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cnf_grader::discover::discover;
 use cnf_grader::generator::{GenSpec, generate, write_generated};
@@ -17,6 +18,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 const GAMES: u64 = 100;
+/// Kills that must fall in the middle of a run.
 const KILLS: usize = 30;
 
 /// Every `.solution` file's new (right) and old (out of date) content.
@@ -75,6 +77,22 @@ impl Tree {
     }
 }
 
+/// Waits until `dir` itself changes (a file is created or renamed in it),
+/// and returns when; fails if `child` ends first.
+fn wait_for_a_change(dir: &Path, child: &mut Child) -> Instant {
+    let mtime = || fs::metadata(dir).and_then(|m| m.modified()).expect("mtime");
+    let before = mtime();
+    loop {
+        if mtime() != before {
+            return Instant::now();
+        }
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            panic!("bless ended ({status}) without writing");
+        }
+        thread::sleep(Duration::from_micros(200));
+    }
+}
+
 fn bless(dir: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
     command
@@ -92,30 +110,38 @@ fn bless_killed_at_random_moments_leaves_every_file_old_or_new() {
     let tree = make_tree(dir);
     tree.make_old();
 
-    // How long a whole run takes here: the kills fall inside it.
-    let start = Instant::now();
-    assert!(bless(dir).status().expect("bless runs").success());
-    let whole = start.elapsed();
+    // How long the writing part of a whole run takes here: from the first
+    // change to the folder (a temporary file appears) to the exit.
+    let mut child = bless(dir).spawn().expect("bless starts");
+    let first = wait_for_a_change(dir, &mut child);
+    assert!(child.wait().expect("bless ends").success());
+    let writing = first.elapsed();
     assert_eq!(tree.check(0), (0, tree.files.len()));
 
+    // Kill at a random moment of the writing until 30 kills have fallen
+    // mid-run (some files new, some old); a kill that found the run
+    // finished shortens the window, as the machine's speed varies.
     let mut rng = StdRng::seed_from_u64(8);
-    let mut mixed = 0;
-    for round in 1..=KILLS {
+    let mut window = writing;
+    let (mut mixed, mut attempts) = (0, 0);
+    while mixed < KILLS {
+        attempts += 1;
+        assert!(
+            attempts <= 5 * KILLS,
+            "only {mixed} of {attempts} kills fell mid-run (the writing took {writing:?})"
+        );
         tree.make_old();
         let mut child = bless(dir).spawn().expect("bless starts");
-        thread::sleep(whole.mul_f64(rng.random_range(0.0..1.0)));
+        wait_for_a_change(dir, &mut child);
+        thread::sleep(window.mul_f64(rng.random_range(0.0..1.0)));
         child.kill().expect("SIGKILL");
         child.wait().expect("reaped");
-        let (old, new) = tree.check(round);
-        if old > 0 && new > 0 {
-            mixed += 1;
+        match tree.check(attempts) {
+            (0, _) => window = window.mul_f64(0.7),
+            (_, 0) => {}
+            _ => mixed += 1,
         }
     }
-    // Most kills must have fallen mid-run, or this proved nothing.
-    assert!(
-        mixed >= KILLS / 3,
-        "only {mixed} of {KILLS} kills fell mid-run (a whole run took {whole:?})"
-    );
 
     // Left-over temporary files are hidden, so `grade` does not see them:
     // the fixtures found are exactly the games with their four results.
