@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 /// The fuzz targets of `fuzz/fuzz_targets/`, in the order they are run.
-const TARGETS: [&str; 5] = ["cnf", "solution", "peg", "mastermind", "diff"];
+const TARGETS: [&str; 6] = ["cnf", "solution", "peg", "mastermind", "diff", "units"];
 
 const USAGE: &str = "usage: cargo xtask grade [PATH...] [OPTIONS]   grade fixtures (default fixtures/)\n       \
      cargo xtask bless [PATH...] [OPTIONS]   write .solution files\n       \
      cargo xtask fuzz [TARGET] [--time 60s]  fuzz one target (cnf, solution, peg, mastermind,\n       \
-     \x20                                       diff) or all of them in turn, each for --time\n\
+     \x20                                       diff, units) or all of them in turn, each for --time\n\
      Options are those of `cnf-grader grade --help` and `cnf-grader bless --help`.";
 
 fn main() -> ExitCode {
