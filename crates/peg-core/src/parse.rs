@@ -16,8 +16,10 @@
 //!   `- 3` reads as -3, `-(3)` and `--3` are refused, as `read` refuses them;
 //!   fractional and exponent literals (`1.0`, `1e3`) are not `Int`s.
 //!
-//! One deliberate difference: `read` silently wraps an `Int` literal that does
-//! not fit in 64 bits; here it is an error.
+//! Two deliberate differences: `read` silently wraps an `Int` literal that does
+//! not fit in 64 bits; here it is an error. And parentheses nested more than
+//! [`MAX_NESTING`] deep are refused with their place (the reader recurses once
+//! per level; hostile input must not overflow the stack).
 //!
 //! A board must also be a board: a peg off the `+`, or two pegs on one
 //! position, is an error naming the peg and where it starts.
