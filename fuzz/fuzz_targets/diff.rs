@@ -16,9 +16,30 @@ fn side(spec: &str) -> (usize, usize) {
     (if len == 0 { start } else { start - 1 }, len)
 }
 
-/// Lines as the diff counts them: split after each LF.
+/// Lines as the diff (`similar`) counts them: each ends after LF, CRLF or a
+/// lone CR.
 fn lines(text: &str) -> Vec<&str> {
-    text.split_inclusive('\n').collect()
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = match bytes[i] {
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
+            b'\r' | b'\n' => i + 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push(&text[start..end]);
+        start = end;
+        i = end;
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
 }
 
 /// What a diff line shows for a source line: control characters escaped.
