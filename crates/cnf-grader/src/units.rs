@@ -19,12 +19,17 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         _ => return Err(bad()),
     };
     let seconds = value * scale;
+    let unusable =
+        || format!("{text:?} is not a usable time limit; expected at least 1ns and at most 1e9 s");
     if !seconds.is_finite() || seconds <= 0.0 || seconds > 1e9 {
-        return Err(format!(
-            "{text:?} is not a usable time limit; expected more than 0 and at most 1e9 s"
-        ));
+        return Err(unusable());
     }
-    Ok(Duration::from_secs_f64(seconds))
+    // A positive value under a nanosecond would round to a zero limit.
+    let d = Duration::from_secs_f64(seconds);
+    if d.is_zero() {
+        return Err(unusable());
+    }
+    Ok(d)
 }
 
 /// Reads a size in bytes: a whole number with an optional `K`/`KiB`, `M`/`MiB`
@@ -95,6 +100,13 @@ mod tests {
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("fast").unwrap_err().contains("500ms"));
         assert!(parse_duration("5h").is_err());
+        // Found by fuzzing: under a nanosecond was a zero time limit.
+        assert!(
+            parse_duration("0.0000000001s")
+                .unwrap_err()
+                .contains("at least 1ns")
+        );
+        assert_eq!(parse_duration("0.000000001"), Ok(Duration::from_nanos(1)));
     }
 
     #[test]

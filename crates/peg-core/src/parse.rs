@@ -16,8 +16,10 @@
 //!   `- 3` reads as -3, `-(3)` and `--3` are refused, as `read` refuses them;
 //!   fractional and exponent literals (`1.0`, `1e3`) are not `Int`s.
 //!
-//! One deliberate difference: `read` silently wraps an `Int` literal that does
-//! not fit in 64 bits; here it is an error.
+//! Two deliberate differences: `read` silently wraps an `Int` literal that does
+//! not fit in 64 bits; here it is an error. And parentheses nested more than
+//! [`MAX_NESTING`] deep are refused with their place (the reader recurses once
+//! per level; hostile input must not overflow the stack).
 //!
 //! A board must also be a board: a peg off the `+`, or two pegs on one
 //! position, is an error naming the peg and where it starts.
@@ -422,12 +424,46 @@ fn to_error(full: &str, e: PErr<'_>) -> ParseError {
     }
 }
 
+/// Deepest nesting of parentheses read; the game's values need at most 4,
+/// and the parser recurses once per level, so a limit keeps hostile input
+/// from overflowing the stack.
+pub const MAX_NESTING: usize = 100;
+
+/// The place of the first `(` nested deeper than [`MAX_NESTING`], if any.
+fn too_deep(full: &str) -> Option<ParseError> {
+    let mut depth = 0usize;
+    for (at, c) in full.char_indices() {
+        match c {
+            '(' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    let (line, column) = line_col(full, &full[at..]);
+                    return Some(ParseError {
+                        line,
+                        column,
+                        message: format!(
+                            "parentheses nested more than {MAX_NESTING} deep; a value of the game needs only a few"
+                        ),
+                    });
+                }
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Runs `p` over the whole text (whitespace allowed around it).
 fn run<'a, O>(
     full: &'a str,
     what: &'static str,
     p: impl Fn(&'a str) -> Res<'a, O>,
 ) -> Result<O, ParseError> {
+    if let Some(mut err) = too_deep(full) {
+        err.message = format!("cannot read {what}: {}", err.message);
+        return Err(err);
+    }
     let parsed = p(full).and_then(|(rest, o)| {
         let (rest, _) = ws(rest)?;
         if rest.is_empty() {

@@ -236,7 +236,15 @@ fn prompt(game: &Game, out: &mut impl Write) -> io::Result<()> {
 }
 
 /// The game loop: reads one line per turn from `input`, writes to `out`.
-fn play(mut game: Game, input: impl BufRead, out: &mut impl Write, color: bool) -> io::Result<()> {
+///
+/// A line is read as bytes and shown with invalid UTF-8 replaced, so a stray
+/// byte is one unreadable move, not the end of the game.
+fn play(
+    mut game: Game,
+    mut input: impl BufRead,
+    out: &mut impl Write,
+    color: bool,
+) -> io::Result<()> {
     writeln!(
         out,
         "Peg Reversal: turn every peg white. W is a white peg, B a black one.\nYou start with the white peg at {}.\n{HELP}",
@@ -245,8 +253,13 @@ fn play(mut game: Game, input: impl BufRead, out: &mut impl Write, color: bool) 
     show_turn(&game, out, color)?;
     prompt(&game, out)?;
     let mut taken_back = 0usize;
-    for line in input.lines() {
-        let line = line?;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&buf);
         let word = line.trim();
         match word.to_ascii_lowercase().as_str() {
             "" => {}

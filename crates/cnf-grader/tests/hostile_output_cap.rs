@@ -1,0 +1,55 @@
+//! The grader never holds more than the output cap of a program's output:
+//! a program printing a gigabyte is stopped at the cap, and one flooding
+//! standard error has all but its first bytes dropped as they arrive. The
+//! process's peak memory (`VmHWM`) is the witness; this file has one test so
+//! no other test's memory mixes in.
+
+use std::time::Duration;
+
+use cnf_grader::exec::{Outcome, STDERR_KEPT, run_command};
+
+/// The process's peak resident memory in KiB, from `/proc/self/status`.
+fn peak_rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("a VmHWM line")
+}
+
+#[test]
+fn floods_are_cut_at_the_cap_and_never_held() {
+    let cap = 1 << 20;
+    let limit = Duration::from_secs(120);
+    let before = peak_rss_kib();
+
+    // A gigabyte of output: killed at the cap.
+    let r = run_command("head -c 1000000000 /dev/zero", limit, cap);
+    assert_eq!(r.outcome, Outcome::OverCap);
+
+    // Exactly the cap is accepted whole; one byte more is not.
+    let r = run_command(&format!("head -c {cap} /dev/zero"), limit, cap);
+    match r.outcome {
+        Outcome::Exited { code: 0, stdout } => assert_eq!(stdout.len(), cap),
+        other => panic!("{other:?}"),
+    }
+    let r = run_command(&format!("head -c {} /dev/zero", cap + 1), limit, cap);
+    assert_eq!(r.outcome, Outcome::OverCap);
+
+    // 200 MB on standard error: read to the end, the first bytes kept.
+    let r = run_command("head -c 200000000 /dev/zero >&2; printf ok", limit, cap);
+    assert_eq!(
+        r.outcome,
+        Outcome::Exited {
+            code: 0,
+            stdout: b"ok".to_vec()
+        }
+    );
+    assert_eq!(r.stderr.len(), STDERR_KEPT);
+    assert!(r.stderr_truncated);
+
+    // Holding either flood would have raised the peak by hundreds of MB.
+    let grown = peak_rss_kib().saturating_sub(before);
+    assert!(grown < 64 * 1024, "peak memory grew by {grown} KiB");
+}

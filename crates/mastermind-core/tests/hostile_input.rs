@@ -1,0 +1,184 @@
+//! Hostile typing: the `mastermind` menu and its games fed random bytes,
+//! very long lines, invalid UTF-8 and end of input at every prompt never
+//! panic, never spin, and exit cleanly (code 0, nothing on standard error).
+
+use std::io::{Read, Write};
+use std::process::{Command, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Generous: a debug build on a loaded machine answers a line in milliseconds.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `mastermind ARGS` with `input` on standard input, then end of
+/// input; fails the test if it has not exited within [`TIMEOUT`].
+fn mastermind(args: &[&str], input: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mastermind"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mastermind starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    // The program may stop reading early (Q, a win): a broken pipe is fine.
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out = thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err = thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("mastermind {args:?} still running after {TIMEOUT:?}: a hang or a busy loop");
+        }
+        thread::sleep(Duration::from_millis(5));
+    };
+    writer.join().expect("writer");
+    Run {
+        status,
+        stdout: String::from_utf8_lossy(&out.join().expect("stdout")).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().expect("stderr")).into_owned(),
+    }
+}
+
+fn assert_clean(run: &Run, what: &str) {
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{what}: {}\n{}",
+        run.status,
+        run.stderr
+    );
+    assert!(run.stderr.is_empty(), "{what}: stderr {}", run.stderr);
+}
+
+/// `lines` joined, each with its LF.
+fn typed(lines: &[&[u8]]) -> Vec<u8> {
+    lines
+        .iter()
+        .flat_map(|l| l.iter().chain(b"\n"))
+        .copied()
+        .collect()
+}
+
+#[test]
+fn random_bytes_at_the_menu_and_in_its_games() {
+    let mut rng = StdRng::seed_from_u64(8);
+    for round in 0..20 {
+        let len = rng.random_range(0..4000);
+        let mut bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        for b in bytes.iter_mut() {
+            // Short lines, and now and then a menu key, so games start.
+            if rng.random_ratio(1, 6) {
+                *b = b'\n';
+            } else if rng.random_ratio(1, 10) {
+                *b = *b"HhCcBb".get(rng.random_range(0..6)).unwrap_or(&b'H');
+            }
+        }
+        let run = mastermind(&["--seed", "1"], &bytes);
+        assert_clean(&run, &format!("round {round}"));
+        assert!(run.stdout.contains("|> "));
+    }
+}
+
+#[test]
+fn invalid_utf8_and_very_long_lines_at_every_kind_of_prompt() {
+    let long = vec![b'a'; 10_000_000];
+    let bad: &[u8] = b"\xff\xfe\xc3\x28";
+    for (args, after) in [
+        (&["--seed", "1"][..], &b"Q\n"[..]),
+        (&["human", "--secret", "abcd"][..], &b"abcd\n"[..]),
+        (&["computer"][..], &b"40\n"[..]),
+    ] {
+        // A long line without a line end, then one with a line end and
+        // invalid UTF-8 lines before a line that ends the game.
+        let run = mastermind(args, &long);
+        assert_clean(&run, &format!("{args:?}: a 10 MB line"));
+        let mut input = long.clone();
+        input.push(b'\n');
+        input.extend(typed(&[bad, b"\xff", b"abc\xffd"]));
+        input.extend_from_slice(after);
+        let run = mastermind(args, &input);
+        assert_clean(&run, &format!("{args:?}: long and bad lines"));
+        let end = [
+            "\\================================/\n",
+            "Congratulation!\n",
+            "I'm the best!\n",
+        ];
+        assert!(
+            end.iter()
+                .any(|e| run.stdout.trim_end_matches('\n').ends_with(e.trim_end())),
+            "{args:?}: the game did not end after the bad lines: {}",
+            &run.stdout[run.stdout.len().saturating_sub(300)..]
+        );
+    }
+}
+
+/// Runs `args` with every prefix of `lines` (end of input after 0, 1, ...
+/// lines) and checks each exits cleanly; returns the run on all of them.
+fn end_of_input_everywhere(args: &[&str], lines: &[&[u8]]) -> Run {
+    for cut in 0..lines.len() {
+        let run = mastermind(args, &typed(&lines[..cut]));
+        assert_clean(&run, &format!("{args:?}: end of input after {cut} lines"));
+        // The program was waiting at a prompt, which ends without a line end.
+        assert!(
+            run.stdout.ends_with(": ") || run.stdout.ends_with("> ") || run.stdout.ends_with("=> "),
+            "{args:?} cut {cut}: {}",
+            &run.stdout[run.stdout.len().saturating_sub(200)..]
+        );
+    }
+    let run = mastermind(args, &typed(lines));
+    assert_clean(&run, &format!("{args:?}: all lines"));
+    run
+}
+
+#[test]
+fn end_of_input_at_every_prompt() {
+    // The menu: junk, a computer game scored by hand, a game of two
+    // computers, a human game, then Q.
+    let menu: &[&[u8]] = &[
+        b"", b"hh", b"\xff", b"C", b"xx", b"99", b"00", b"40", b"B", b"H", b"?", b"zzzz", b"aaaa",
+        b"abc", b"\t", b"abcd", b"abce", b"abcf", b"abdc", b"abdd", b"abde",
+    ];
+    end_of_input_everywhere(&["--seed", "1"], menu);
+    let run = mastermind(&["--seed", "1"], &typed(&[b"Q"]));
+    assert_clean(&run, "Q");
+    assert!(
+        run.stdout
+            .ends_with("\\================================/\n\n")
+    );
+
+    let human: &[&[u8]] = &[b"?", b"abc", b"\xff\xff\xff\xff", b"abcz", b"aabb", b"abcd"];
+    let run = end_of_input_everywhere(&["human", "--secret", "abcd"], human);
+    assert!(run.stdout.ends_with("Congratulation!\n"), "{}", run.stdout);
+
+    let computer: &[&[u8]] = &[b"", b"5", b"50", b"1 3", b"\xff0", b"00", b"40"];
+    let run = end_of_input_everywhere(&["computer"], computer);
+    assert!(run.stdout.ends_with("I'm the best!\n"), "{}", run.stdout);
+}
