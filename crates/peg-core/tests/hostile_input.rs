@@ -3,84 +3,24 @@
 //! exits cleanly; the readers refuse deep nesting instead of overflowing the
 //! stack.
 
-use std::io::{Read, Write};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::Command;
 use std::thread;
-use std::time::{Duration, Instant};
 
 use peg_core::parse::MAX_NESTING;
 use peg_core::{parse_board, parse_position, parse_position_arg, parse_state};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// Generous: a debug build on a loaded machine answers a line in milliseconds.
-const TIMEOUT: Duration = Duration::from_secs(30);
+#[path = "../../../tests-support/guarded_run.rs"]
+mod guarded_run;
 
-struct Run {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-}
+use guarded_run::{Run, assert_clean, run_guarded};
 
-/// Runs `peg ARGS` with `input` on standard input (then end of input);
-/// fails the test if it has not exited within [`TIMEOUT`].
+/// Runs `peg ARGS` with `input` on standard input, then end of input.
 fn peg(args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_peg"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("peg starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    // The game may stop reading early (quit, a win): a broken pipe is fine.
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let out = thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = out.read_to_end(&mut s);
-        s
-    });
-    let err = thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = err.read_to_end(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("peg {args:?} still running after {TIMEOUT:?}: a hang or a busy loop");
-        }
-        thread::sleep(Duration::from_millis(5));
-    };
-    writer.join().expect("writer");
-    Run {
-        status,
-        stdout: String::from_utf8_lossy(&out.join().expect("stdout")).into_owned(),
-        stderr: String::from_utf8_lossy(&err.join().expect("stderr")).into_owned(),
-    }
-}
-
-/// A clean exit: code 0, nothing on standard error (so no panic message).
-fn assert_clean(run: &Run, what: &str) {
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "{what}: {}\n{}",
-        run.status,
-        run.stderr
-    );
-    assert!(run.stderr.is_empty(), "{what}: stderr {}", run.stderr);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_peg"));
+    command.args(args).env("NO_COLOR", "1");
+    run_guarded(command, input)
 }
 
 #[test]
