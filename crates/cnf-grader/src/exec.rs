@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 
 use connect_core::Function;
 
+use crate::sandbox::{Bind, Sandbox};
+
 /// Bytes of standard error kept for the report.
 pub const STDERR_KEPT: usize = 4096;
 
@@ -37,7 +39,30 @@ pub struct ExecConfig {
     /// The program's working directory (`None`: the grader's); when set,
     /// `{input}` becomes an absolute path so the program still finds it.
     pub working_dir: Option<PathBuf>,
+    /// The sandbox each run goes in (`None`: runs with the grader's rights).
+    pub sandbox: Option<ExecSandbox>,
 }
+
+/// How `--exec` runs are sandboxed.
+#[derive(Debug, Clone)]
+pub struct ExecSandbox {
+    /// The sandbox.
+    pub sandbox: std::sync::Arc<Sandbox>,
+    /// What each run sees besides its game file.
+    pub binds: Vec<Bind>,
+    /// The working folder inside.
+    pub chdir: PathBuf,
+    /// A private host folder for the copies of the game files.
+    pub inputs: PathBuf,
+}
+
+impl PartialEq for ExecSandbox {
+    fn eq(&self, other: &Self) -> bool {
+        self.binds == other.binds && self.chdir == other.chdir && self.inputs == other.inputs
+    }
+}
+
+impl Eq for ExecSandbox {}
 
 /// How one run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +121,40 @@ pub fn substitute(template: &str, function: Function, input: &Path) -> String {
     out
 }
 
+/// The placeholders a command template may hold.
+pub const PLACEHOLDERS: [&str; 3] = ["{part}", "{function}", "{input}"];
+
+/// Checks a command template: not empty, and every `{name}` (outside the
+/// shell's own `${name}`) one of [`PLACEHOLDERS`].
+pub fn check_template(template: &str) -> Result<(), String> {
+    if template.trim().is_empty() {
+        return Err(
+            "the command is empty; give the program to run, e.g. './csce322assignment03part{part} {input}'"
+                .to_owned(),
+        );
+    }
+    let bytes = template.as_bytes();
+    for (at, _) in template.match_indices('{') {
+        if at > 0 && bytes[at - 1] == b'$' {
+            continue;
+        }
+        let rest = &template[at + 1..];
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if name_len > 0 && rest[name_len..].starts_with('}') {
+            let placeholder = &template[at..at + name_len + 2];
+            if !PLACEHOLDERS.contains(&placeholder) {
+                return Err(format!(
+                    "unknown placeholder {placeholder} in {template:?}; the placeholders are {}",
+                    PLACEHOLDERS.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `s` as one word for `sh`, in single quotes unless it needs none.
 pub fn shell_quote(s: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "_-./+,:@%=".contains(c);
@@ -123,15 +182,20 @@ pub fn run_command_in(
     timeout: Duration,
     max_output: usize,
 ) -> ExecResult {
-    let start = Instant::now();
-    let deadline = start + timeout;
     let mut sh = Command::new("sh");
     if let Some(dir) = dir {
         sh.current_dir(dir);
     }
-    let spawned = sh
-        .arg("-c")
-        .arg(command)
+    sh.arg("-c").arg(command);
+    run_process(sh, timeout, max_output)
+}
+
+/// Runs a prepared command (`sh -c …`, or a sandbox around it) under these
+/// limits, in its own process group, standard input closed.
+pub fn run_process(mut command: Command, timeout: Duration, max_output: usize) -> ExecResult {
+    let start = Instant::now();
+    let deadline = start + timeout;
+    let spawned = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -141,7 +205,10 @@ pub fn run_command_in(
         Ok(child) => child,
         Err(e) => {
             return ExecResult {
-                outcome: Outcome::SpawnFailed(format!("cannot start sh: {e}")),
+                outcome: Outcome::SpawnFailed(format!(
+                    "cannot start {}: {e}",
+                    command.get_program().to_string_lossy()
+                )),
                 stderr: String::new(),
                 stderr_truncated: false,
             };
@@ -320,6 +387,22 @@ mod tests {
         assert_eq!(
             substitute("{input}", Function::OnePlayerOneMove, Path::new("f/t.cnf")),
             "f/t.cnf"
+        );
+    }
+
+    #[test]
+    fn templates_are_checked() {
+        assert_eq!(check_template("./p{part} {input} --f={function}"), Ok(()));
+        assert_eq!(check_template("echo ${HOME} {input} { x }"), Ok(()));
+        assert!(
+            check_template("")
+                .unwrap_err()
+                .starts_with("the command is empty")
+        );
+        assert!(check_template("  ").is_err());
+        assert_eq!(
+            check_template("./p{part} {file}").unwrap_err(),
+            "unknown placeholder {file} in \"./p{part} {file}\"; the placeholders are {part}, {function}, {input}"
         );
     }
 

@@ -1,31 +1,29 @@
-//! Finding GHC and compiling one part of a submission with it.
+//! Finding GHC, and what a failed compilation reports.
 //!
 //! Decisions:
-//! - GHC is run through `sh -c` by [`crate::exec::run_command_in`], so a
-//!   compilation has the same time limit, output cap and process-group kill
-//!   as a program under test; `ulimit -t` also caps its CPU time, so a
-//!   compiler left behind by an interrupted grader stops by itself;
-//! - each part is compiled in its own folder with `-O0` (grading needs
-//!   correct output, not speed, and `-O0` compiles several times faster),
-//!   `-i -i.` (modules only from that folder) and its own `-outputdir`, so
-//!   parallel builds never share an object file; `TMPDIR` is that
-//!   folder's `tmp/`, so what GHC and the C compiler leave behind when
-//!   killed is removed with the build folder;
+//! - `--ghc NAME` is looked up on `PATH` once, and the absolute path is
+//!   what every compilation runs, so the sandbox (whose `PATH` is only the
+//!   system's) runs the same GHC; with the sandbox on, the version check
+//!   itself runs inside it, so a GHC the sandbox cannot see is refused
+//!   before any student is graded;
+//! - each part is compiled with `-O0` (grading needs correct output, not
+//!   speed, and `-O0` compiles several times faster), `-i -i.` (modules
+//!   only from the submission) and its own `-outputdir` in its scratch
+//!   folder, so parallel builds never share an object file;
 //! - the executable is linked with `-with-rtsopts=-M1g`: a student program
 //!   whose heap passes 1 GiB stops ("heap exhausted", a non-zero exit)
-//!   instead of filling the shared machine's memory within its time limit
-//!   (`ulimit -v` cannot do this: GHC's runtime reserves a terabyte of
-//!   address space at start);
+//!   before the sandbox's address-space limit is reached;
 //! - a compilation fails when GHC exits non-zero, runs past the limit, or
 //!   exits 0 without writing the executable (a part file that is not a
 //!   `Main` module); the report keeps the first [`ERROR_LINES`] lines of
 //!   what GHC said.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use crate::exec::{Outcome, run_command_in, shell_quote};
+use crate::exec::{Outcome, shell_quote};
+use crate::sandbox::Sandbox;
 
 /// Lines of GHC's error kept for the report.
 pub const ERROR_LINES: usize = 20;
@@ -53,6 +51,18 @@ pub enum GhcError {
         /// What the system said.
         reason: String,
     },
+    /// Occurs when GHC does not run inside the sandbox.
+    #[error(
+        "GHC `{path}` does not run inside the sandbox ({said}); the sandbox shows only /usr, \
+         /etc, /opt and /var/lib/ghc of the system: add --sandbox-ro DIR for the folder GHC \
+         is installed in"
+    )]
+    NotInSandbox {
+        /// The GHC tried.
+        path: PathBuf,
+        /// What it said.
+        said: String,
+    },
     /// Occurs when the command runs but does not answer `--numeric-version`.
     #[error("`{path} --numeric-version` failed ({reason}); is it GHC?")]
     NotGhc {
@@ -64,100 +74,86 @@ pub enum GhcError {
 }
 
 impl Ghc {
-    /// Checks that `path` runs GHC and reads its version.
-    pub fn find(path: &Path) -> Result<Ghc, GhcError> {
-        let out = Command::new(path)
-            .arg("--numeric-version")
-            .output()
-            .map_err(|e| GhcError::NotFound {
-                path: path.to_owned(),
-                reason: e.to_string(),
-            })?;
+    /// Checks that `path` runs GHC and reads its version; a bare name is
+    /// looked up on `PATH`. With a sandbox, GHC is asked inside it.
+    pub fn find(path: &Path, sandbox: Option<&Sandbox>) -> Result<Ghc, GhcError> {
+        let resolved = if path.components().count() > 1 {
+            let resolved = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+            if !resolved.is_file() {
+                return Err(GhcError::NotFound {
+                    path: path.to_owned(),
+                    reason: "no such file".to_owned(),
+                });
+            }
+            resolved
+        } else {
+            std::env::var_os("PATH")
+                .and_then(|dirs| {
+                    std::env::split_paths(&dirs)
+                        .map(|d| d.join(path))
+                        .find(|p| p.is_file())
+                })
+                .ok_or_else(|| GhcError::NotFound {
+                    path: path.to_owned(),
+                    reason: "not found on PATH".to_owned(),
+                })?
+        };
+        let out = match sandbox {
+            None => Command::new(&resolved).arg("--numeric-version").output(),
+            Some(sandbox) => sandbox
+                .command(
+                    &[],
+                    Path::new("/"),
+                    &format!(
+                        "exec {} --numeric-version",
+                        shell_quote(&resolved.to_string_lossy())
+                    ),
+                    Duration::from_secs(60),
+                )
+                .stdin(Stdio::null())
+                .output(),
+        }
+        .map_err(|e| GhcError::NotFound {
+            path: path.to_owned(),
+            reason: e.to_string(),
+        })?;
         let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
         if !out.status.success() || version.is_empty() {
-            return Err(GhcError::NotGhc {
-                path: path.to_owned(),
-                reason: format!("{}", out.status),
+            let said = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+            return Err(match sandbox {
+                Some(_) => GhcError::NotInSandbox {
+                    path: resolved,
+                    said,
+                },
+                None => GhcError::NotGhc {
+                    path: path.to_owned(),
+                    reason: format!("{}", out.status),
+                },
             });
         }
         Ok(Ghc {
-            path: path.to_owned(),
+            path: resolved,
             version,
         })
     }
+}
 
-    /// Compiles `dir/SOURCE` into `dir/EXE` under `timeout`.
-    pub fn compile(&self, dir: &Path, source: &str, exe: &str, timeout: Duration) -> Compiled {
-        let start = Instant::now();
-        // A path (not a bare name looked up on PATH) is made absolute, so a
-        // relative --ghc still works from `dir`.
-        let ghc = if self.path.components().count() > 1 {
-            std::path::absolute(&self.path).unwrap_or_else(|_| self.path.clone())
-        } else {
-            self.path.clone()
-        };
-        let command = format!(
-            "ulimit -t {}; TMPDIR=\"$PWD/tmp\"; export TMPDIR; mkdir -p tmp && \
-             exec {} -O0 -i -i. -outputdir obj -with-rtsopts=-M1g -o {} {}",
-            timeout.as_secs() + 1,
-            shell_quote(&ghc.to_string_lossy()),
-            shell_quote(exe),
-            shell_quote(source)
-        );
-        let result = run_command_in(&command, Some(dir), timeout, 1 << 20);
-        let duration = start.elapsed();
-        let said = |stdout: &[u8]| {
-            let text = if result.stderr.trim().is_empty() {
-                String::from_utf8_lossy(stdout).into_owned()
-            } else {
-                result.stderr.clone()
-            };
-            first_lines(&text, ERROR_LINES)
-        };
-        let error = match result.outcome {
-            Outcome::Exited { code: 0, stdout } => {
-                if dir.join(exe).is_file() {
-                    return Compiled {
-                        error: None,
-                        duration,
-                    };
-                }
-                CompileError {
-                    reason: format!(
-                        "GHC wrote no executable (is {source} a Main module with main?)"
-                    ),
-                    output: said(&stdout),
-                }
-            }
-            Outcome::Exited { code, stdout } => CompileError {
-                reason: format!("GHC failed (exit code {code})"),
-                output: said(&stdout),
-            },
-            Outcome::Signaled(signal) => CompileError {
-                reason: format!("GHC was killed by {}", crate::exec::signal_name(signal)),
-                output: said(&[]),
-            },
-            Outcome::TimedOut => CompileError {
-                reason: format!(
-                    "GHC ran past the {} compile time limit and was killed",
-                    crate::units::show_duration(timeout)
-                ),
-                output: said(&[]),
-            },
-            Outcome::OverCap => CompileError {
-                reason: "GHC printed more than 1 MiB and was killed".to_owned(),
-                output: said(&[]),
-            },
-            Outcome::SpawnFailed(message) => CompileError {
-                reason: message,
-                output: String::new(),
-            },
-        };
-        Compiled {
-            error: Some(error),
-            duration,
+/// The report of a compilation that did not end with an executable.
+pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> CompileError {
+    let output = first_lines(stderr);
+    let reason = match outcome {
+        Outcome::Exited { code, .. } => format!("GHC failed (exit code {code})"),
+        Outcome::Signaled(signal) => {
+            format!("GHC was killed by {}", crate::exec::signal_name(signal))
         }
-    }
+        Outcome::TimedOut => format!(
+            "GHC ran past the {} compile time limit and was killed",
+            crate::units::show_duration(timeout)
+        ),
+        Outcome::OverCap => "GHC printed more than the executable's size limit".to_owned(),
+        Outcome::SpawnFailed(message) => message,
+    };
+    CompileError { reason, output }
 }
 
 /// Why a part did not compile.
@@ -169,18 +165,13 @@ pub struct CompileError {
     pub output: String,
 }
 
-/// The result of one compilation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Compiled {
-    /// `None` when the executable was built.
-    pub error: Option<CompileError>,
-    /// Wall-clock time of the compilation.
-    pub duration: Duration,
+/// The first [`ERROR_LINES`] lines of `text`, with a note when some were
+/// left out. Leading blank lines (GHC starts its errors with one) are left out.
+pub fn first_lines(text: &str) -> String {
+    first_n_lines(text, ERROR_LINES)
 }
 
-/// The first `n` lines of `text`, with a note when some were left out.
-/// Leading blank lines (GHC starts its errors with one) are left out.
-fn first_lines(text: &str, n: usize) -> String {
+fn first_n_lines(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.lines().skip_while(|l| l.trim().is_empty()).collect();
     let mut out = lines[..lines.len().min(n)].join("\n");
     if lines.len() > n {
@@ -195,13 +186,13 @@ mod tests {
 
     #[test]
     fn first_lines_keeps_n_and_says_how_many_more() {
-        assert_eq!(first_lines("a\nb\nc\n", 2), "a\nb\n[... 1 more lines]");
-        assert_eq!(first_lines("\n \na\nb\n", 2), "a\nb");
+        assert_eq!(first_n_lines("a\nb\nc\n", 2), "a\nb\n[... 1 more lines]");
+        assert_eq!(first_n_lines("\n \na\nb\n", 2), "a\nb");
     }
 
     #[test]
     fn a_missing_ghc_says_how_to_install_it() {
-        let err = Ghc::find(Path::new("/no/such/ghc")).unwrap_err();
+        let err = Ghc::find(Path::new("/no/such/ghc"), None).unwrap_err();
         let text = err.to_string();
         assert!(text.contains("apt-get install ghc"), "{text}");
         assert!(text.starts_with("cannot run GHC `/no/such/ghc`"), "{text}");

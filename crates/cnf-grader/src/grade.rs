@@ -26,8 +26,9 @@ use rayon::prelude::*;
 use crate::cnf::{CnfGame, parse_cnf};
 use crate::diff::Diff;
 use crate::discover::{Case, Fixture};
-use crate::exec::{ExecConfig, Outcome, run_command_in, signal_name, substitute};
-use crate::solution::render_solution;
+use crate::exec::{ExecConfig, Outcome, run_command_in, run_process, signal_name, substitute};
+use crate::sandbox::InputCopy;
+use crate::solution::{check_expected, render_solution};
 
 /// What runs a case's function.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,6 +112,8 @@ pub enum FailureKind {
     OverCap,
     /// The program could not be started.
     SpawnFailed,
+    /// The shell found no such command, or could not run it (exit code 127 or 126).
+    CommandNotFound,
     /// The part's source did not compile (`submission`), so it never ran.
     CompileError,
     /// The part's source file is missing from the submission.
@@ -125,6 +128,7 @@ impl FailureKind {
             FailureKind::Crash
                 | FailureKind::Timeout
                 | FailureKind::SpawnFailed
+                | FailureKind::CommandNotFound
                 | FailureKind::CompileError
                 | FailureKind::MissingPart
         )
@@ -382,6 +386,12 @@ fn grade_case(
             }
         },
     };
+    let path = case.solution.display().to_string();
+    if let Err(why) = check_expected(&path, &expected, game.board.height(), game.board.width()) {
+        return error(format!(
+            "broken fixture: {why}; the case is left out of every program's points"
+        ));
+    }
     let mut report = blank(fixture, case, Status::Pass, None);
     let fail = |report: &mut CaseReport, kind: FailureKind, reason: String| {
         report.status = Status::Fail;
@@ -401,19 +411,47 @@ fn grade_case(
             }
         },
         Runner::Exec(config) => {
-            let input = match &config.working_dir {
-                Some(_) => {
-                    std::path::absolute(&fixture.cnf).unwrap_or_else(|_| fixture.cnf.clone())
+            let result = match &config.sandbox {
+                Some(sandboxed) => {
+                    let copy = match InputCopy::new(
+                        &fixture.cnf,
+                        &sandboxed.inputs,
+                        sandboxed.sandbox.uid,
+                    ) {
+                        Ok(copy) => copy,
+                        Err(e) => {
+                            return error(format!(
+                                "cannot copy {} for the sandbox: {e}",
+                                fixture.cnf.display()
+                            ));
+                        }
+                    };
+                    let command = substitute(&config.command, function, &copy.bind.inside);
+                    let mut binds = sandboxed.binds.clone();
+                    binds.push(copy.bind.clone());
+                    let process = sandboxed.sandbox.command(
+                        &binds,
+                        &sandboxed.chdir,
+                        &command,
+                        config.timeout,
+                    );
+                    run_process(process, config.timeout, config.max_output)
                 }
-                None => fixture.cnf.clone(),
+                None => {
+                    let input = match &config.working_dir {
+                        Some(_) => std::path::absolute(&fixture.cnf)
+                            .unwrap_or_else(|_| fixture.cnf.clone()),
+                        None => fixture.cnf.clone(),
+                    };
+                    let command = substitute(&config.command, function, &input);
+                    run_command_in(
+                        &command,
+                        config.working_dir.as_deref(),
+                        config.timeout,
+                        config.max_output,
+                    )
+                }
             };
-            let command = substitute(&config.command, function, &input);
-            let result = run_command_in(
-                &command,
-                config.working_dir.as_deref(),
-                config.timeout,
-                config.max_output,
-            );
             if !result.stderr.is_empty() {
                 let mut text = result.stderr;
                 if result.stderr_truncated {
@@ -444,6 +482,24 @@ fn grade_case(
                         format!(
                             "crashed: killed by {} (the shell's exit code {code})",
                             signal_name(code - 128)
+                        ),
+                    );
+                    return report;
+                }
+                Outcome::Exited {
+                    code: code @ (126 | 127),
+                    ..
+                } => {
+                    fail(
+                        &mut report,
+                        FailureKind::CommandNotFound,
+                        format!(
+                            "exited with code {code}: the shell {} (see its standard error)",
+                            if code == 127 {
+                                "found no such command"
+                            } else {
+                                "could not run the command"
+                            }
                         ),
                     );
                     return report;

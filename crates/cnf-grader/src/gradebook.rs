@@ -11,12 +11,12 @@
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::submission::Student;
+use crate::submission::StudentResult;
 
 /// One student's line.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The student's folder name.
     pub student: String,
@@ -36,30 +36,8 @@ pub struct Row {
 }
 
 /// The rows of these students.
-pub fn rows(students: &[Student]) -> Vec<Row> {
-    students
-        .iter()
-        .map(|s| match &s.result {
-            Ok(report) => Row {
-                student: s.name.clone(),
-                parts: std::array::from_fn(|i| report.points.parts[i].total),
-                total: report.points.total,
-                failed_cases: report.failed_cases(),
-                cases: report.cases.len(),
-                notes: report.notes(),
-                error: None,
-            },
-            Err(e) => Row {
-                student: s.name.clone(),
-                parts: [0.0; 4],
-                total: 0.0,
-                failed_cases: 0,
-                cases: 0,
-                notes: vec![format!("not graded: {e}")],
-                error: Some(e.to_string()),
-            },
-        })
-        .collect()
+pub fn rows(students: &[StudentResult]) -> Vec<Row> {
+    students.iter().map(|s| s.row.clone()).collect()
 }
 
 /// The table for the terminal, with a header line.

@@ -43,6 +43,7 @@
 #![deny(missing_docs)]
 
 pub mod bless;
+pub mod cache;
 pub mod cnf;
 pub mod diagnostic;
 pub mod diff;
@@ -56,6 +57,7 @@ mod haskell;
 pub mod play;
 pub mod points;
 pub mod report;
+pub mod sandbox;
 pub mod solution;
 pub mod submission;
 pub mod units;

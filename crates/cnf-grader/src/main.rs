@@ -13,18 +13,23 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use cnf_grader::bless::{Action, bless, write_atomically};
+use cnf_grader::cache::Cache;
 use cnf_grader::cnf::parse_cnf;
 use cnf_grader::diff::Style;
 use cnf_grader::discover::{Fixture, discover};
-use cnf_grader::exec::ExecConfig;
+use cnf_grader::exec::{ExecConfig, ExecSandbox, check_template};
 use cnf_grader::generator::{GenSpec, generate, write_generated};
 use cnf_grader::ghc::Ghc;
-use cnf_grader::grade::{GradeOptions, Runner, Totals, case_count, grade, select};
+use cnf_grader::grade::{FailureKind, GradeOptions, Runner, Totals, case_count, grade, select};
 use cnf_grader::gradebook;
 use cnf_grader::play::play_source;
 use cnf_grader::points::points;
 use cnf_grader::report::{ReportOptions, human, json, junit};
-use cnf_grader::submission::{SubmissionOptions, SubmissionReport, grade_class, grade_submission};
+use cnf_grader::sandbox::{Bind, DEFAULT_UID, Limits, Sandbox};
+use cnf_grader::submission::{
+    ClassOptions, NO_SANDBOX_WARNING, SubmissionOptions, class_folders, grade_class,
+    grade_submission,
+};
 use cnf_grader::units::{parse_duration, parse_size};
 use connect_core::{Function, Player};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -135,6 +140,119 @@ struct GradeArgs {
     /// Leave durations out of the report (for reproducible output).
     #[arg(long)]
     no_times: bool,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
+}
+
+/// The sandbox of the programs under test (`grade --exec`, `submission`,
+/// `submissions`).
+#[derive(Args)]
+struct SandboxArgs {
+    /// Run the programs under test outside the sandbox, with your own rights
+    /// (every report then carries a warning).
+    #[arg(long)]
+    no_sandbox: bool,
+    /// Also show PATH (a file or folder) read-only inside the sandbox; repeatable.
+    #[arg(long = "sandbox-ro", value_name = "PATH")]
+    sandbox_ro: Vec<PathBuf>,
+    /// Address space of each sandboxed process, e.g. 2GiB, 512MiB.
+    #[arg(long, value_name = "SIZE", default_value = "2GiB", value_parser = parse_size)]
+    memory: usize,
+    /// Processes (and threads) at once in one sandbox.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    processes: u32,
+    /// Open files of each sandboxed process.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(8..))]
+    open_files: u32,
+    /// Largest file a sandboxed process may write, e.g. 64MiB.
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size)]
+    file_size: usize,
+    /// Total size of the sandbox's writable /tmp, e.g. 256MiB.
+    #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = parse_size)]
+    scratch: usize,
+    /// CPU time of each sandboxed process, e.g. 5s (default: the run's time limit plus 1s).
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    cpu_time: Option<Duration>,
+    /// When the grader runs as root: the unprivileged user id programs run as
+    /// (student i of a class runs as UID+i).
+    #[arg(long, value_name = "UID", default_value_t = DEFAULT_UID)]
+    sandbox_uid: u32,
+}
+
+impl SandboxArgs {
+    /// The sandbox, or `None` with --no-sandbox (after a warning).
+    fn sandbox(&self, protected: &[PathBuf]) -> Result<Option<Sandbox>, String> {
+        if self.no_sandbox {
+            return Ok(None);
+        }
+        let limits = Limits {
+            cpu: self.cpu_time,
+            memory: self.memory as u64,
+            processes: self.processes,
+            open_files: self.open_files,
+            file_size: self.file_size as u64,
+            scratch: self.scratch as u64,
+        };
+        Sandbox::new(limits, &self.sandbox_ro, protected, self.sandbox_uid)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The folders that hold these fixture paths (a file's folder holds its
+/// sibling `.solution` files).
+fn fixture_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
+    paths
+        .iter()
+        .map(|p| {
+            if p.is_dir() {
+                p.clone()
+            } else {
+                p.parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .map_or_else(|| PathBuf::from("."), ToOwned::to_owned)
+            }
+        })
+        .collect()
+}
+
+/// Checks before any grading that a report can be written at `path`.
+fn check_output_file(flag: &str, path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!(
+            "{flag} {}: is a folder; give the path of a file to write",
+            path.display()
+        ));
+    }
+    let parent = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(format!(
+            "{flag} {}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        ));
+    }
+    tempfile::Builder::new()
+        .prefix(".cnf-grader-check-")
+        .tempfile_in(parent)
+        .map(drop)
+        .map_err(|e| format!("{flag} {}: cannot write there: {e}", path.display()))
+}
+
+/// Checks before any grading that reports can be written into folder `dir`.
+fn check_output_dir(flag: &str, dir: &std::path::Path) -> Result<(), String> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "{flag} {}: is a file; give a folder (it is made if needed)",
+            dir.display()
+        ));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("{flag} {}: cannot make it: {e}", dir.display()))?;
+    check_output_file(flag, &dir.join("check"))
 }
 
 /// Options shared by `submission` and `submissions`.
@@ -156,6 +274,12 @@ struct BuildArgs {
     /// submission's four parts always compile at once).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    /// The cache of compiled parts and saved results (default:
+    /// $XDG_CACHE_HOME/cnf-grader or ~/.cache/cnf-grader).
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
 }
 
 #[derive(Args)]
@@ -208,6 +332,10 @@ struct SubmissionsArgs {
     /// Also write each student's full report to DIR/STUDENT.txt.
     #[arg(long, value_name = "DIR")]
     reports: Option<PathBuf>,
+    /// Reuse the saved results of students already graded with the same
+    /// sources, fixtures and options (after Ctrl-C, kill or a crash).
+    #[arg(long)]
+    resume: bool,
 }
 
 #[derive(Args)]
@@ -323,14 +451,67 @@ fn print_out(text: &str, color: Option<ColorWhen>) -> Result<(), String> {
 }
 
 fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
+    if let Some(path) = &args.output {
+        check_output_file("--output", path)?;
+    }
+    let mut _inputs = None;
     let runner = match &args.exec {
         None => Runner::InProcess,
-        Some(command) => Runner::Exec(ExecConfig {
-            command: command.clone(),
-            timeout: args.timeout,
-            max_output: args.max_output,
-            working_dir: None,
-        }),
+        Some(command) => {
+            check_template(command).map_err(|e| format!("--exec: {e}"))?;
+            let sandbox = match args
+                .sandbox
+                .sandbox(&protected_paths(&args.paths, &[args.output.as_deref()]))?
+            {
+                None => None,
+                Some(sandbox) => {
+                    let here = std::env::current_dir()
+                        .map_err(|e| format!("cannot read the current folder: {e}"))?;
+                    sandbox.check_visible(&here).map_err(|e| e.to_string())?;
+                    let inputs = tempfile::Builder::new()
+                        .prefix("cnf-grader-")
+                        .tempdir()
+                        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+                    if sandbox.uid.is_some() {
+                        use std::os::unix::fs::PermissionsExt as _;
+                        std::fs::set_permissions(
+                            inputs.path(),
+                            std::fs::Permissions::from_mode(0o711),
+                        )
+                        .map_err(|e| format!("cannot set up {}: {e}", inputs.path().display()))?;
+                    }
+                    let binds = vec![Bind::new(here.clone(), here.clone())];
+                    sandbox.try_binds(&binds, &here).map_err(|e| {
+                        format!(
+                            "{e}{}",
+                            sandbox.uid.map_or(String::new(), |uid| format!(
+                                "\nas root, the programs run as user {uid}, which must be able \
+                                 to read the current folder {} and pass through every folder above it",
+                                here.display()
+                            ))
+                        )
+                    })?;
+                    let exec = ExecSandbox {
+                        sandbox: std::sync::Arc::new(sandbox),
+                        binds,
+                        chdir: here,
+                        inputs: inputs.path().to_owned(),
+                    };
+                    _inputs = Some(inputs);
+                    Some(exec)
+                }
+            };
+            if sandbox.is_none() {
+                eprintln!("cnf-grader: {NO_SANDBOX_WARNING}");
+            }
+            Runner::Exec(ExecConfig {
+                command: command.clone(),
+                timeout: args.timeout,
+                max_output: args.max_output,
+                working_dir: None,
+                sandbox,
+            })
+        }
     };
     let options = GradeOptions {
         functions: args.part.clone(),
@@ -356,6 +537,30 @@ fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     let bar = progress_bar(total, args.exec.is_some());
     let cases = grade(&fixtures, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
     bar.finish_and_clear();
+    if let Some(command) = &args.exec {
+        let ran: Vec<_> = cases
+            .iter()
+            .filter(|c| c.failure.is_some() || c.status == cnf_grader::grade::Status::Pass)
+            .collect();
+        if !ran.is_empty()
+            && ran
+                .iter()
+                .all(|c| c.failure == Some(FailureKind::CommandNotFound))
+        {
+            let said = ran
+                .iter()
+                .find_map(|c| c.stderr.as_deref())
+                .map_or(String::new(), |s| format!("; the shell said: {}", s.trim()));
+            return Err(format!(
+                "--exec {command:?}: the command could not be run on any case (exit code 127 or 126){said}{}",
+                if args.sandbox.no_sandbox {
+                    ""
+                } else {
+                    "; inside the sandbox only the current folder, the system and --sandbox-ro paths exist"
+                }
+            ));
+        }
+    }
     let score = args.points.then(|| points(&cases));
     let report_options = ReportOptions {
         times: !args.no_times,
@@ -366,11 +571,14 @@ fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         (true, ColorWhen::Auto | ColorWhen::Always) => Style::Color,
         _ => Style::Plain,
     };
-    let text = match args.format {
+    let mut text = match args.format {
         Format::Human => human(&cases, report_options, style),
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
     };
+    if args.exec.is_some() && args.sandbox.no_sandbox && matches!(args.format, Format::Human) {
+        text = format!("{NO_SANDBOX_WARNING}\n\n{text}");
+    }
     match &args.output {
         Some(path) => write_atomically(path, text.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
@@ -586,17 +794,57 @@ fn submission_fixtures(paths: &[PathBuf]) -> Result<Vec<Fixture>, String> {
     Ok(fixtures)
 }
 
-/// Finds GHC, makes the temporary work folder (removed on Ctrl-C too) and
-/// the options; the folder lives as long as the returned guard.
-fn submission_setup(args: &BuildArgs) -> Result<(SubmissionOptions, TempDir), String> {
-    let ghc = Ghc::find(&args.ghc).map_err(|e| e.to_string())?;
+/// The paths no program under test may see: the fixture folders and
+/// these other paths (class folder, outputs, cache).
+fn protected_paths(fixtures: &[PathBuf], others: &[Option<&std::path::Path>]) -> Vec<PathBuf> {
+    let mut paths = fixture_roots(fixtures);
+    paths.extend(others.iter().flatten().map(|p| p.to_path_buf()));
+    paths
+}
+
+/// The default cache folder.
+fn default_cache() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("cnf-grader")
+}
+
+/// Finds GHC, sets up the sandbox, opens the cache, makes the temporary
+/// work folder (removed on Ctrl-C too) and the options; the folder lives
+/// as long as the returned guard.
+fn submission_setup(
+    args: &BuildArgs,
+    protected: Vec<PathBuf>,
+) -> Result<(SubmissionOptions, TempDir), String> {
+    let cache_dir = args.cache.clone().unwrap_or_else(default_cache);
+    let cache = Cache::open(&cache_dir)
+        .map_err(|e| format!("--cache {}: cannot make it: {e}", cache_dir.display()))?;
     let work = tempfile::Builder::new()
         .prefix("cnf-grader-")
         .tempdir()
         .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let mut protected = protected;
+    protected.push(cache_dir);
+    protected.push(work.path().to_owned());
+    let sandbox = args.sandbox.sandbox(&protected)?;
+    if sandbox.as_ref().is_some_and(|s| s.uid.is_some()) {
+        // As root, each student's user must pass through the work folder
+        // to its own (0700) build folder; no one can list it.
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o711))
+            .map_err(|e| format!("cannot set up {}: {e}", work.path().display()))?;
+    }
+    let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| e.to_string())?;
+    if sandbox.is_none() {
+        eprintln!("cnf-grader: {NO_SANDBOX_WARNING}");
+    }
     let root = work.path().to_owned();
     // Ctrl-C (or SIGTERM, SIGHUP): stop the compilers and student programs
     // working in the folder, remove it, and exit like a shell does for SIGINT.
+    // Sandboxed programs die with the grader (--die-with-parent).
     let _ = ctrlc::set_handler(move || {
         // Hold both streams, so no report is printed meanwhile.
         let _out = io::stdout().lock();
@@ -619,6 +867,8 @@ fn submission_setup(args: &BuildArgs) -> Result<(SubmissionOptions, TempDir), St
         max_output: args.max_output,
         jobs: args.jobs.map(usize::from),
         work_dir: work.path().to_owned(),
+        cache: Some(cache),
+        sandbox,
     };
     Ok((options, work))
 }
@@ -652,8 +902,18 @@ fn kill_processes_in(root: &std::path::Path) -> usize {
 }
 
 fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
-    let (options, _work) = submission_setup(&args.build)?;
+    if let Some(path) = &args.output {
+        check_output_file("--output", path)?;
+    }
+    if !args.dir.is_dir() {
+        return Err(format!(
+            "{}: not a folder (expected the folder with csce322assignment03part01.hs ... part04.hs)",
+            args.dir.display()
+        ));
+    }
     let fixtures = submission_fixtures(&args.fixtures)?;
+    let protected = protected_paths(&args.fixtures, &[args.output.as_deref()]);
+    let (options, _work) = submission_setup(&args.build, protected)?;
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
     let cases = report.all_cases();
     let report_options = ReportOptions {
@@ -666,11 +926,7 @@ fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
         _ => Style::Plain,
     };
     let text = match args.format {
-        Format::Human => format!(
-            "{}\n{}",
-            submission_header(&report, &options),
-            human(&cases, report_options, style)
-        ),
+        Format::Human => report.human(&options.ghc, !args.no_times, style),
         Format::Json => {
             let mut doc: serde_json::Value = serde_json::from_str(&json(&cases, report_options))
                 .map_err(|e| format!("cannot build the JSON report: {e}"))?;
@@ -678,7 +934,11 @@ fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
                 "dir": report.dir.display().to_string(),
                 "helpers": if report.own_helpers { "own" } else { "default" },
                 "ghc": options.ghc.version,
+                "sandbox": report.sandboxed,
             });
+            if !report.sandboxed {
+                doc["warning"] = serde_json::json!(NO_SANDBOX_WARNING);
+            }
             let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
             text.push('\n');
             text
@@ -697,63 +957,53 @@ fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn submission_header(report: &SubmissionReport, options: &SubmissionOptions) -> String {
-    format!(
-        "submission {}: {} Helpers.hs, GHC {}\n",
-        report.dir.display(),
-        if report.own_helpers {
-            "its own"
-        } else {
-            "the default"
-        },
-        options.ghc.version
-    )
-}
-
 fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, String> {
-    let (options, _work) = submission_setup(&args.build)?;
-    let fixtures = submission_fixtures(&args.fixtures)?;
     if !args.root.is_dir() {
         return Err(format!(
             "{}: not a folder (expected one sub-folder per student)",
             args.root.display()
         ));
     }
-    if let Some(dir) = &args.reports {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    // Every output is checked before an hour of grading, not after.
+    if let Some(path) = &args.csv {
+        check_output_file("--csv", path)?;
     }
-    let count = std::fs::read_dir(&args.root)
-        .map(|d| d.flatten().filter(|e| e.path().is_dir()).count())
-        .unwrap_or(0);
-    let bar = students_bar(count);
-    let students =
-        grade_class(&args.root, &fixtures, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
-    bar.finish_and_clear();
-    if students.is_empty() {
+    if let Some(dir) = &args.reports {
+        check_output_dir("--reports", dir)?;
+    }
+    let fixtures = submission_fixtures(&args.fixtures)?;
+    let count = class_folders(&args.root).map_err(|e| e.to_string())?.len();
+    if count == 0 {
         return Err(format!(
             "{}: no sub-folders, so no submissions to grade",
             args.root.display()
         ));
     }
+    let protected = protected_paths(
+        &args.fixtures,
+        &[
+            Some(&args.root),
+            args.csv.as_deref(),
+            args.reports.as_deref(),
+        ],
+    );
+    let (options, _work) = submission_setup(&args.build, protected)?;
+    let bar = students_bar(count);
+    let students = grade_class(
+        &args.root,
+        &fixtures,
+        &options,
+        ClassOptions {
+            resume: args.resume,
+        },
+        &|| bar.inc(1),
+    )
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
     if let Some(dir) = &args.reports {
         for student in &students {
-            let text = match &student.result {
-                Ok(report) => format!(
-                    "{}\n{}",
-                    submission_header(report, &options),
-                    human(
-                        &report.all_cases(),
-                        ReportOptions {
-                            times: false,
-                            points: Some(&report.points),
-                        },
-                        Style::Plain,
-                    )
-                ),
-                Err(e) => format!("not graded: {e}\n"),
-            };
             let path = dir.join(format!("{}.txt", student.name));
-            write_atomically(&path, text.as_bytes())
+            write_atomically(&path, student.report.as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
     }
@@ -762,10 +1012,14 @@ fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, String> {
         write_atomically(path, gradebook::csv(&rows).as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    let text = match args.format {
+    let mut text = match args.format {
         BookFormat::Human => gradebook::table(&rows),
         BookFormat::Json => gradebook::json(&rows),
     };
+    if options.sandbox.is_none() && matches!(args.format, BookFormat::Human) {
+        text.push_str(NO_SANDBOX_WARNING);
+        text.push('\n');
+    }
     print_out(&text, None)?;
     Ok(if rows.iter().any(|r| r.error.is_some()) {
         ExitCode::from(1)

@@ -104,6 +104,53 @@ pub fn parse_solution(source: &str) -> Result<Vec<String>, Diagnostics> {
         .collect())
 }
 
+/// Why an expected result is broken, if it is: not in the result format,
+/// a board of another size than the game's (`height` rows of `width`
+/// cells), or not byte for byte what `print` writes (a CRLF, a space), so
+/// that no program could match it. `path` names the file in the message.
+pub fn check_expected(path: &str, source: &str, height: usize, width: usize) -> Result<(), String> {
+    let rows = parse_solution(source).map_err(|d| {
+        format!(
+            "{path} is not in the result format:\n{}",
+            d.render(path, source)
+        )
+    })?;
+    if rows.len() != height || rows.iter().any(|r| r.chars().count() != width) {
+        let found = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        return Err(format!(
+            "{path} holds a board of {} {} of up to {found} {}, but the game's board has {height} {} of {width}",
+            rows.len(),
+            plural(rows.len(), "row", "rows"),
+            plural(found, "cell", "cells"),
+            plural(height, "row", "rows"),
+        ));
+    }
+    let mut canonical = show_string(HEADER);
+    canonical.push('\n');
+    for row in &rows {
+        canonical.push_str(&show_string(row));
+        canonical.push('\n');
+    }
+    canonical.push_str("\"\"\n");
+    if canonical != source {
+        let line = canonical
+            .split_inclusive('\n')
+            .zip(source.split_inclusive('\n'))
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| canonical.lines().count().min(source.lines().count()))
+            + 1;
+        return Err(format!(
+            "{path} is not exactly what print writes (line {line} differs: \
+             each line must be a quoted string ending with LF alone, with no spaces around it)"
+        ));
+    }
+    Ok(())
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +179,29 @@ mod tests {
             parse_solution("\"Result\"\n\"\"\n").unwrap(),
             Vec::<String>::new()
         );
+    }
+
+    #[test]
+    fn broken_expected_results_are_named() {
+        assert_eq!(check_expected("s", SPEC, 10, 6), Ok(()));
+        let e = check_expected("s", "", 10, 6).unwrap_err();
+        assert!(
+            e.starts_with("s is not in the result format:\ns:1:1: expected the line \"Result\""),
+            "{e}"
+        );
+        assert_eq!(
+            check_expected("s", "\"Result\"\n\"--\"\n\"\"\n", 10, 6).unwrap_err(),
+            "s holds a board of 1 row of up to 2 cells, but the game's board has 10 rows of 6"
+        );
+        let e = check_expected("s", &SPEC.replace('\n', "\r\n"), 10, 6).unwrap_err();
+        assert!(
+            e.starts_with("s is not exactly what print writes (line 1 differs"),
+            "{e}"
+        );
+        let e = check_expected("s", &SPEC.replace("\"-12--3\"", "\"-12--3\" "), 10, 6).unwrap_err();
+        assert!(e.contains("(line 10 differs"), "{e}");
+        let e = check_expected("s", SPEC.strip_suffix('\n').unwrap(), 10, 6).unwrap_err();
+        assert!(e.contains("(line 12 differs"), "{e}");
     }
 
     fn err(src: &str) -> String {

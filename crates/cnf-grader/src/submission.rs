@@ -1,25 +1,37 @@
 //! Grading a student's Haskell submission, or a whole class of them: copy
-//! the four part files into a temporary build folder, compile each with GHC,
-//! then grade each part exactly like `grade --exec`.
+//! the submission's sources into a private build folder, compile each part
+//! with GHC in the sandbox, then grade each part exactly like `grade --exec`,
+//! in the sandbox too.
 //!
 //! Decisions:
 //! - a submission is a folder holding `csce322assignment03part01.hs` …
 //!   `part04.hs`; every `*.hs` file of the folder (not of its sub-folders)
 //!   is copied, so a student's extra modules compile too; the submission's
-//!   `Helpers.hs` is used when it has one, else [`DEFAULT_HELPERS`];
-//! - nothing is ever written into the submission's folder: each part is
-//!   built in its own folder `partNN/` of a fresh temporary folder (one per
-//!   student), removed when grading ends;
+//!   `Helpers.hs` is used when it has one, else [`DEFAULT_HELPERS`], the
+//!   course's module exactly (spec §7: `readConnectFourFile` and
+//!   `printGame`, nothing else, so no extra name can clash with a
+//!   student's own);
+//! - a part file under another name (`csce322assignment03Part01.hs`,
+//!   `csce322assignment3part01.hs`, a `.lhs`) is still missing, and the
+//!   report names the file found and the name expected;
+//! - nothing is ever written into the submission's folder: each student
+//!   gets a private build folder (mode 0700) under the run's temporary
+//!   folder, removed when grading ends;
+//! - in the sandbox ([`crate::sandbox`]) a compilation sees the sources
+//!   read-only at `/build` and writes only its scratch `/tmp`, so Template
+//!   Haskell runs contained too; the executable comes back on standard
+//!   output and is kept in the cache ([`crate::cache`]) under the hash of
+//!   the sources, the helper and the GHC, so grading again after a fixture
+//!   change does not recompile; a run sees its part's executables
+//!   read-only at `/build` and a private copy of its one game file;
+//! - when the grader is root, the student with index `i` in the class runs
+//!   as user id `uid + i`, owner of its own build folder only;
 //! - the parts compile in parallel (all the parts of all the students of a
 //!   class share one pool of `jobs` threads; one submission's four parts
 //!   always compile at once), then every compiled part runs on every case
-//!   through [`crate::grade::grade`] with the command
-//!   `cd partNN && exec ./csce322assignment03partNN INPUT`, in the
-//!   student's temporary folder (with `TMPDIR` the part's `tmp/`), with the `--exec` time limit and output
-//!   cap, plus `ulimit -t` (CPU seconds: the time limit + 1) so a program
-//!   orphaned by an interrupted grader still stops; a class grades `jobs`
-//!   students at once, each one case at a time, so at most `jobs`
-//!   programs share the cores and time limits stay fair;
+//!   through [`crate::grade::grade`]; a class grades `jobs` students at
+//!   once, each one case at a time, so at most `jobs` programs share the
+//!   cores and time limits stay fair;
 //! - the cases of a part that is missing or did not compile are `FAIL`ed
 //!   without running, and the part gets no compilation points; a part that
 //!   compiled gets them whatever its cases do (spec §6: "compilation");
@@ -27,25 +39,41 @@
 //!   `compile` whose "fixture" is the part's source file and whose standard
 //!   error is the first lines of GHC's error, so the human, JSON and JUnit
 //!   reports show it with no special format; the points leave these
-//!   entries out.
+//!   entries out;
+//! - a class saves each student's result in the cache as soon as it is
+//!   graded, under a key that covers the sources, the fixtures and every
+//!   option; with `resume`, a student whose saved result matches is not
+//!   graded again, so a run stopped by Ctrl-C, `kill -9` or a crash
+//!   continues where it stopped and ends with the same gradebook.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use connect_core::Function;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use tempfile::TempDir;
 
+use crate::cache::{Cache, digest};
+use crate::diff::Style;
 use crate::discover::Fixture;
-use crate::exec::ExecConfig;
-use crate::ghc::{CompileError, Ghc};
+use crate::exec::{ExecConfig, ExecSandbox, Outcome, run_command_in, run_process, shell_quote};
+use crate::ghc::{CompileError, Ghc, compile_error};
 use crate::grade::{CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run};
+use crate::gradebook::Row;
 use crate::points::{Points, points_compiled};
+use crate::report::{ReportOptions, human};
+use crate::sandbox::{Bind, Sandbox, give_to};
 
-/// The project's `Helpers.hs` (spec §7), used when a submission has none.
+/// The course's `Helpers.hs` (spec §7), used when a submission has none.
 pub const DEFAULT_HELPERS: &str = include_str!("../haskell/Helpers.hs");
+
+/// The warning every report carries when programs ran outside the sandbox.
+pub const NO_SANDBOX_WARNING: &str = "warning: --no-sandbox: the student programs ran with the \
+     grader's rights (they could read the .solution files and change any file you can)";
 
 /// The file name of a part's source, e.g. `csce322assignment03part01.hs`.
 pub fn part_file(part: u8) -> String {
@@ -69,18 +97,41 @@ pub struct SubmissionOptions {
     pub max_output: usize,
     /// Compilations (and runs) at once (`None`: one per core).
     pub jobs: Option<usize>,
-    /// Where the temporary build folders go (the caller's own temporary
+    /// Where the private build folders go (the caller's own temporary
     /// folder, so it can remove everything at once, e.g. on Ctrl-C).
     pub work_dir: PathBuf,
+    /// Compiled parts and saved results (`None`: nothing is kept).
+    pub cache: Option<Cache>,
+    /// The sandbox (`None`: `--no-sandbox`, programs run with the grader's rights).
+    pub sandbox: Option<Sandbox>,
+}
+
+impl SubmissionOptions {
+    /// What every option that can change a grade says, for result keys.
+    fn fingerprint(&self) -> String {
+        format!(
+            "{} ghc={} {:?} compile={:?} timeout={:?} max_output={} sandbox={:?}",
+            env!("CARGO_PKG_VERSION"),
+            self.ghc.version,
+            self.ghc.path,
+            self.compile_timeout,
+            self.timeout,
+            self.max_output,
+            self.sandbox.as_ref().map(|s| &s.limits)
+        )
+    }
 }
 
 /// What became of one part's source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BuildOutcome {
-    /// GHC built the executable.
+    /// GHC built the executable (or the cache had it).
     Compiled,
-    /// The submission has no such file.
-    Missing,
+    /// The submission has no such file; maybe one under a wrong name.
+    Missing {
+        /// A file that looks meant to be this part.
+        found: Option<String>,
+    },
     /// GHC did not build it.
     Failed(CompileError),
 }
@@ -94,8 +145,10 @@ pub struct PartBuild {
     pub source: PathBuf,
     /// What became of it.
     pub outcome: BuildOutcome,
-    /// How long GHC took.
+    /// How long GHC took (zero when the cache had it).
     pub duration: Duration,
+    /// The executable, when it compiled.
+    pub exe: Option<PathBuf>,
 }
 
 impl PartBuild {
@@ -108,12 +161,16 @@ impl PartBuild {
     pub fn as_case(&self) -> CaseReport {
         let (status, failure, reason, stderr) = match &self.outcome {
             BuildOutcome::Compiled => (Status::Pass, None, None, None),
-            BuildOutcome::Missing => (
+            BuildOutcome::Missing { found } => (
                 Status::Fail,
                 Some(FailureKind::MissingPart),
                 Some(format!(
-                    "missing: the submission has no {} (part {} scores 0)",
+                    "missing: the submission has no {}{} (part {} scores 0)",
                     part_file(self.part),
+                    found.as_ref().map_or(String::new(), |f| format!(
+                        "; it has {f}, but the file must be named exactly {}",
+                        part_file(self.part)
+                    )),
                     self.part
                 )),
                 None,
@@ -156,6 +213,8 @@ pub struct SubmissionReport {
     pub cases: Vec<CaseReport>,
     /// The score.
     pub points: Points,
+    /// Whether the programs ran in the sandbox.
+    pub sandboxed: bool,
 }
 
 impl SubmissionReport {
@@ -178,14 +237,54 @@ impl SubmissionReport {
         self.builds.iter().all(PartBuild::compiled) && Totals::of(&self.cases).all_passed()
     }
 
+    /// The first line of the human report: the folder, the helper and GHC.
+    pub fn header(&self, ghc: &Ghc) -> String {
+        let mut text = format!(
+            "submission {}: {} Helpers.hs, GHC {}\n",
+            self.dir.display(),
+            if self.own_helpers {
+                "its own"
+            } else {
+                "the default"
+            },
+            ghc.version
+        );
+        if !self.sandboxed {
+            text.push_str(NO_SANDBOX_WARNING);
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The whole human report: the header, the cases and the points.
+    pub fn human(&self, ghc: &Ghc, times: bool, style: Style) -> String {
+        format!(
+            "{}\n{}",
+            self.header(ghc),
+            human(
+                &self.all_cases(),
+                ReportOptions {
+                    times,
+                    points: Some(&self.points),
+                },
+                style,
+            )
+        )
+    }
+
     /// Short remarks for a gradebook: missing parts, compile errors,
     /// timeouts and crashes, own `Helpers.hs`.
     pub fn notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
         for build in &self.builds {
-            match build.outcome {
+            match &build.outcome {
                 BuildOutcome::Compiled => {}
-                BuildOutcome::Missing => notes.push(format!("part {} missing", build.part)),
+                BuildOutcome::Missing { found: None } => {
+                    notes.push(format!("part {} missing", build.part));
+                }
+                BuildOutcome::Missing { found: Some(f) } => {
+                    notes.push(format!("part {} missing (found {f})", build.part));
+                }
                 BuildOutcome::Failed(_) => {
                     notes.push(format!("part {} did not compile", build.part));
                 }
@@ -209,6 +308,9 @@ impl SubmissionReport {
         if self.own_helpers {
             notes.push("own Helpers.hs".to_owned());
         }
+        if !self.sandboxed {
+            notes.push("not sandboxed".to_owned());
+        }
         notes
     }
 }
@@ -224,7 +326,7 @@ pub enum SubmissionError {
         /// What went wrong.
         source: io::Error,
     },
-    /// Occurs when the temporary build folder cannot be made or filled.
+    /// Occurs when the private build folder cannot be made or filled.
     #[error("cannot prepare the build folder {path}: {source}")]
     Build {
         /// The file or folder.
@@ -237,59 +339,144 @@ pub enum SubmissionError {
     Threads(String),
 }
 
-/// A submission copied into its build folder.
+/// A submission copied into its private build folder.
 struct Prepared {
     dir: PathBuf,
     build: TempDir,
     present: [bool; 4],
+    misnamed: [Option<String>; 4],
     own_helpers: bool,
+    /// The hash of every source file and the helper used.
+    sources: String,
+    /// The sandbox of this student (its own user id when the grader is root).
+    sandbox: Option<Sandbox>,
 }
 
-fn prepare(dir: &Path, work: &Path) -> Result<Prepared, SubmissionError> {
+impl Prepared {
+    fn src(&self) -> PathBuf {
+        self.build.path().join("src")
+    }
+}
+
+/// `name` with letters lowered and every number written without leading
+/// zeros, for spotting misnamed part files.
+fn loose_name(name: &str) -> String {
+    let mut out = String::new();
+    let mut digits = String::new();
+    for c in name.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            let trimmed = digits.trim_start_matches('0');
+            out.push_str(if trimmed.is_empty() { "0" } else { trimmed });
+            digits.clear();
+        }
+        out.extend(c.to_lowercase());
+    }
+    out.pop();
+    out
+}
+
+/// The file among `names` that looks meant to be part `part`'s source.
+fn misnamed_part(names: &[String], part: u8) -> Option<String> {
+    let wanted = loose_name(&part_exe(part));
+    let tail = format!("part{part}");
+    names
+        .iter()
+        .filter(|n| **n != part_file(part))
+        .filter_map(|n| {
+            let (stem, ext) = n.rsplit_once('.')?;
+            matches!(ext.to_ascii_lowercase().as_str(), "hs" | "lhs").then(|| (n, loose_name(stem)))
+        })
+        .find(|(_, stem)| *stem == wanted)
+        .or_else(|| {
+            names
+                .iter()
+                .filter(|n| **n != part_file(part))
+                .filter_map(|n| {
+                    let (stem, ext) = n.rsplit_once('.')?;
+                    matches!(ext.to_ascii_lowercase().as_str(), "hs" | "lhs")
+                        .then(|| (n, loose_name(stem)))
+                })
+                .find(|(_, stem)| stem.ends_with(&tail))
+        })
+        .map(|(n, _)| n.clone())
+}
+
+fn prepare(dir: &Path, work: &Path, sandbox: Option<Sandbox>) -> Result<Prepared, SubmissionError> {
     let folder = |source| SubmissionError::Folder {
         path: dir.to_owned(),
         source,
     };
-    let mut sources = Vec::new();
+    let mut names = Vec::new();
     for entry in fs::read_dir(dir).map_err(folder)? {
         let entry = entry.map_err(folder)?;
-        let path = entry.path();
-        if path.extension().is_some_and(|e| e == "hs") && path.is_file() {
-            sources.push(entry.file_name());
+        if entry.path().is_file() {
+            names.push(entry.file_name().to_string_lossy().into_owned());
         }
     }
-    sources.sort();
-    let has = |name: &str| sources.iter().any(|s| s == name);
+    names.sort();
+    let sources: Vec<&String> = names.iter().filter(|n| n.ends_with(".hs")).collect();
+    let has = |name: &str| sources.iter().any(|s| *s == name);
     let present: [bool; 4] = std::array::from_fn(|i| has(&part_file(i as u8 + 1)));
+    let misnamed: [Option<String>; 4] = std::array::from_fn(|i| {
+        (!present[i])
+            .then(|| misnamed_part(&names, i as u8 + 1))
+            .flatten()
+    });
     let own_helpers = has("Helpers.hs");
     let build = tempfile::Builder::new()
         .prefix("student-")
         .tempdir_in(work)
+        .and_then(|d| {
+            use std::os::unix::fs::PermissionsExt as _;
+            fs::set_permissions(d.path(), fs::Permissions::from_mode(0o700)).map(|()| d)
+        })
         .map_err(|source| SubmissionError::Build {
             path: work.to_owned(),
             source,
         })?;
-    for part in (1..=4u8).filter(|p| present[usize::from(p - 1)]) {
-        let into = build.path().join(format!("part{part:02}"));
-        let failed = |path: &Path| {
-            let path = path.to_owned();
-            move |source| SubmissionError::Build { path, source }
+    let failed = |path: &Path| {
+        let path = path.to_owned();
+        move |source| SubmissionError::Build { path, source }
+    };
+    let src = build.path().join("src");
+    fs::create_dir(&src).map_err(failed(&src))?;
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    for name in &sources {
+        let from = dir.join(name);
+        let bytes = fs::read(&from).map_err(failed(&from))?;
+        fs::write(src.join(name), &bytes).map_err(failed(&from))?;
+        pieces.push(name.as_bytes().to_vec());
+        pieces.push(bytes);
+    }
+    if !own_helpers {
+        let helpers = src.join("Helpers.hs");
+        fs::write(&helpers, DEFAULT_HELPERS).map_err(failed(&helpers))?;
+        pieces.push(b"Helpers.hs (default)".to_vec());
+        pieces.push(DEFAULT_HELPERS.as_bytes().to_vec());
+    }
+    if let Some(uid) = sandbox.as_ref().and_then(|s| s.uid) {
+        // The student's own user reads its sources, and no other student can.
+        let own = |path: &Path| {
+            std::os::unix::fs::chown(path, Some(uid), Some(uid)).map_err(failed(path))
         };
-        fs::create_dir(&into).map_err(failed(&into))?;
-        for name in &sources {
-            let from = dir.join(name);
-            fs::copy(&from, into.join(name)).map_err(failed(&from))?;
-        }
-        if !own_helpers {
-            let helpers = into.join("Helpers.hs");
-            fs::write(&helpers, DEFAULT_HELPERS).map_err(failed(&helpers))?;
+        own(build.path())?;
+        own(&src)?;
+        for entry in fs::read_dir(&src).map_err(failed(&src))?.flatten() {
+            own(&entry.path())?;
         }
     }
     Ok(Prepared {
         dir: dir.to_owned(),
         build,
         present,
+        misnamed,
         own_helpers,
+        sources: digest(pieces.iter().map(Vec::as_slice)),
+        sandbox,
     })
 }
 
@@ -303,6 +490,112 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, SubmissionError> {
         .map_err(|e| SubmissionError::Threads(e.to_string()))
 }
 
+/// The flags every part is compiled with (part of the cache key).
+const GHC_FLAGS: &str = "-v0 -O0 -i -i. -with-rtsopts=-M1g";
+
+/// Most bytes of executable accepted back from a compilation.
+const MAX_EXE: usize = 512 << 20;
+
+/// The exit code of the compile script when GHC wrote no executable.
+const NO_EXE: i32 = 99;
+
+/// Compiles one part (or finds it in the cache).
+fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuild {
+    let source = p.dir.join(part_file(part));
+    let built = |outcome, duration, exe| PartBuild {
+        part,
+        source: source.clone(),
+        outcome,
+        duration,
+        exe,
+    };
+    let key = digest([
+        p.sources.as_bytes(),
+        options.ghc.version.as_bytes(),
+        options.ghc.path.as_os_str().as_encoded_bytes(),
+        GHC_FLAGS.as_bytes(),
+        &[part],
+    ]);
+    let exe = part_exe(part);
+    if let Some(cache) = &options.cache {
+        let path = cache.build_path(&key, &exe);
+        if path.is_file() {
+            return built(BuildOutcome::Compiled, Duration::ZERO, Some(path));
+        }
+    }
+    let start = std::time::Instant::now();
+    // GHC's own output goes to standard error; standard output carries the
+    // executable back, so the compilation needs no writable host folder.
+    let script = |ghc: &str, scratch: &str| {
+        format!(
+            "mkdir -p {scratch}/obj || exit 1; {ghc} {GHC_FLAGS} -outputdir {scratch}/obj \
+             -o {scratch}/{exe} {} 1>&2 || exit $?; [ -f {scratch}/{exe} ] || exit {NO_EXE}; \
+             exec cat {scratch}/{exe}",
+            shell_quote(&part_file(part)),
+        )
+    };
+    let ghc = shell_quote(&options.ghc.path.to_string_lossy());
+    let result = match &p.sandbox {
+        Some(sandbox) => {
+            let binds = [Bind::new(p.src(), "/build")];
+            let command = sandbox.command(
+                &binds,
+                Path::new("/build"),
+                &script(&ghc, crate::sandbox::SCRATCH),
+                options.compile_timeout,
+            );
+            run_process(command, options.compile_timeout, MAX_EXE)
+        }
+        None => {
+            let scratch = p.build.path().join(format!("scratch{part:02}"));
+            let scratch = shell_quote(&scratch.to_string_lossy());
+            let command = format!(
+                "ulimit -t {}; mkdir -p {scratch}/tmp && TMPDIR={scratch}/tmp && export TMPDIR && {}",
+                options.compile_timeout.as_secs() + 1,
+                script(&ghc, &scratch)
+            );
+            run_command_in(&command, Some(&p.src()), options.compile_timeout, MAX_EXE)
+        }
+    };
+    let duration = start.elapsed();
+    let failed = |error| built(BuildOutcome::Failed(error), duration, None);
+    let bytes = match result.outcome {
+        Outcome::Exited { code: 0, stdout } => stdout,
+        Outcome::Exited { code: NO_EXE, .. } => {
+            return failed(CompileError {
+                reason: format!(
+                    "GHC wrote no executable (is {} a Main module with main?)",
+                    part_file(part)
+                ),
+                output: crate::ghc::first_lines(&result.stderr),
+            });
+        }
+        outcome => {
+            return failed(compile_error(
+                outcome,
+                &result.stderr,
+                options.compile_timeout,
+            ));
+        }
+    };
+    let stored = match &options.cache {
+        Some(cache) => cache.store_build(&key, &exe, &bytes),
+        None => {
+            let path = p.build.path().join(format!("bin{part:02}")).join(&exe);
+            fs::create_dir_all(path.parent().unwrap_or(p.build.path()))
+                .and_then(|()| crate::cache::write_atomically_with_mode(&path, &bytes, 0o755))
+                .map(|()| path)
+        }
+    };
+    match stored {
+        Ok(path) => built(BuildOutcome::Compiled, duration, Some(path)),
+        Err(e) => failed(CompileError {
+            reason: format!("the grader could not keep the executable: {e}"),
+            output: String::new(),
+        }),
+    }
+}
+
 /// Grades one submission folder on these fixtures; its four parts compile
 /// at once.
 pub fn grade_submission(
@@ -310,7 +603,7 @@ pub fn grade_submission(
     fixtures: &[Fixture],
     options: &SubmissionOptions,
 ) -> Result<SubmissionReport, SubmissionError> {
-    let mut all = grade_many(&[dir.to_owned()], fixtures, options, Some(4), &|| {})?;
+    let mut all = grade_many(&[dir.to_owned()], fixtures, options, Some(4), &|_, _| {})?;
     all.pop().unwrap_or_else(|| {
         Err(SubmissionError::Threads(
             "no result for the submission".into(),
@@ -318,23 +611,69 @@ pub fn grade_submission(
     })
 }
 
-/// One student of a class.
-#[derive(Debug)]
-pub struct Student {
+/// One student of a class, as the gradebook and the reports need it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudentResult {
     /// The sub-folder's name.
     pub name: String,
-    /// The graded submission, or why it could not be graded.
-    pub result: Result<SubmissionReport, SubmissionError>,
+    /// The gradebook row.
+    pub row: Row,
+    /// The student's full report (human text, without times).
+    pub report: String,
+    /// Whether it was graded (false: it could not be, and `row.error` says why).
+    pub graded: bool,
 }
 
-/// Grades every sub-folder of `root` (hidden ones left out), sorted by
-/// name; `progress` is called once per student graded.
-pub fn grade_class(
-    root: &Path,
-    fixtures: &[Fixture],
-    options: &SubmissionOptions,
-    progress: &(dyn Fn() + Sync),
-) -> Result<Vec<Student>, SubmissionError> {
+/// What a class run needs besides the submissions.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClassOptions {
+    /// Reuse saved results of students whose sources, fixtures and
+    /// options are unchanged.
+    pub resume: bool,
+}
+
+/// A student folder and its saved-result key.
+struct Pending {
+    name: String,
+    dir: PathBuf,
+    key: String,
+}
+
+/// The hash of a fixture tree: every `.cnf` and `.solution` path with its content.
+pub fn fixtures_digest(fixtures: &[Fixture]) -> String {
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    for fixture in fixtures {
+        let mut files = vec![fixture.cnf.clone()];
+        files.extend(fixture.cases.iter().map(|c| c.solution.clone()));
+        for file in files {
+            pieces.push(file.as_os_str().as_encoded_bytes().to_vec());
+            pieces.push(fs::read(&file).unwrap_or_default());
+        }
+    }
+    digest(pieces.iter().map(Vec::as_slice))
+}
+
+/// The saved-result key of one student folder.
+fn result_key(dir: &Path, fixtures: &str, options: &SubmissionOptions) -> String {
+    let mut pieces: Vec<Vec<u8>> = vec![
+        dir.as_os_str().as_encoded_bytes().to_vec(),
+        fixtures.as_bytes().to_vec(),
+        options.fingerprint().into_bytes(),
+    ];
+    let mut names: Vec<PathBuf> = fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    names.sort();
+    for path in names.iter().filter(|p| p.is_file()) {
+        pieces.push(path.as_os_str().as_encoded_bytes().to_vec());
+        pieces.push(fs::read(path).unwrap_or_default());
+    }
+    digest(pieces.iter().map(Vec::as_slice))
+}
+
+/// The student folders of a class: every sub-folder of `root` (hidden ones
+/// left out), sorted by name.
+pub fn class_folders(root: &Path) -> Result<Vec<String>, SubmissionError> {
     let folder = |source| SubmissionError::Folder {
         path: root.to_owned(),
         source,
@@ -348,13 +687,109 @@ pub fn grade_class(
         }
     }
     names.sort();
-    let dirs: Vec<PathBuf> = names.iter().map(|n| root.join(n)).collect();
-    let results = grade_many(&dirs, fixtures, options, options.jobs, progress)?;
-    Ok(names
-        .into_iter()
-        .zip(results)
-        .map(|(name, result)| Student { name, result })
-        .collect())
+    Ok(names)
+}
+
+/// Grades every student folder of `root` (see [`class_folders`]), saving
+/// each result as soon as it is done; `progress` is called once per
+/// student, restored or graded.
+pub fn grade_class(
+    root: &Path,
+    fixtures: &[Fixture],
+    options: &SubmissionOptions,
+    class: ClassOptions,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<StudentResult>, SubmissionError> {
+    let names = class_folders(root)?;
+    let tree = fixtures_digest(fixtures);
+    let pending: Vec<Pending> = names
+        .iter()
+        .map(|name| {
+            let dir = root.join(name);
+            let key = result_key(&dir, &tree, options);
+            Pending {
+                name: name.clone(),
+                dir,
+                key,
+            }
+        })
+        .collect();
+    let mut results: Vec<Option<StudentResult>> = pending
+        .iter()
+        .map(|p| {
+            let restored = class
+                .resume
+                .then(|| options.cache.as_ref()?.load_result(&p.key))
+                .flatten()
+                .and_then(|text: String| serde_json::from_str::<StudentResult>(&text).ok())
+                .filter(|r| r.name == p.name);
+            if restored.is_some() {
+                progress();
+            }
+            restored
+        })
+        .collect();
+    let todo: Vec<usize> = (0..pending.len())
+        .filter(|&i| results[i].is_none())
+        .collect();
+    let dirs: Vec<PathBuf> = todo.iter().map(|&i| pending[i].dir.clone()).collect();
+    let uids: Vec<usize> = todo.clone();
+    let save = |at: usize, result: Result<SubmissionReport, SubmissionError>| -> StudentResult {
+        let p = &pending[todo[at]];
+        let student = student_result(&p.name, &result, &options.ghc);
+        if let Some(cache) = &options.cache
+            && student.graded
+            && let Ok(text) = serde_json::to_string(&student)
+        {
+            // A result that cannot be saved is only graded again next time.
+            let _ = cache.store_result(&p.key, &text);
+        }
+        progress();
+        student
+    };
+    let graded = grade_many_indexed(&dirs, &uids, fixtures, options, options.jobs, &save)?;
+    for (at, student) in graded.into_iter().enumerate() {
+        results[todo[at]] = Some(student);
+    }
+    Ok(results.into_iter().flatten().collect())
+}
+
+/// The gradebook row and report of one graded (or ungradable) student.
+pub fn student_result(
+    name: &str,
+    result: &Result<SubmissionReport, SubmissionError>,
+    ghc: &Ghc,
+) -> StudentResult {
+    match result {
+        Ok(report) => StudentResult {
+            name: name.to_owned(),
+            row: Row {
+                student: name.to_owned(),
+                parts: std::array::from_fn(|i| report.points.parts[i].total),
+                total: report.points.total,
+                failed_cases: report.failed_cases(),
+                cases: report.cases.len(),
+                notes: report.notes(),
+                error: None,
+            },
+            report: report.human(ghc, false, Style::Plain),
+            graded: true,
+        },
+        Err(e) => StudentResult {
+            name: name.to_owned(),
+            row: Row {
+                student: name.to_owned(),
+                parts: [0.0; 4],
+                total: 0.0,
+                failed_cases: 0,
+                cases: 0,
+                notes: vec![format!("not graded: {e}")],
+                error: Some(e.to_string()),
+            },
+            report: format!("not graded: {e}\n"),
+            graded: false,
+        },
+    }
 }
 
 /// Prepares, compiles (with `compile_jobs` at once) and grades each folder.
@@ -363,11 +798,39 @@ fn grade_many(
     fixtures: &[Fixture],
     options: &SubmissionOptions,
     compile_jobs: Option<usize>,
-    progress: &(dyn Fn() + Sync),
+    done: &(dyn Fn(usize, &Result<SubmissionReport, SubmissionError>) + Sync),
 ) -> Result<Vec<Result<SubmissionReport, SubmissionError>>, SubmissionError> {
+    let uids: Vec<usize> = (0..dirs.len()).collect();
+    let keep = |at: usize, r: Result<SubmissionReport, SubmissionError>| {
+        done(at, &r);
+        r
+    };
+    grade_many_indexed(dirs, &uids, fixtures, options, compile_jobs, &keep)
+}
+
+/// Prepares, compiles and grades each folder; the student `dirs[i]` runs
+/// as user `uid + uids[i]` when the grader is root; `finish` turns each
+/// result into what is kept, as soon as it is graded.
+fn grade_many_indexed<T: Send>(
+    dirs: &[PathBuf],
+    uids: &[usize],
+    fixtures: &[Fixture],
+    options: &SubmissionOptions,
+    compile_jobs: Option<usize>,
+    finish: &(dyn Fn(usize, Result<SubmissionReport, SubmissionError>) -> T + Sync),
+) -> Result<Vec<T>, SubmissionError> {
     let work = &options.work_dir;
-    let prepared: Vec<Result<Prepared, SubmissionError>> =
-        dirs.iter().map(|d| prepare(d, work)).collect();
+    let prepared: Vec<Result<Prepared, SubmissionError>> = dirs
+        .iter()
+        .zip(uids)
+        .map(|(d, &i)| {
+            let sandbox = options.sandbox.as_ref().map(|s| match s.uid {
+                Some(base) => s.with_uid(base.saturating_add(i as u32)),
+                None => s.clone(),
+            });
+            prepare(d, work, sandbox)
+        })
+        .collect();
     // Every (student, part) to compile, all in one pool.
     let tasks: Vec<(usize, u8)> = prepared
         .iter()
@@ -379,46 +842,41 @@ fn grade_many(
                 .map(move |part| (i, part))
         })
         .collect();
-    let compiled: Vec<_> = pool(compile_jobs)?.install(|| {
+    let compiled: Vec<PartBuild> = pool(compile_jobs)?.install(|| {
         tasks
             .par_iter()
             .map(|&(i, part)| {
                 let Ok(p) = &prepared[i] else {
                     unreachable!("only prepared tasks")
                 };
-                let dir = p.build.path().join(format!("part{part:02}"));
-                options.ghc.compile(
-                    &dir,
-                    &part_file(part),
-                    &part_exe(part),
-                    options.compile_timeout,
-                )
+                compile_part(p, part, options)
             })
             .collect()
     });
     let mut builds: Vec<Vec<PartBuild>> = prepared
         .iter()
         .zip(dirs)
-        .map(|(_, dir)| {
+        .map(|(p, dir)| {
             (1..=4u8)
                 .map(|part| PartBuild {
                     part,
                     source: dir.join(part_file(part)),
-                    outcome: BuildOutcome::Missing,
+                    outcome: BuildOutcome::Missing {
+                        found: p
+                            .as_ref()
+                            .ok()
+                            .and_then(|p| p.misnamed[usize::from(part - 1)].clone()),
+                    },
                     duration: Duration::ZERO,
+                    exe: None,
                 })
                 .collect()
         })
         .collect();
-    for (&(i, part), result) in tasks.iter().zip(compiled) {
-        let build = &mut builds[i][usize::from(part - 1)];
-        build.duration = result.duration;
-        build.outcome = match result.error {
-            None => BuildOutcome::Compiled,
-            Some(error) => BuildOutcome::Failed(error),
-        };
+    for (&(i, part), build) in tasks.iter().zip(compiled) {
+        builds[i][usize::from(part - 1)] = build;
     }
-    let students: Vec<_> = prepared.into_iter().zip(builds).collect();
+    let students: Vec<_> = prepared.into_iter().zip(builds).enumerate().collect();
     // A class runs `jobs` students at once, each one case at a time, so no
     // more than `jobs` programs compete for the cores (fair time limits).
     let case_jobs = if dirs.len() > 1 {
@@ -429,11 +887,10 @@ fn grade_many(
     let results = pool(options.jobs)?.install(|| {
         students
             .into_par_iter()
-            .map(|(prepared, builds)| {
+            .map(|(at, (prepared, builds))| {
                 let result =
                     prepared.and_then(|p| run_parts(p, builds, fixtures, options, case_jobs));
-                progress();
-                result
+                finish(at, result)
             })
             .collect()
     });
@@ -463,21 +920,61 @@ fn run_parts(
         })
         .filter(|f| !f.cases.is_empty())
         .collect();
-    let grade_options = GradeOptions {
-        functions: Vec::new(),
-        filter: None,
-        fail_fast: false,
-        jobs,
-        runner: Runner::Exec(ExecConfig {
+    // The executables go into the student's own folder, which (as root)
+    // belongs to the student's user: the sandbox's user must reach them.
+    let bin = prepared.build.path().join("bin");
+    let uid = prepared.sandbox.as_ref().and_then(|s| s.uid);
+    let failed = |source| SubmissionError::Build {
+        path: bin.clone(),
+        source,
+    };
+    fs::create_dir_all(bin.join("tmp")).map_err(failed)?;
+    give_to(&bin, uid).map_err(failed)?;
+    give_to(&bin.join("tmp"), uid).map_err(failed)?;
+    let mut parts = Vec::new();
+    for build in &builds {
+        if let Some(exe) = &build.exe {
+            let to = bin.join(part_exe(build.part));
+            if fs::hard_link(exe, &to).is_err() {
+                fs::copy(exe, &to).map_err(failed)?;
+            }
+            parts.push((build.part, to));
+        }
+    }
+    let config = match &prepared.sandbox {
+        Some(sandbox) => ExecConfig {
+            command: "exec ./csce322assignment03part{part} {input}".to_owned(),
+            timeout: options.timeout,
+            max_output: options.max_output,
+            working_dir: None,
+            sandbox: Some(ExecSandbox {
+                sandbox: Arc::new(sandbox.clone()),
+                binds: parts
+                    .into_iter()
+                    .map(|(part, exe)| Bind::new(exe, Path::new("/build").join(part_exe(part))))
+                    .collect(),
+                chdir: PathBuf::from("/build"),
+                inputs: prepared.build.path().to_owned(),
+            }),
+        },
+        None => ExecConfig {
             command: format!(
-                "ulimit -t {}; cd part{{part}} && TMPDIR=\"$PWD/tmp\" && export TMPDIR && \
+                "ulimit -t {}; TMPDIR=\"$PWD/tmp\" && export TMPDIR && \
                  exec ./csce322assignment03part{{part}} {{input}}",
                 options.timeout.as_secs() + 1
             ),
             timeout: options.timeout,
             max_output: options.max_output,
-            working_dir: Some(prepared.build.path().to_owned()),
-        }),
+            working_dir: Some(bin.clone()),
+            sandbox: None,
+        },
+    };
+    let grade_options = GradeOptions {
+        functions: Vec::new(),
+        filter: None,
+        fail_fast: false,
+        jobs,
+        runner: Runner::Exec(config),
     };
     let mut ran = grade(&runnable, &grade_options, &|| {})
         .map_err(|e| SubmissionError::Threads(e.to_string()))?
@@ -490,7 +987,7 @@ fn run_parts(
                     let part = function.part();
                     let build = &builds[usize::from(part - 1)];
                     let (kind, why) = match build.outcome {
-                        BuildOutcome::Missing => (FailureKind::MissingPart, "is missing"),
+                        BuildOutcome::Missing { .. } => (FailureKind::MissingPart, "is missing"),
                         _ => (FailureKind::CompileError, "did not compile"),
                     };
                     let reason = format!("not run: {} {why}", part_file(part));
@@ -507,6 +1004,7 @@ fn run_parts(
         builds,
         cases,
         points,
+        sandboxed: prepared.sandbox.is_some(),
     })
 }
 
@@ -521,15 +1019,62 @@ mod tests {
     }
 
     #[test]
-    fn the_default_helpers_print_the_solution_format() {
-        // Spec §5 and §7: print each row, then "".
-        assert!(DEFAULT_HELPERS.contains("printGame rows = mapM_ print rows >> print \"\""));
-        assert!(DEFAULT_HELPERS.contains("printResult rows = print \"Result\" >> printGame rows"));
-        assert!(DEFAULT_HELPERS.contains("readGame = read"));
+    fn the_default_helpers_are_the_course_module_exactly() {
+        // Spec §7: these two names, nothing else, with these definitions.
+        let code: Vec<&str> = DEFAULT_HELPERS
+            .lines()
+            .filter(|l| !l.starts_with("--") && !l.trim().is_empty())
+            .collect();
+        assert_eq!(
+            code,
+            [
+                "module Helpers",
+                "( readConnectFourFile",
+                ", printGame",
+                ") where",
+                "readConnectFourFile :: String -> IO ([[Char]],[Int])",
+                "readConnectFourFile = readIO",
+                "printGame :: [[Char]] -> IO ()",
+                "printGame [] = print \"\"",
+                "printGame (row:rows) = print row >> printGame rows",
+            ]
+        );
+    }
+
+    #[test]
+    fn misnamed_part_files_are_spotted() {
+        let names = |n: &[&str]| n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let found = |n: &[&str], part| misnamed_part(&names(n), part);
+        assert_eq!(
+            found(&["csce322assignment03Part01.hs"], 1).as_deref(),
+            Some("csce322assignment03Part01.hs")
+        );
+        assert_eq!(
+            found(&["csce322assignment3part01.hs"], 1).as_deref(),
+            Some("csce322assignment3part01.hs")
+        );
+        assert_eq!(
+            found(&["csce322assignment03part01.lhs"], 1).as_deref(),
+            Some("csce322assignment03part01.lhs")
+        );
+        assert_eq!(
+            found(&["part2.hs", "Helpers.hs"], 2).as_deref(),
+            Some("part2.hs")
+        );
+        assert_eq!(
+            found(&["csce322assignment03part01.hs", "notes.txt"], 1),
+            None
+        );
+        assert_eq!(found(&["csce322assignment03part12.hs"], 1), None);
+        assert_eq!(
+            loose_name("csce322Assignment03Part001"),
+            "csce322assignment3part1"
+        );
     }
 
     #[test]
     fn preparing_copies_sources_and_never_writes_into_the_submission() {
+        use std::os::unix::fs::PermissionsExt as _;
         let sub = tempfile::tempdir().unwrap();
         let work = tempfile::tempdir().unwrap();
         fs::write(sub.path().join(part_file(1)), "main = pure ()").unwrap();
@@ -537,18 +1082,27 @@ mod tests {
         fs::write(sub.path().join("Extra.hs"), "module Extra where").unwrap();
         fs::write(sub.path().join("notes.txt"), "hello").unwrap();
         let before: Vec<_> = fs::read_dir(sub.path()).unwrap().collect();
-        let p = prepare(sub.path(), work.path()).unwrap();
+        let p = prepare(sub.path(), work.path(), None).unwrap();
         assert_eq!(p.present, [true, false, true, false]);
         assert!(!p.own_helpers);
-        let part1 = p.build.path().join("part01");
-        assert!(part1.join("Extra.hs").is_file());
-        assert!(!part1.join("notes.txt").exists());
+        let src = p.src();
+        assert!(src.join("Extra.hs").is_file());
+        assert!(!src.join("notes.txt").exists());
         assert_eq!(
-            fs::read_to_string(part1.join("Helpers.hs")).unwrap(),
+            fs::read_to_string(src.join("Helpers.hs")).unwrap(),
             DEFAULT_HELPERS
         );
-        assert!(!p.build.path().join("part02").exists());
+        let mode = fs::metadata(p.build.path()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "build folders are private");
         assert_eq!(fs::read_dir(sub.path()).unwrap().count(), before.len());
+        // The same sources hash alike; another file changes the hash.
+        let again = prepare(sub.path(), work.path(), None).unwrap();
+        assert_eq!(again.sources, p.sources);
+        fs::write(sub.path().join("Extra.hs"), "module Extra where\n").unwrap();
+        assert_ne!(
+            prepare(sub.path(), work.path(), None).unwrap().sources,
+            p.sources
+        );
         let build = p.build.path().to_owned();
         drop(p);
         assert!(!build.exists(), "the build folder is removed");

@@ -23,10 +23,15 @@ fn grade_exec(script: &str, extra: &[&str]) -> (Output, Duration) {
             "1s",
         ])
         .arg("--exec")
-        .arg(format!("sh tests/data/exec/{script}.sh {{part}} {{input}}"))
+        .arg(format!(
+            "PART_BIN_DIR={} sh tests/data/exec/{script}.sh {{part}} {{input}}",
+            part_dir.display()
+        ))
+        .arg("--sandbox-ro")
+        .arg(&part_dir)
+        .args(test_support::sandbox_or_not(script))
         .args(extra)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("PART_BIN_DIR", part_dir)
         .output()
         .expect("cnf-grader runs");
     (out, start.elapsed())

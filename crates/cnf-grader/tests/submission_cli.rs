@@ -27,25 +27,31 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
+use test_support::Tool;
+
 const CLASS: &str = "tests/submissions/class";
+
+static CACHES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 const FIXTURES: &str = "tests/submissions/fixtures";
 
-/// Fails clearly when GHC is missing: these tests must not pass silently.
-fn require_ghc() {
-    let found = Command::new("ghc")
-        .arg("--numeric-version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "these tests need GHC on PATH: install it with `apt-get install ghc` (.ci/run does)"
-    );
+/// Whether GHC and bubblewrap are here; says so when a test is skipped.
+fn tools(test: &str) -> bool {
+    test_support::require(test, &[Tool::Ghc, Tool::Bwrap])
 }
 
+/// The grader with a cache of its own (no test shares compiled parts or
+/// results with another, nor with the user's own cache).
 fn grader(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
+    let cache = std::env::temp_dir().join(format!(
+        "cnf-grader-test-cache-{}-{}",
+        std::process::id(),
+        CACHES.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    ));
     command
         .args(args)
+        .arg("--cache")
+        .arg(cache)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null());
     command
@@ -76,7 +82,9 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, (u64, SystemTime)> {
 
 #[test]
 fn a_class_gradebook_with_the_points_worked_out_by_hand() {
-    require_ghc();
+    if !tools("a_class_gradebook_with_the_points_worked_out_by_hand") {
+        return;
+    }
     let class = Path::new(env!("CARGO_MANIFEST_DIR")).join(CLASS);
     let before = snapshot(&class);
     let out_dir = tempfile::tempdir().unwrap();
@@ -226,7 +234,9 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
 
 #[test]
 fn one_submission_with_its_own_helpers_scores_100() {
-    require_ghc();
+    if !tools("one_submission_with_its_own_helpers_scores_100") {
+        return;
+    }
     let o = run(&[
         "submission",
         &format!("{CLASS}/own-helpers"),
@@ -302,7 +312,9 @@ fn partial(from: &str, parts: &[u8]) -> tempfile::TempDir {
 
 #[test]
 fn junit_and_json_carry_compile_errors_and_missing_parts() {
-    require_ghc();
+    if !tools("junit_and_json_carry_compile_errors_and_missing_parts") {
+        return;
+    }
     let sub = partial("no-compile", &[3]);
     let dir = sub.path().to_str().unwrap();
     let o = run(&["submission", dir, FIXTURES, "--format", "junit"]);
@@ -341,7 +353,9 @@ fn junit_and_json_carry_compile_errors_and_missing_parts() {
 
 #[test]
 fn a_compilation_past_the_time_limit_is_killed_and_scores_0() {
-    require_ghc();
+    if !tools("a_compilation_past_the_time_limit_is_killed_and_scores_0") {
+        return;
+    }
     let sub = partial("correct", &[1, 2]);
     let dir = sub.path().to_str().unwrap();
     let start = Instant::now();
@@ -374,8 +388,10 @@ fn no_ghc_is_a_clear_usage_error() {
     let o = run(&[
         "submission",
         &format!("{CLASS}/correct"),
+        FIXTURES,
         "--ghc",
         "/no/such/ghc",
+        "--no-sandbox",
     ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
@@ -388,7 +404,7 @@ fn no_ghc_is_a_clear_usage_error() {
 
     // Not on PATH either.
     let empty = tempfile::tempdir().unwrap();
-    let o = grader(&["submissions", CLASS])
+    let o = grader(&["submissions", CLASS, FIXTURES, "--no-sandbox"])
         .env("PATH", empty.path())
         .output()
         .unwrap();
@@ -400,12 +416,14 @@ fn no_ghc_is_a_clear_usage_error() {
 
 #[test]
 fn bad_folders_are_usage_errors() {
-    require_ghc();
+    if !tools("bad_folders_are_usage_errors") {
+        return;
+    }
     let o = run(&["submission", "no/such/student", FIXTURES]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.starts_with("cnf-grader: no/such/student: cannot read the submission folder: "),
+        err.starts_with("cnf-grader: no/such/student: not a folder (expected the folder with csce322assignment03part01.hs"),
         "{err}"
     );
     let o = run(&["submissions", "no/such/class", FIXTURES]);
@@ -414,25 +432,77 @@ fn bad_folders_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// Processes whose working folder is inside `root`.
-fn processes_in(root: &Path) -> Vec<String> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .filter(|e| std::fs::read_link(e.path().join("cwd")).is_ok_and(|cwd| cwd.starts_with(root)))
-        .filter(|e| {
-            // Zombies are already dead, just not yet reaped.
-            std::fs::read_to_string(e.path().join("stat"))
-                .is_ok_and(|s| s.rsplit(") ").next().is_some_and(|t| !t.starts_with('Z')))
-        })
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect()
+/// Every process descending from `pid`, with its command line.
+fn descendants(pid: u32) -> Vec<(u32, String)> {
+    let mut parent = std::collections::HashMap::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(p) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let fields: Vec<&str> = stat.rsplit(") ").next().unwrap_or("").split(' ').collect();
+        if let (Some(state), Some(ppid)) = (fields.first(), fields.get(1))
+            && *state != "Z"
+        {
+            parent.insert(p, ppid.parse::<u32>().unwrap_or(0));
+        }
+    }
+    let mut out = Vec::new();
+    for &p in parent.keys() {
+        let mut at = p;
+        while let Some(&up) = parent.get(&at) {
+            if up == pid {
+                let cmdline = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+                out.push((p, String::from_utf8_lossy(&cmdline).replace('\0', " ")));
+                break;
+            }
+            at = up;
+        }
+    }
+    out
+}
+
+/// Whether process `pid` still runs (a zombie does not).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|s| s.rsplit(") ").next().is_some_and(|t| !t.starts_with('Z')))
+}
+
+/// Waits (at most a minute) until a descendant of the grader runs a
+/// command line containing `text`; returns every descendant then.
+fn wait_for(child: &std::process::Child, text: &str) -> Vec<(u32, String)> {
+    let start = Instant::now();
+    loop {
+        let found = descendants(child.id());
+        if found.iter().any(|(_, c)| c.contains(text)) {
+            return found;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no {text} ever started: {found:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Checks that every one of `seen` has ended (within 5 s).
+fn all_ended(seen: &[(u32, String)]) {
+    let start = Instant::now();
+    while seen.iter().any(|(p, _)| alive(*p)) {
+        let left: Vec<_> = seen.iter().filter(|(p, _)| alive(*p)).collect();
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "still running: {left:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Sends SIGINT to the grader; checks it exits 130 at once and leaves no
-/// process or file in `root` (its TMPDIR).
-fn interrupt_and_check(mut child: std::process::Child, root: &Path) {
+/// process it started, and no file in `root` (its TMPDIR).
+fn interrupt_and_check(mut child: std::process::Child, seen: &[(u32, String)], root: &Path) {
     let start = Instant::now();
     let pid = rustix::process::Pid::from_child(&child);
     rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
@@ -445,18 +515,21 @@ fn interrupt_and_check(mut child: std::process::Child, root: &Path) {
     let mut err = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
     assert_eq!(err, "cnf-grader: interrupted; temporary files removed\n");
-    assert_eq!(processes_in(root), Vec::<String>::new());
+    all_ended(seen);
     let left: Vec<_> = std::fs::read_dir(root)
         .unwrap()
         .flatten()
         .map(|e| e.path())
+        .filter(|p| !p.to_string_lossy().contains("cnf-grader-test-cache"))
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
 #[test]
 fn ctrl_c_while_compiling_stops_ghc_and_removes_its_files() {
-    require_ghc();
+    if !tools("ctrl_c_while_compiling_stops_ghc_and_removes_its_files") {
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let child = grader(&["submission", &format!("{CLASS}/correct"), FIXTURES])
@@ -465,43 +538,19 @@ fn ctrl_c_while_compiling_stops_ghc_and_removes_its_files() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until GHC writes its own temporary files.
-    let start = Instant::now();
-    while !has_ghc_files(&root) {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "GHC never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    interrupt_and_check(child, &root);
+    let seen = wait_for(&child, "csce322assignment03part0");
+    interrupt_and_check(child, &seen, &root);
 }
 
-/// Whether some `partNN/tmp/` under `root` holds a file (GHC is compiling).
-fn has_ghc_files(root: &Path) -> bool {
-    let Ok(work) = std::fs::read_dir(root) else {
-        return false;
-    };
-    work.flatten().any(|w| {
-        std::fs::read_dir(w.path())
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|student| {
-                (1..=4).any(|p| {
-                    std::fs::read_dir(student.path().join(format!("part0{p}/tmp")))
-                        .is_ok_and(|mut d| d.next().is_some())
-                })
-            })
-    })
-}
-
-#[test]
-fn ctrl_c_stops_the_student_programs_and_removes_the_build_folder() {
-    require_ghc();
+/// A spinning part 4 under grading, and the processes running it.
+fn spinning_part() -> (
+    tempfile::TempDir,
+    tempfile::TempDir,
+    std::process::Child,
+    Vec<(u32, String)>,
+) {
     let sub = partial("loops", &[4]);
     let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().canonicalize().unwrap();
     let child = grader(&[
         "submission",
         sub.path().to_str().unwrap(),
@@ -509,22 +558,31 @@ fn ctrl_c_stops_the_student_programs_and_removes_the_build_folder() {
         "--timeout",
         "60s",
     ])
-    .env("TMPDIR", &root)
+    .env("TMPDIR", tmp.path())
     .stdout(Stdio::null())
     .stderr(Stdio::piped())
     .spawn()
     .unwrap();
-    // Wait until the spinning part 4 runs.
-    let start = Instant::now();
-    while !processes_in(&root).iter().any(|pid| {
-        std::fs::read_link(format!("/proc/{pid}/exe"))
-            .is_ok_and(|e| e.ends_with("csce322assignment03part04"))
-    }) {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "part 4 never started"
-        );
-        std::thread::sleep(Duration::from_millis(50));
+    let seen = wait_for(&child, "./csce322assignment03part04 ");
+    (sub, tmp, child, seen)
+}
+
+#[test]
+fn ctrl_c_stops_the_student_programs_and_removes_the_build_folder() {
+    if !tools("ctrl_c_stops_the_student_programs_and_removes_the_build_folder") {
+        return;
     }
-    interrupt_and_check(child, &root);
+    let (_sub, tmp, child, seen) = spinning_part();
+    interrupt_and_check(child, &seen, &tmp.path().canonicalize().unwrap());
+}
+
+#[test]
+fn a_grader_killed_with_sigkill_takes_the_student_programs_with_it() {
+    if !tools("a_grader_killed_with_sigkill_takes_the_student_programs_with_it") {
+        return;
+    }
+    let (_sub, _tmp, mut child, seen) = spinning_part();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    all_ended(&seen);
 }

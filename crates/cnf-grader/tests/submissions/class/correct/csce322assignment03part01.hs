@@ -1,6 +1,8 @@
 -- Sample submission (fully correct), part 1: written for cnf-grader's tests.
 
-import System.Environment (getArgs)
+import Prelude
+import System.Environment ( getArgs )
+import Data.List
 import Helpers
 
 -- | The token of player n: 1-9, then a-z for players 10-35.
@@ -28,8 +30,10 @@ dropPiece piece board column
 onePlayerOneMove :: [String] -> Int -> [String]
 onePlayerOneMove board move = dropPiece '1' board move
 
-main :: IO ()
 main = do
-  [file] <- getArgs
-  (board, moves) <- readGameFile file
-  printResult (onePlayerOneMove board (head moves))
+     args <- getArgs
+     filename <- readFile (head args)
+     (game,moves) <- readConnectFourFile filename
+     print "Result"
+     let result = onePlayerOneMove game (head moves)
+     printGame result

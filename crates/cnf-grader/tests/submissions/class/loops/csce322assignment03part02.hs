@@ -1,6 +1,8 @@
 -- Sample submission (part 4 never ends on a game with six moves), part 2: written for cnf-grader's tests.
 
-import System.Environment (getArgs)
+import Prelude
+import System.Environment ( getArgs )
+import Data.List
 import Helpers
 
 -- | The token of player n: 1-9, then a-z for players 10-35.
@@ -67,8 +69,10 @@ players board = maximum (map playerNumber (concat board))
 onePlayerManyMoves :: [String] -> [Int] -> [String]
 onePlayerManyMoves board moves = play board [ ('1', m) | m <- moves ]
 
-main :: IO ()
 main = do
-  [file] <- getArgs
-  (board, moves) <- readGameFile file
-  printResult (onePlayerManyMoves board moves)
+     args <- getArgs
+     filename <- readFile (head args)
+     (game,moves) <- readConnectFourFile filename
+     print "Result"
+     let result = onePlayerManyMoves game moves
+     printGame result

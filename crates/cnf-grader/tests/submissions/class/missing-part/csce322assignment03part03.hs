@@ -1,6 +1,8 @@
 -- Sample submission (part 2 is missing), part 3: written for cnf-grader's tests.
 
-import System.Environment (getArgs)
+import Prelude
+import System.Environment ( getArgs )
+import Data.List
 import Helpers
 
 -- | The token of player n: 1-9, then a-z for players 10-35.
@@ -67,8 +69,10 @@ players board = maximum (map playerNumber (concat board))
 manyPlayersOneMove :: [String] -> [Int] -> [String]
 manyPlayersOneMove board moves = play board (zip (map token [1 .. players board]) moves)
 
-main :: IO ()
 main = do
-  [file] <- getArgs
-  (board, moves) <- readGameFile file
-  printResult (manyPlayersOneMove board moves)
+     args <- getArgs
+     filename <- readFile (head args)
+     (game,moves) <- readConnectFourFile filename
+     print "Result"
+     let result = manyPlayersOneMove game moves
+     printGame result

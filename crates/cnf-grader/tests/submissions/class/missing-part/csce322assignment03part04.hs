@@ -1,6 +1,8 @@
 -- Sample submission (part 2 is missing), part 4: written for cnf-grader's tests.
 
-import System.Environment (getArgs)
+import Prelude
+import System.Environment ( getArgs )
+import Data.List
 import Helpers
 
 -- | The token of player n: 1-9, then a-z for players 10-35.
@@ -67,8 +69,10 @@ players board = maximum (map playerNumber (concat board))
 manyPlayersManyMoves :: [String] -> [Int] -> [String]
 manyPlayersManyMoves board moves = play board (zip (cycle (map token [1 .. players board])) moves)
 
-main :: IO ()
 main = do
-  [file] <- getArgs
-  (board, moves) <- readGameFile file
-  printResult (manyPlayersManyMoves board moves)
+     args <- getArgs
+     filename <- readFile (head args)
+     (game,moves) <- readConnectFourFile filename
+     print "Result"
+     let result = manyPlayersManyMoves game moves
+     printGame result
