@@ -3,19 +3,22 @@
 //! comparing, the human report), and a smaller tree graded with `--exec`
 //! through our own `part0N` binaries, where process start-up dominates.
 #![allow(missing_docs)] // reason: criterion's macros generate undocumented public functions
+#![allow(clippy::print_stderr)] // reason: a benchmark says which groups it skipped
 
 use std::fs;
 use std::hint::black_box;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use cnf_grader::bless::solution_path;
 use cnf_grader::diff::Style;
 use cnf_grader::discover::discover;
-use cnf_grader::exec::ExecConfig;
+use cnf_grader::exec::{ExecConfig, ExecSandbox};
 use cnf_grader::generator::{GenSpec, generate};
 use cnf_grader::grade::{GradeOptions, Runner, Totals, case_count, grade, select};
 use cnf_grader::report::{ReportOptions, human};
+use cnf_grader::sandbox::{DEFAULT_UID, Limits, Sandbox};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Writes `count` generated fixtures (boards 6x7 to 12x15, 2-5 players,
@@ -78,13 +81,15 @@ fn exec(c: &mut Criterion) {
     let tmp = tempfile::tempdir().unwrap();
     make_tree(tmp.path(), 250);
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_part01")).parent().unwrap();
+    let config = ExecConfig {
+        command: format!("{}/part{{part}} {{input}}", bin_dir.display()),
+        timeout: Duration::from_secs(10),
+        max_output: 1 << 20,
+        working_dir: None,
+        sandbox: None,
+    };
     let options = GradeOptions {
-        runner: Runner::Exec(ExecConfig {
-            command: format!("{}/part{{part}} {{input}}", bin_dir.display()),
-            timeout: Duration::from_secs(10),
-            max_output: 1 << 20,
-            working_dir: None,
-        }),
+        runner: Runner::Exec(config.clone()),
         ..GradeOptions::default()
     };
     let mut group = c.benchmark_group("grade");
@@ -93,6 +98,33 @@ fn exec(c: &mut Criterion) {
     group.bench_function("exec_part_binaries_250_fixtures_x4", |b| {
         b.iter(|| grade_tree(tmp.path(), &options));
     });
+    // The same in the sandbox (where bubblewrap works): what it costs per run.
+    match Sandbox::new(
+        Limits::default(),
+        &[bin_dir.to_owned()],
+        &[tmp.path().to_owned()],
+        DEFAULT_UID,
+    ) {
+        Ok(sandbox) => {
+            let inputs = tempfile::tempdir().unwrap();
+            let options = GradeOptions {
+                runner: Runner::Exec(ExecConfig {
+                    sandbox: Some(ExecSandbox {
+                        sandbox: Arc::new(sandbox),
+                        binds: Vec::new(),
+                        chdir: "/".into(),
+                        inputs: inputs.path().to_owned(),
+                    }),
+                    ..config
+                }),
+                ..GradeOptions::default()
+            };
+            group.bench_function("exec_sandboxed_250_fixtures_x4", |b| {
+                b.iter(|| grade_tree(tmp.path(), &options));
+            });
+        }
+        Err(e) => eprintln!("skipped exec_sandboxed: {e}"),
+    }
     group.finish();
 }
 
