@@ -207,8 +207,9 @@ impl Totals {
 }
 
 /// Keeps the fixtures and cases that `options` selects; fixtures left with
-/// no case are dropped. Unknown function names are kept only when no
-/// function was selected.
+/// no case are dropped, but a game that has no `.solution` at all is kept
+/// (it is reported as an error, never skipped silently). Unknown function
+/// names are kept only when no function was selected.
 pub fn select(fixtures: Vec<Fixture>, options: &GradeOptions) -> Vec<Fixture> {
     fixtures
         .into_iter()
@@ -219,6 +220,9 @@ pub fn select(fixtures: Vec<Fixture>, options: &GradeOptions) -> Vec<Fixture> {
                 .is_none_or(|text| f.cnf.to_string_lossy().contains(text))
         })
         .filter_map(|mut f| {
+            if f.cases.is_empty() {
+                return f.cnf_exists.then_some(f);
+            }
             f.cases.retain(|c| match &c.function {
                 Ok(func) => options.functions.is_empty() || options.functions.contains(func),
                 Err(_) => options.functions.is_empty(),
@@ -228,9 +232,32 @@ pub fn select(fixtures: Vec<Fixture>, options: &GradeOptions) -> Vec<Fixture> {
         .collect()
 }
 
-/// Number of cases in these fixtures.
+/// Number of report entries these fixtures give: their cases, and one
+/// for each game with no `.solution` file.
 pub fn case_count(fixtures: &[Fixture]) -> usize {
-    fixtures.iter().map(|f| f.cases.len()).sum()
+    fixtures.iter().map(|f| f.cases.len().max(1)).sum()
+}
+
+/// The report of a game that has no `.solution` file: an error, so it is
+/// seen, and left out of the points.
+pub fn unpaired(fixture: &Fixture) -> CaseReport {
+    CaseReport {
+        fixture: fixture.cnf.to_string_lossy().into_owned(),
+        function: "-".to_owned(),
+        part: None,
+        solution: String::new(),
+        status: Status::Error,
+        failure: None,
+        reason: Some(format!(
+            "{} has no NAME.FUNCTION.solution file next to it, so it grades nothing; \
+             write them with `cnf-grader bless {}`, or remove the game",
+            fixture.cnf.display(),
+            fixture.cnf.display()
+        )),
+        diff: None,
+        stderr: None,
+        duration: Duration::ZERO,
+    }
 }
 
 /// Why a pool could not be built.
@@ -293,6 +320,10 @@ fn grade_fixture(
     stop: &AtomicBool,
     progress: &(dyn Fn() + Sync),
 ) -> Vec<CaseReport> {
+    if fixture.cases.is_empty() {
+        progress();
+        return vec![unpaired(fixture)];
+    }
     let started = Instant::now();
     let game = if options.fail_fast && stop.load(Ordering::Relaxed) {
         None

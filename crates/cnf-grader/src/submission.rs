@@ -62,7 +62,9 @@ use crate::diff::Style;
 use crate::discover::Fixture;
 use crate::exec::{ExecConfig, ExecSandbox, Outcome, run_command_in, run_process, shell_quote};
 use crate::ghc::{CompileError, Ghc, compile_error};
-use crate::grade::{CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run};
+use crate::grade::{
+    CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run, unpaired,
+};
 use crate::gradebook::Row;
 use crate::points::{Points, points_compiled};
 use crate::report::{ReportOptions, human};
@@ -981,6 +983,9 @@ fn run_parts(
         .into_iter();
     let mut cases = Vec::new();
     for fixture in fixtures {
+        if fixture.cases.is_empty() {
+            cases.push(unpaired(fixture));
+        }
         for case in &fixture.cases {
             match &case.function {
                 Ok(function) if !is_built(function) => {

@@ -48,10 +48,11 @@ fn grader(args: &[&str]) -> Command {
         std::process::id(),
         CACHES.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
     ));
+    command.args(args);
+    if !args.contains(&"--cache") {
+        command.arg("--cache").arg(cache);
+    }
     command
-        .args(args)
-        .arg("--cache")
-        .arg(cache)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null());
     command
@@ -585,4 +586,192 @@ fn a_grader_killed_with_sigkill_takes_the_student_programs_with_it() {
     child.kill().unwrap();
     child.wait().unwrap();
     all_ended(&seen);
+}
+
+/// A copy of the sample fixtures that a test may change.
+fn fixtures_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURES))
+        .unwrap()
+        .flatten()
+    {
+        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn misnamed_part_files_are_missing_and_the_report_names_them() {
+    if !tools("misnamed_part_files_are_missing_and_the_report_names_them") {
+        return;
+    }
+    let sub = partial("correct", &[1, 2, 3, 4]);
+    let d = sub.path();
+    let rename = |from: u8, to: &str| {
+        std::fs::rename(
+            d.join(format!("csce322assignment03part0{from}.hs")),
+            d.join(to),
+        )
+        .unwrap();
+    };
+    rename(1, "csce322assignment03Part01.hs");
+    rename(2, "csce322assignment3part02.hs");
+    rename(3, "csce322assignment03part03.lhs");
+    let o = run(&["submission", d.to_str().unwrap(), FIXTURES, "--no-times"]);
+    let report = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{report}");
+    for (part, found) in [
+        (1, "csce322assignment03Part01.hs"),
+        (2, "csce322assignment3part02.hs"),
+        (3, "csce322assignment03part03.lhs"),
+    ] {
+        let line = format!(
+            "compile: missing: the submission has no csce322assignment03part0{part}.hs; it has {found}, \
+             but the file must be named exactly csce322assignment03part0{part}.hs (part {part} scores 0)"
+        );
+        assert!(report.contains(&line), "no {line:?} in\n{report}");
+    }
+    assert!(
+        report
+            .lines()
+            .any(|l| l.split_whitespace().eq(["total", "30.00/100"])),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_broken_fixture_never_costs_a_student_points_and_a_fixture_change_does_not_recompile() {
+    if !tools(
+        "a_broken_fixture_never_costs_a_student_points_and_a_fixture_change_does_not_recompile",
+    ) {
+        return;
+    }
+    let fx = fixtures_copy();
+    let cache = tempfile::tempdir().unwrap();
+    let grade = || {
+        let o = run(&[
+            "submission",
+            &format!("{CLASS}/correct"),
+            fx.path().to_str().unwrap(),
+            "--format",
+            "json",
+            "--cache",
+            cache.path().to_str().unwrap(),
+        ]);
+        let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        (o.status.code(), doc)
+    };
+    let compile_times = |doc: &serde_json::Value| -> Vec<f64> {
+        (0..4)
+            .map(|i| doc["cases"][i]["duration_ms"].as_f64().unwrap())
+            .collect()
+    };
+    let (code, doc) = grade();
+    assert_eq!(code, Some(0));
+    assert!(
+        compile_times(&doc).iter().all(|&t| t > 0.0),
+        "GHC ran: {doc}"
+    );
+    // An empty expected result: an ERROR for that case, 100 all the same.
+    std::fs::write(fx.path().join("test03.onePlayerOneMove.solution"), "").unwrap();
+    let (code, doc) = grade();
+    assert_eq!(code, Some(1), "an ERROR is not a clean pass");
+    assert_eq!(doc["points"]["total"], 100.0, "{doc}");
+    assert_eq!(doc["totals"]["errors"], 1);
+    let error = doc["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["status"] == "error")
+        .unwrap();
+    assert!(
+        error["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("broken fixture: "),
+        "{error}"
+    );
+    // The fixture changed, the sources did not: every part came from the cache.
+    assert_eq!(compile_times(&doc), [0.0; 4], "{doc}");
+}
+
+#[test]
+fn a_class_killed_halfway_resumes_to_the_same_gradebook() {
+    if !tools("a_class_killed_halfway_resumes_to_the_same_gradebook") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let (whole, part) = (t.join("whole"), t.join("part"));
+    let book = |name: &str, cache: &Path, extra: &[&str]| {
+        let csv = t.join(name);
+        let mut args = vec![
+            "submissions",
+            CLASS,
+            FIXTURES,
+            "--timeout",
+            "2s",
+            "--csv",
+            csv.to_str().unwrap(),
+            "--cache",
+            cache.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let mut command = grader(&args);
+        command
+            .env("TMPDIR", t)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        (command, csv)
+    };
+    let (mut command, whole_csv) = book("whole.csv", &whole, &[]);
+    assert!(command.status().unwrap().success());
+
+    // Killed with SIGKILL as soon as the first student is saved.
+    let (mut command, part_csv) = book("part.csv", &part, &[]);
+    let mut child = command.spawn().unwrap();
+    let results = part.join("results");
+    let saved = || -> BTreeMap<PathBuf, SystemTime> {
+        std::fs::read_dir(&results)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+            .map(|e| (e.path(), e.metadata().unwrap().modified().unwrap()))
+            .collect()
+    };
+    let start = Instant::now();
+    while saved().is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no student finished"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = saved();
+    assert!(
+        (1..6).contains(&before.len()),
+        "killed halfway: {} of 6 saved",
+        before.len()
+    );
+    assert!(!part_csv.exists(), "no gradebook from the killed run");
+
+    let (mut command, _) = book("part.csv", &part, &["--resume"]);
+    assert!(command.status().unwrap().success());
+    assert_eq!(
+        std::fs::read_to_string(&part_csv).unwrap(),
+        std::fs::read_to_string(&whole_csv).unwrap()
+    );
+    let after = saved();
+    assert_eq!(after.len(), 6);
+    for (path, time) in &before {
+        assert_eq!(
+            after.get(path),
+            Some(time),
+            "{} was graded again",
+            path.display()
+        );
+    }
 }

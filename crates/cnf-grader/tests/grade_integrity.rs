@@ -1,0 +1,159 @@
+//! What a grading run must get right whatever the fixtures and the command:
+//! a broken fixture is an ERROR left out of the points, a game with no
+//! `.solution` is reported, a command that cannot run or a bad template is
+//! a usage error, and output paths are checked before any grading.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn grader_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("cnf-grader runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8")
+}
+
+/// The spec's test03 with its four results (spec §5), in `dir/games`.
+fn spec_tree(dir: &Path) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/exec-tree");
+    fs::create_dir(dir.join("games")).unwrap();
+    for entry in fs::read_dir(from).unwrap().flatten() {
+        fs::copy(entry.path(), dir.join("games").join(entry.file_name())).unwrap();
+    }
+}
+
+#[test]
+fn broken_fixtures_are_errors_left_out_of_the_points_and_a_lone_game_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    spec_tree(d);
+    let g = d.join("games");
+    // Empty; not in the result format; CRLF (no program prints it); one good.
+    fs::write(g.join("test03.onePlayerOneMove.solution"), "").unwrap();
+    fs::write(g.join("test03.onePlayerManyMoves.solution"), "hello\n").unwrap();
+    let crlf = fs::read_to_string(g.join("test03.manyPlayersOneMove.solution"))
+        .unwrap()
+        .replace('\n', "\r\n");
+    fs::write(g.join("test03.manyPlayersOneMove.solution"), crlf).unwrap();
+    fs::copy(g.join("test03.cnf"), g.join("lone.cnf")).unwrap();
+    let out = grader_in(d, &["grade", "games", "--no-times", "--points"]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    for line in [
+        "ERROR games/lone.cnf -: games/lone.cnf has no NAME.FUNCTION.solution file next to it, so it grades nothing",
+        "ERROR games/test03.cnf onePlayerOneMove: broken fixture: games/test03.onePlayerOneMove.solution is not in the result format:\ngames/test03.onePlayerOneMove.solution:1:1: expected the line \"Result\", found an empty file",
+        "ERROR games/test03.cnf onePlayerManyMoves: broken fixture: games/test03.onePlayerManyMoves.solution is not in the result format:\ngames/test03.onePlayerManyMoves.solution:1:1: expected a row as a quoted string",
+        "ERROR games/test03.cnf manyPlayersOneMove: broken fixture: games/test03.manyPlayersOneMove.solution is not exactly what print writes (line 1 differs",
+    ] {
+        assert!(report.contains(line), "no {line:?} in\n{report}");
+    }
+    assert!(
+        report.contains("left out of every program's points"),
+        "{report}"
+    );
+    // Part 4's one good case passes and gets its full share; no ERROR
+    // counts against anyone.
+    assert!(
+        report.contains("4     manyPlayersManyMoves        10/10    (1/1) 20.00/20      30.00/30"),
+        "{report}"
+    );
+    assert!(
+        report.ends_with("\n1 passed, 0 failed, 4 errors\n"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_command_that_cannot_run_or_a_bad_template_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    spec_tree(d);
+    let sandbox = test_support::sandbox_or_not("exec usage errors");
+    let exec = |command: &str| {
+        let mut args = vec!["grade", "games", "--exec", command];
+        args.extend(sandbox.iter().map(String::as_str));
+        grader_in(d, &args)
+    };
+    let o = exec("");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--exec: the command is empty; give the program to run"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = exec("./p{part} {file}");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--exec: unknown placeholder {file} in \"./p{part} {file}\"; the placeholders are {part}, {function}, {input}"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = exec("./no-such-program-here {input}");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("the command could not be run on any case (exit code 127 or 126)"),
+        "{err}"
+    );
+    assert!(err.contains("no-such-program-here"), "{err}");
+    assert!(o.stdout.is_empty(), "no report for a usage error");
+}
+
+#[test]
+fn output_paths_are_checked_before_grading() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    spec_tree(d);
+    let o = grader_in(
+        d,
+        &["grade", "games", "--output", "no/such/folder/report.xml"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "cnf-grader: --output no/such/folder/report.xml: the folder no/such/folder does not exist\n"
+    );
+    let o = grader_in(d, &["grade", "games", "--output", "games"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr),
+        "cnf-grader: --output games: is a folder; give the path of a file to write\n"
+    );
+    // A class is refused before GHC or the sandbox is even looked for.
+    fs::create_dir_all(d.join("class/ann")).unwrap();
+    for (flag, path, says) in [
+        (
+            "--csv",
+            "no/such/book.csv",
+            "the folder no/such does not exist",
+        ),
+        ("--csv", "games", "is a folder"),
+        ("--reports", "games/test03.cnf", "is a file; give a folder"),
+    ] {
+        let o = grader_in(
+            d,
+            &[
+                "submissions",
+                "class",
+                "games",
+                flag,
+                path,
+                "--ghc",
+                "/no/such/ghc",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2));
+        let err = text(&o.stderr);
+        assert!(
+            err.starts_with(&format!("cnf-grader: {flag} {path}: {says}")),
+            "{err}"
+        );
+    }
+}
