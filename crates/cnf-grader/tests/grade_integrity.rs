@@ -157,3 +157,29 @@ fn output_paths_are_checked_before_grading() {
         );
     }
 }
+
+#[test]
+fn grade_exec_hides_the_fixtures_and_the_working_folder_is_read_only() {
+    if !test_support::require(
+        "grade_exec_hides_the_fixtures_and_the_working_folder_is_read_only",
+        &[test_support::Tool::Bwrap],
+    ) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().canonicalize().unwrap();
+    spec_tree(&d);
+    let cheat = format!(
+        "touch written; cat games/test03.{{function}}.solution || cat {}/games/test03.{{function}}.solution",
+        d.display()
+    );
+    let o = grader_in(&d, &["grade", "games", "--no-times", "--exec", &cheat]);
+    let report = text(&o.stdout);
+    assert!(report.ends_with("\n0 passed, 4 failed\n"), "{report}");
+    assert!(report.contains("No such file or directory"), "{report}");
+    assert!(report.contains("Read-only file system"), "{report}");
+    assert!(!d.join("written").exists());
+    // The same cheat outside the sandbox passes: the test checks the sandbox.
+    let o = grader_in(&d, &["grade", "games", "--no-times", "--no-sandbox", "--exec", &cheat]);
+    assert!(text(&o.stdout).ends_with("\n4 passed, 0 failed\n"));
+}
