@@ -180,6 +180,16 @@ fn grade_exec_hides_the_fixtures_and_the_working_folder_is_read_only() {
     assert!(report.contains("Read-only file system"), "{report}");
     assert!(!d.join("written").exists());
     // The same cheat outside the sandbox passes: the test checks the sandbox.
-    let o = grader_in(&d, &["grade", "games", "--no-times", "--no-sandbox", "--exec", &cheat]);
+    let o = grader_in(
+        &d,
+        &[
+            "grade",
+            "games",
+            "--no-times",
+            "--no-sandbox",
+            "--exec",
+            &cheat,
+        ],
+    );
     assert!(text(&o.stdout).ends_with("\n4 passed, 0 failed\n"));
 }

@@ -417,9 +417,6 @@ fn no_ghc_is_a_clear_usage_error() {
 
 #[test]
 fn bad_folders_are_usage_errors() {
-    if !tools("bad_folders_are_usage_errors") {
-        return;
-    }
     let o = run(&["submission", "no/such/student", FIXTURES]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
@@ -773,5 +770,29 @@ fn a_class_killed_halfway_resumes_to_the_same_gradebook() {
             "{} was graded again",
             path.display()
         );
+    }
+}
+
+#[test]
+fn without_a_sandbox_submissions_are_refused_with_how_to_install_one() {
+    let empty = tempfile::tempdir().unwrap();
+    for command in ["submission", "submissions"] {
+        let target = if command == "submission" {
+            format!("{CLASS}/correct")
+        } else {
+            CLASS.to_owned()
+        };
+        let o = grader(&[command, &target, FIXTURES])
+            .env("PATH", empty.path())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.starts_with("cnf-grader: cannot set up the sandbox: bwrap was not found on PATH; install it with `apt-get install bubblewrap`"),
+            "{err}"
+        );
+        assert!(err.contains("--no-sandbox"), "{err}");
+        assert!(o.stdout.is_empty());
     }
 }

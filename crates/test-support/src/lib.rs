@@ -7,7 +7,6 @@
 //! [`REQUIRE_TOOLS`] is set (CI sets it), a missing tool fails the test
 //! instead, so CI never skips silently.
 #![deny(missing_docs)]
-#![allow(clippy::print_stderr)] // reason: the skip notice is the point of this crate
 
 use std::process::{Command, Stdio};
 
@@ -54,6 +53,13 @@ impl Tool {
     }
 }
 
+/// Writes a line straight to standard error, past the test harness's
+/// capture, so a skip shows in a passing run.
+fn notice(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 /// Whether every tool of `tools` is available; if one is not, prints
 /// `skipped: TEST: needs …` (or panics where [`REQUIRE_TOOLS`] is set).
 #[track_caller]
@@ -70,13 +76,13 @@ pub fn require(test: &str, tools: &[Tool]) -> bool {
     if std::env::var_os(REQUIRE_TOOLS).is_some_and(|v| !v.is_empty()) {
         panic!("{line}, and {REQUIRE_TOOLS} is set");
     }
-    eprintln!("{line}");
+    notice(&line);
     false
 }
 
 /// The arguments that put `cnf-grader`'s programs under test in the
 /// sandbox where bubblewrap works, and outside it (`--no-sandbox`) where it
-/// does not, saying so once per call.
+/// does not, saying so once per test binary.
 pub fn sandbox_or_not(test: &str) -> Vec<String> {
     if Tool::Bwrap.available() {
         Vec::new()
@@ -84,7 +90,12 @@ pub fn sandbox_or_not(test: &str) -> Vec<String> {
         if std::env::var_os(REQUIRE_TOOLS).is_some_and(|v| !v.is_empty()) {
             panic!("{test}: needs bwrap, and {REQUIRE_TOOLS} is set");
         }
-        eprintln!("note: {test}: bwrap is missing, so the programs run with --no-sandbox");
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            notice(&format!(
+                "note: {test} (and the others of this test binary): bwrap is missing, so the programs run with --no-sandbox"
+            ));
+        });
         vec!["--no-sandbox".to_owned()]
     }
 }
