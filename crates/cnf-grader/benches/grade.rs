@@ -51,6 +51,7 @@ fn grade_tree(dir: &Path, options: &GradeOptions) -> usize {
         ReportOptions {
             times: true,
             points: None,
+            warning: None,
         },
         Style::Plain,
     );

@@ -562,23 +562,22 @@ fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         }
     }
     let score = args.points.then(|| points(&cases));
+    let sandboxed = matches!(&options.runner, Runner::Exec(c) if c.sandbox.is_some());
     let report_options = ReportOptions {
         times: !args.no_times,
         points: score.as_ref(),
+        warning: (args.exec.is_some() && !sandboxed).then_some(NO_SANDBOX_WARNING),
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = match (to_terminal, args.color) {
         (true, ColorWhen::Auto | ColorWhen::Always) => Style::Color,
         _ => Style::Plain,
     };
-    let mut text = match args.format {
+    let text = match args.format {
         Format::Human => human(&cases, report_options, style),
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
     };
-    if args.exec.is_some() && args.sandbox.no_sandbox && matches!(args.format, Format::Human) {
-        text = format!("{NO_SANDBOX_WARNING}\n\n{text}");
-    }
     match &args.output {
         Some(path) => write_atomically(path, text.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
@@ -919,6 +918,7 @@ fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
     let report_options = ReportOptions {
         times: !args.no_times,
         points: Some(&report.points),
+        warning: report.warning(),
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = match (to_terminal, args.color) {
@@ -936,9 +936,6 @@ fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
                 "ghc": options.ghc.version,
                 "sandbox": report.sandboxed,
             });
-            if !report.sandboxed {
-                doc["warning"] = serde_json::json!(NO_SANDBOX_WARNING);
-            }
             let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
             text.push('\n');
             text

@@ -27,6 +27,8 @@ pub struct ReportOptions<'a> {
     pub times: bool,
     /// The score table, when asked for.
     pub points: Option<&'a Points>,
+    /// A warning every format carries at its top (e.g. `--no-sandbox`).
+    pub warning: Option<&'a str>,
 }
 
 fn actual_label(case: &CaseReport) -> String {
@@ -55,6 +57,9 @@ fn paint_status(status: Status, style: Style, pad: bool) -> String {
 /// The human report, ending with the totals line and a line end.
 pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> String {
     let mut out = String::new();
+    if let Some(warning) = options.warning {
+        let _ = writeln!(out, "{warning}\n");
+    }
     let fixture_width = cases.iter().map(|c| c.fixture.len()).max().unwrap_or(0);
     let function_width = cases.iter().map(|c| c.function.len()).max().unwrap_or(0);
     for case in cases {
@@ -127,6 +132,8 @@ struct JsonCase<'a> {
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warning: Option<&'a str>,
     cases: Vec<JsonCase<'a>>,
     totals: Totals,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,6 +144,7 @@ struct JsonReport<'a> {
 /// pretty-printed, ending with a line end.
 pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
     let report = JsonReport {
+        warning: options.warning,
         cases: cases
             .iter()
             .map(|c| JsonCase {
@@ -217,6 +225,15 @@ pub fn junit(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
                     .with_attribute(("name", "cnf-grader"))
                     .with_attributes(attrs(&counts).iter().map(|(k, v)| (*k, v.as_str())))
                     .write_inner_content(|w| {
+                        if let Some(warning) = options.warning {
+                            w.create_element("properties").write_inner_content(|w| {
+                                w.create_element("property")
+                                    .with_attribute(("name", "warning"))
+                                    .with_attribute(("value", xml_safe(warning).as_str()))
+                                    .write_empty()?;
+                                Ok(())
+                            })?;
+                        }
                         for case in cases {
                             write_case(w, case, options.times)?;
                         }

@@ -241,7 +241,7 @@ impl SubmissionReport {
 
     /// The first line of the human report: the folder, the helper and GHC.
     pub fn header(&self, ghc: &Ghc) -> String {
-        let mut text = format!(
+        format!(
             "submission {}: {} Helpers.hs, GHC {}\n",
             self.dir.display(),
             if self.own_helpers {
@@ -250,12 +250,12 @@ impl SubmissionReport {
                 "the default"
             },
             ghc.version
-        );
-        if !self.sandboxed {
-            text.push_str(NO_SANDBOX_WARNING);
-            text.push('\n');
-        }
-        text
+        )
+    }
+
+    /// The warning every report of this submission carries, if any.
+    pub fn warning(&self) -> Option<&'static str> {
+        (!self.sandboxed).then_some(NO_SANDBOX_WARNING)
     }
 
     /// The whole human report: the header, the cases and the points.
@@ -268,6 +268,7 @@ impl SubmissionReport {
                 ReportOptions {
                     times,
                     points: Some(&self.points),
+                    warning: self.warning(),
                 },
                 style,
             )

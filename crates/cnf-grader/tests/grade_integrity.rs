@@ -193,3 +193,35 @@ fn grade_exec_hides_the_fixtures_and_the_working_folder_is_read_only() {
     );
     assert!(text(&o.stdout).ends_with("\n4 passed, 0 failed\n"));
 }
+
+#[test]
+fn every_report_of_a_run_outside_the_sandbox_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    spec_tree(d);
+    let warning = "--no-sandbox: the student programs ran with the grader";
+    for format in ["human", "json", "junit"] {
+        let o = grader_in(
+            d,
+            &[
+                "grade",
+                "games",
+                "--no-sandbox",
+                "--exec",
+                "cat {input}",
+                "--format",
+                format,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            text(&o.stdout).contains(warning),
+            "{format}: {}",
+            text(&o.stdout)
+        );
+        assert!(text(&o.stderr).contains(warning), "{format}");
+    }
+    // In-process grading runs no program: no warning.
+    let o = grader_in(d, &["grade", "games"]);
+    assert!(!text(&o.stdout).contains(warning));
+}
