@@ -63,6 +63,7 @@
 
 mod game;
 mod optimal;
+pub mod play;
 mod render;
 mod scorer;
 mod session;

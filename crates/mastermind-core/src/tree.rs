@@ -170,6 +170,27 @@ impl Stats {
         self
     }
 
+    /// The statistics as `name: value` lines, as `mastermind stats` prints them; `first` is
+    /// the fixed first guess, if any.
+    pub fn to_text(&self, first: Option<&str>) -> String {
+        let mut out = format!(
+            "strategy: {}\npegs: {}\ncolors: {}\n",
+            self.strategy, self.pegs, self.colors
+        );
+        if let Some(f) = first {
+            out += &format!("first: {f}\n");
+        }
+        out += &format!(
+            "codes: {}\ntotal: {}\naverage: {:.4}\nworst: {}\nhistogram: {}\n",
+            self.codes,
+            self.total,
+            self.average,
+            self.worst,
+            self.histogram_text()
+        );
+        out
+    }
+
     /// The histogram written as `1/6/62/533/694`.
     pub fn histogram_text(&self) -> String {
         self.histogram
@@ -184,4 +205,26 @@ impl Stats {
 pub fn stats(game: Game, strategy: Strategy, first: Option<Code>) -> Result<Stats, crate::Error> {
     let solver = Solver::new(game, strategy)?;
     Ok(DecisionTree::try_build(&solver, first)?.stats(game, strategy))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_as_text() {
+        // 2x2 knuth (see render.rs): aa solves one secret, bb and ab one each in two
+        // guesses, ba in three: total 1 + 2 + 2 + 3 = 8 over 4 codes.
+        let g = Game::new(2, 2).unwrap();
+        let s = stats(g, Strategy::Knuth, None).unwrap();
+        assert_eq!(
+            s.to_text(None),
+            "strategy: knuth\npegs: 2\ncolors: 2\ncodes: 4\ntotal: 8\naverage: 2.0000\n\
+             worst: 3\nhistogram: 1/2/1\n"
+        );
+        assert!(
+            s.to_text(Some("ab"))
+                .contains("colors: 2\nfirst: ab\ncodes: 4\n")
+        );
+    }
 }
