@@ -33,8 +33,8 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
+use crate::codes::canonical_codes;
 use crate::scorer::{Form, bits_index, bytes_index};
-use crate::strategy::canonical_codes;
 use crate::tree::DecisionTree;
 use crate::{Code, Error, Game, Scorer};
 

@@ -1,13 +1,11 @@
 //! Decision trees (a strategy's whole play, built once) and the statistics read from them.
+//!
+//! A tree is plain data: the rule-based strategies' builder (`builder.rs`) and the optimal
+//! strategy's planner (`optimal/`) each make one; [`crate::Solver`] picks which.
 
-use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::strategy::{code, original_order_indices};
-use crate::{Code, Game, Score, Solver, Strategy};
-
-/// Candidate sets at least this big build their subtrees in parallel.
-const PARALLEL_MIN: usize = 48;
+use crate::{Code, Game, Score, Strategy};
 
 /// One node of a strategy's play: the guess made when `candidates` codes remain, and what follows each score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,35 +21,6 @@ pub struct DecisionTree {
 }
 
 impl DecisionTree {
-    /// Plays `solver`'s strategy against every secret at once; `first` fixes the first guess.
-    ///
-    /// A strategy's choice depends only on the candidate set (and the colours played, which
-    /// do not change it), so each set is decided once and statistics are a walk of the tree.
-    ///
-    /// # Panics
-    ///
-    /// When no tree keeps the optimal strategy's limit on guesses (see [`DecisionTree::try_build`]).
-    pub fn build(solver: &Solver, first: Option<Code>) -> DecisionTree {
-        match DecisionTree::try_build(solver, first) {
-            Ok(t) => t,
-            Err(e) => panic!("{e}"),
-        }
-    }
-
-    /// [`DecisionTree::build`], or an error when no tree keeps the optimal strategy's limit on guesses.
-    pub fn try_build(solver: &Solver, first: Option<Code>) -> Result<DecisionTree, crate::Error> {
-        if let Some(p) = solver.planner() {
-            return p.tree(first.map(|c| c.0 as u32));
-        }
-        let game = solver.game();
-        let set: Vec<u32> = if solver.strategy() == Strategy::FirstConsistent {
-            original_order_indices(game)
-        } else {
-            (0..game.num_codes() as u32).collect()
-        };
-        Ok(build_node(solver, set, 0, first.map(|c| c.0 as u32)))
-    }
-
     /// Number of nodes in the tree.
     pub fn nodes(&self) -> usize {
         1 + self.children.iter().map(|(_, t)| t.nodes()).sum::<usize>()
@@ -89,48 +58,6 @@ fn walk(t: &DecisionTree, depth: usize, hist: &mut Vec<u64>) {
     }
     for (_, c) in &t.children {
         walk(c, depth + 1, hist);
-    }
-}
-
-fn build_node(solver: &Solver, set: Vec<u32>, played: u32, first: Option<u32>) -> DecisionTree {
-    let game = solver.game();
-    let g = first.unwrap_or_else(|| solver.choose(&set, played));
-    let slots = game.num_score_slots();
-    let win = game.score_index(game.win());
-    let scorer = solver.scorer();
-    let idx: Vec<u8> = set.iter().map(|&s| scorer.index(g, s) as u8).collect();
-    let mut counts = vec![0usize; slots];
-    for &i in &idx {
-        counts[i as usize] += 1;
-    }
-    let mut parts: Vec<Vec<u32>> = counts.iter().map(|&c| Vec::with_capacity(c)).collect();
-    for (&s, &i) in set.iter().zip(&idx) {
-        parts[i as usize].push(s);
-    }
-    let solves = counts[win] > 0;
-    let played = played | game.colour_mask(code(g));
-    let nonempty: Vec<(Score, Vec<u32>)> = parts
-        .into_iter()
-        .enumerate()
-        .filter(|(i, p)| *i != win && !p.is_empty())
-        .map(|(i, p)| (game.score_from_index(i), p))
-        .collect();
-    let children = if set.len() >= PARALLEL_MIN {
-        nonempty
-            .into_par_iter()
-            .map(|(sc, p)| (sc, build_node(solver, p, played, None)))
-            .collect()
-    } else {
-        nonempty
-            .into_iter()
-            .map(|(sc, p)| (sc, build_node(solver, p, played, None)))
-            .collect()
-    };
-    DecisionTree {
-        guess: code(g),
-        candidates: set.len(),
-        solves,
-        children,
     }
 }
 
@@ -201,15 +128,10 @@ impl Stats {
     }
 }
 
-/// Plays `strategy` against every secret of `game` (first guess `first` if given).
-pub fn stats(game: Game, strategy: Strategy, first: Option<Code>) -> Result<Stats, crate::Error> {
-    let solver = Solver::new(game, strategy)?;
-    Ok(DecisionTree::try_build(&solver, first)?.stats(game, strategy))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats;
 
     #[test]
     fn stats_as_text() {
