@@ -22,6 +22,9 @@
 //! the computer guesses your secret (type each score as two digits, right then wrong:
 //! `21`), `B` the computer plays itself, `Q` quits. `mastermind human|computer|both` plays
 //! one game; `--pegs N --colors K` change the size; `--strategy NAME` picks the player.
+//! Added to the original: `q` at a game prompt leaves the game, and on a terminal a
+//! refused guess or score is explained on standard error. The menu and the games are
+//! [`play`], over any reader and writer.
 //!
 //! # Strategies
 //!

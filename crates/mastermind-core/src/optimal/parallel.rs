@@ -1,7 +1,8 @@
 //! The search of the whole game on every core (rayon): the parts of the first guess with
 //! the most parts are solved side by side, each by its own search with its own memory
 //! (parts are disjoint, so nothing is lost), then the other first guesses are tried side by
-//! side against its total. The memories of the searches whose results are used are merged.
+//! side against its total. The memories of the searches whose results are used are merged,
+//! and the whole game's tree is read from them ([`Optimal::tree`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,10 +12,27 @@ use rayon::prelude::*;
 use super::INF;
 use super::memo::{Entry, Memo};
 use super::search::{Best, NodeScan, Optimal};
-use super::symmetry::Sym;
+use super::symmetry::{self, Sym};
 use crate::Code;
+use crate::tree::DecisionTree;
 
 impl Optimal {
+    /// The optimal tree for every code (first guess `first` if given); `None` when no tree
+    /// fits in the guess limit.
+    pub(crate) fn tree(&mut self, first: Option<u32>) -> Option<DecisionTree> {
+        let set: Vec<u32> = (0..self.t.codes as u32).collect();
+        let group = symmetry::root_group(self.t.pegs);
+        let d = self.root_depth();
+        let solved = match self.memo[Self::memo_index(d)].get(&set[..]) {
+            Some(e) => e.exact,
+            None => false,
+        };
+        if !solved || first.is_some() {
+            self.solve_root(&set, d, &group, first);
+        }
+        self.subtree(&set, d, 0, &group, first)
+    }
+
     /// A search of the same game sharing the tables, with an empty memory (for another thread).
     fn fork(&self) -> Optimal {
         Optimal {
@@ -53,7 +71,7 @@ impl Optimal {
     /// Solves the whole game `set` (with first guess `first` if given) on every core: the
     /// parts of the first guess tried are solved side by side, then the other first guesses
     /// are tried side by side against its total. Records the result in the memory.
-    pub(super) fn solve_root(&mut self, set: &[u32], d: u8, group: &[Sym], first: Option<u32>) {
+    fn solve_root(&mut self, set: &[u32], d: u8, group: &[Sym], first: Option<u32>) {
         let cands: Vec<u32> = match first {
             Some(f) => vec![f],
             None => self.root_candidates(set, d, group),

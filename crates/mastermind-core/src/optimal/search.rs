@@ -1,6 +1,7 @@
 //! The branch and bound of one search: the cost of a candidate set is `n + Σ cost(part)`
 //! over the parts of its best guess, searched with lower bounds ([`super::bounds`]), one
-//! guess per symmetry class ([`super::symmetry`]) and a memory of solved sets.
+//! guess per symmetry class ([`super::symmetry`]) and a memory of solved sets; the tree of
+//! any set it has solved; the guess for a set reached by an unknown history.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -515,22 +516,6 @@ impl Optimal {
         let e = self.memo[mi].get(set).expect("a solved set is remembered");
         debug_assert!(e.exact);
         Some(e.guess)
-    }
-
-    /// The optimal tree for every code (first guess `first` if given); `None` when no tree
-    /// fits in the guess limit.
-    pub(crate) fn tree(&mut self, first: Option<u32>) -> Option<DecisionTree> {
-        let set: Vec<u32> = (0..self.t.codes as u32).collect();
-        let group = symmetry::root_group(self.t.pegs);
-        let d = self.root_depth();
-        let solved = match self.memo[Self::memo_index(d)].get(&set[..]) {
-            Some(e) => e.exact,
-            None => false,
-        };
-        if !solved || first.is_some() {
-            self.solve_root(&set, d, &group, first);
-        }
-        self.subtree(&set, d, 0, &group, first)
     }
 
     /// The optimal tree for `set` with `d` guesses left.
