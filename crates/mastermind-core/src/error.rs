@@ -39,7 +39,7 @@ pub enum Error {
         "unknown strategy '{0}': expected one of first-consistent, knuth, most-parts, expected-size, entropy, optimal"
     )]
     UnknownStrategy(String),
-    /// Occurs when a limit on guesses is outside 1 to [`MAX_GUESS_LIMIT`].
+    /// Occurs when a limit on guesses is outside 1 to [`crate::MAX_GUESS_LIMIT`].
     #[error("invalid guess limit {0}: expected 1 to 60")]
     GuessLimitRange(u32),
     /// Occurs when no strategy can find every secret within the limit on guesses.

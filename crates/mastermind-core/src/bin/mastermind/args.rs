@@ -12,7 +12,7 @@ pub(crate) struct Cli {
     pub(crate) size: SizeArgs,
     #[command(flatten)]
     pub(crate) player: PlayerArgs,
-    /// Seed for the random secrets of the menu's games.
+    /// Seed for reproducible random secrets: of the menu's games, or of `human` and `both`.
     #[arg(long, value_name = "N")]
     pub(crate) seed: Option<u64>,
     #[command(subcommand)]
