@@ -17,6 +17,7 @@ impl FxHasher {
 }
 
 impl Hasher for FxHasher {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
@@ -26,12 +27,15 @@ impl Hasher for FxHasher {
             self.add(b as u64);
         }
     }
+    #[inline]
     fn write_u32(&mut self, i: u32) {
         self.add(i as u64);
     }
+    #[inline]
     fn write_usize(&mut self, i: usize) {
         self.add(i as u64);
     }
+    #[inline]
     fn finish(&self) -> u64 {
         self.0
     }

@@ -47,6 +47,7 @@ pub(super) fn identity_group(played: u32) -> Vec<Sym> {
 
 /// The symmetries in `group` (for colours `played`) that also leave unchanged the guess
 /// with digits `d` (one per peg).
+#[inline]
 pub(super) fn stabilize(group: &[Sym], played: u32, d: &[u8]) -> Vec<Sym> {
     let mut out = Vec::with_capacity(group.len());
     'next: for s in group {
@@ -78,6 +79,7 @@ pub(super) fn stabilize(group: &[Sym], played: u32, d: &[u8]) -> Vec<Sym> {
 /// Whether the guess with digits `gd` (one per peg; already reduced for unplayed and dead
 /// colours, see [`crate::codes::canonical_codes`]) is the lowest code of its class under
 /// `group`, in a game of `colors` colours.
+#[inline]
 pub(super) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, live: u32) -> bool {
     if group.len() <= 1 {
         return true;
