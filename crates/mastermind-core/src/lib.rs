@@ -22,6 +22,9 @@
 //! the computer guesses your secret (type each score as two digits, right then wrong:
 //! `21`), `B` the computer plays itself, `Q` quits. `mastermind human|computer|both` plays
 //! one game; `--pegs N --colors K` change the size; `--strategy NAME` picks the player.
+//! Added to the original: `q` at a game prompt leaves the game, and on a terminal a
+//! refused guess or score is explained on standard error. The menu and the games are
+//! [`play`], over any reader and writer.
 //!
 //! # Strategies
 //!
@@ -61,87 +64,25 @@
 //! ```
 #![deny(missing_docs)]
 
+mod breaker;
+mod builder;
+mod codes;
+mod consistent;
+mod error;
 mod game;
 mod optimal;
+pub mod play;
 mod render;
 mod scorer;
-mod session;
+mod solver;
 mod strategy;
 mod tree;
 
+pub use breaker::Breaker;
+pub use error::Error;
 pub use game::{Code, Game, MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS, Score};
 pub use optimal::{MAX_GUESS_LIMIT, MAX_OPTIMAL_CODES, SearchStats};
 pub use scorer::{MAX_LIST_CODES, Scorer};
-pub use session::Breaker;
-pub use strategy::{MAX_HEURISTIC_CODES, Solver, Strategy};
-pub use tree::{DecisionTree, Stats, stats};
-
-/// What went wrong with a game size, a code or a strategy name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// Occurs when the number of pegs is outside 1–8.
-    #[error("invalid number of pegs {0}: expected 1 to 8")]
-    Pegs(u32),
-    /// Occurs when the number of colours is outside 2–26.
-    #[error("invalid number of colors {0}: expected 2 to 26")]
-    Colors(u32),
-    /// Occurs when a code has the wrong number of letters.
-    #[error("invalid code '{code}': it has {len} letters, expected {pegs}")]
-    CodeLength {
-        /// The code as written.
-        code: String,
-        /// Its number of letters.
-        len: usize,
-        /// The number expected.
-        pegs: usize,
-    },
-    /// Occurs when a code has a letter that is not one of the game's colours.
-    #[error(
-        "invalid code '{code}': letter '{letter}' at position {position} is not a colour, expected letters {letters}"
-    )]
-    CodeLetter {
-        /// The code as written.
-        code: String,
-        /// The offending letter.
-        letter: char,
-        /// Its position, from 1.
-        position: usize,
-        /// The letters allowed, e.g. `a-f`.
-        letters: String,
-    },
-    /// Occurs when a strategy name is not known.
-    #[error(
-        "unknown strategy '{0}': expected one of first-consistent, knuth, most-parts, expected-size, entropy, optimal"
-    )]
-    UnknownStrategy(String),
-    /// Occurs when a limit on guesses is outside 1 to [`MAX_GUESS_LIMIT`].
-    #[error("invalid guess limit {0}: expected 1 to 60")]
-    GuessLimitRange(u32),
-    /// Occurs when no strategy can find every secret within the limit on guesses.
-    #[error("no strategy finds every secret within {limit} guesses")]
-    GuessLimit {
-        /// The limit asked for.
-        limit: u32,
-    },
-    /// Occurs when a game has too many codes to list them all.
-    #[error("a game with {codes} codes is too big to list every code (at most {limit})")]
-    TooManyCodes {
-        /// Codes in the game.
-        codes: u64,
-        /// The limit.
-        limit: u64,
-    },
-    /// Occurs when a game has too many codes for a strategy that scores every code as a guess.
-    #[error(
-        "strategy '{strategy}' supports games of at most {limit} codes; this one has {codes} (use first-consistent)"
-    )]
-    TooManyForStrategy {
-        /// The strategy's name.
-        strategy: &'static str,
-        /// Codes in the game.
-        codes: u64,
-        /// The limit.
-        limit: u64,
-    },
-}
+pub use solver::{MAX_HEURISTIC_CODES, Solver, stats};
+pub use strategy::Strategy;
+pub use tree::{DecisionTree, Stats};

@@ -11,7 +11,8 @@ impl DecisionTree {
     /// the next guess, two spaces deeper per turn.
     ///
     /// A node that more than one secret reaches shows how many in parentheses, e.g.
-    /// `aabb (1296)` then `  00: cdde (256)`; a guess that is the only code left has no count.
+    /// `aabb (1296)` then `  00: ccde (256)` for `knuth` in 4×6; a guess that is the only
+    /// code left has no count.
     pub fn to_text(&self, game: Game) -> String {
         let mut out = String::new();
         text(self, game, 0, None, &mut out);

@@ -1,13 +1,11 @@
 //! Decision trees (a strategy's whole play, built once) and the statistics read from them.
+//!
+//! A tree is plain data: the rule-based strategies' builder (`builder.rs`) and the optimal
+//! strategy's planner (`optimal/`) each make one; [`crate::Solver`] picks which.
 
-use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::strategy::{code, original_order_indices};
-use crate::{Code, Game, Score, Solver, Strategy};
-
-/// Candidate sets at least this big build their subtrees in parallel.
-const PARALLEL_MIN: usize = 48;
+use crate::{Code, Game, Score, Strategy};
 
 /// One node of a strategy's play: the guess made when `candidates` codes remain, and what follows each score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,35 +21,6 @@ pub struct DecisionTree {
 }
 
 impl DecisionTree {
-    /// Plays `solver`'s strategy against every secret at once; `first` fixes the first guess.
-    ///
-    /// A strategy's choice depends only on the candidate set (and the colours played, which
-    /// do not change it), so each set is decided once and statistics are a walk of the tree.
-    ///
-    /// # Panics
-    ///
-    /// When no tree keeps the optimal strategy's limit on guesses (see [`DecisionTree::try_build`]).
-    pub fn build(solver: &Solver, first: Option<Code>) -> DecisionTree {
-        match DecisionTree::try_build(solver, first) {
-            Ok(t) => t,
-            Err(e) => panic!("{e}"),
-        }
-    }
-
-    /// [`DecisionTree::build`], or an error when no tree keeps the optimal strategy's limit on guesses.
-    pub fn try_build(solver: &Solver, first: Option<Code>) -> Result<DecisionTree, crate::Error> {
-        if let Some(p) = solver.planner() {
-            return p.tree(first.map(|c| c.0 as u32));
-        }
-        let game = solver.game();
-        let set: Vec<u32> = if solver.strategy() == Strategy::FirstConsistent {
-            original_order_indices(game)
-        } else {
-            (0..game.num_codes() as u32).collect()
-        };
-        Ok(build_node(solver, set, 0, first.map(|c| c.0 as u32)))
-    }
-
     /// Number of nodes in the tree.
     pub fn nodes(&self) -> usize {
         1 + self.children.iter().map(|(_, t)| t.nodes()).sum::<usize>()
@@ -92,48 +61,6 @@ fn walk(t: &DecisionTree, depth: usize, hist: &mut Vec<u64>) {
     }
 }
 
-fn build_node(solver: &Solver, set: Vec<u32>, played: u32, first: Option<u32>) -> DecisionTree {
-    let game = solver.game();
-    let g = first.unwrap_or_else(|| solver.choose(&set, played));
-    let slots = game.num_score_slots();
-    let win = game.score_index(game.win());
-    let scorer = solver.scorer();
-    let idx: Vec<u8> = set.iter().map(|&s| scorer.index(g, s) as u8).collect();
-    let mut counts = vec![0usize; slots];
-    for &i in &idx {
-        counts[i as usize] += 1;
-    }
-    let mut parts: Vec<Vec<u32>> = counts.iter().map(|&c| Vec::with_capacity(c)).collect();
-    for (&s, &i) in set.iter().zip(&idx) {
-        parts[i as usize].push(s);
-    }
-    let solves = counts[win] > 0;
-    let played = played | game.colour_mask(code(g));
-    let nonempty: Vec<(Score, Vec<u32>)> = parts
-        .into_iter()
-        .enumerate()
-        .filter(|(i, p)| *i != win && !p.is_empty())
-        .map(|(i, p)| (game.score_from_index(i), p))
-        .collect();
-    let children = if set.len() >= PARALLEL_MIN {
-        nonempty
-            .into_par_iter()
-            .map(|(sc, p)| (sc, build_node(solver, p, played, None)))
-            .collect()
-    } else {
-        nonempty
-            .into_iter()
-            .map(|(sc, p)| (sc, build_node(solver, p, played, None)))
-            .collect()
-    };
-    DecisionTree {
-        guess: code(g),
-        candidates: set.len(),
-        solves,
-        children,
-    }
-}
-
 /// How a strategy does over every secret of a game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Stats {
@@ -170,6 +97,27 @@ impl Stats {
         self
     }
 
+    /// The statistics as `name: value` lines, as `mastermind stats` prints them; `first` is
+    /// the fixed first guess, if any.
+    pub fn to_text(&self, first: Option<&str>) -> String {
+        let mut out = format!(
+            "strategy: {}\npegs: {}\ncolors: {}\n",
+            self.strategy, self.pegs, self.colors
+        );
+        if let Some(f) = first {
+            out += &format!("first: {f}\n");
+        }
+        out += &format!(
+            "codes: {}\ntotal: {}\naverage: {:.4}\nworst: {}\nhistogram: {}\n",
+            self.codes,
+            self.total,
+            self.average,
+            self.worst,
+            self.histogram_text()
+        );
+        out
+    }
+
     /// The histogram written as `1/6/62/533/694`.
     pub fn histogram_text(&self) -> String {
         self.histogram
@@ -180,8 +128,25 @@ impl Stats {
     }
 }
 
-/// Plays `strategy` against every secret of `game` (first guess `first` if given).
-pub fn stats(game: Game, strategy: Strategy, first: Option<Code>) -> Result<Stats, crate::Error> {
-    let solver = Solver::new(game, strategy)?;
-    Ok(DecisionTree::try_build(&solver, first)?.stats(game, strategy))
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats;
+
+    #[test]
+    fn stats_as_text() {
+        // 2x2 knuth (see render.rs): aa solves one secret, bb and ab one each in two
+        // guesses, ba in three: total 1 + 2 + 2 + 3 = 8 over 4 codes.
+        let g = Game::new(2, 2).unwrap();
+        let s = stats(g, Strategy::Knuth, None).unwrap();
+        assert_eq!(
+            s.to_text(None),
+            "strategy: knuth\npegs: 2\ncolors: 2\ncodes: 4\ntotal: 8\naverage: 2.0000\n\
+             worst: 3\nhistogram: 1/2/1\n"
+        );
+        assert!(
+            s.to_text(Some("ab"))
+                .contains("colors: 2\nfirst: ab\ncodes: 4\n")
+        );
+    }
 }

@@ -255,6 +255,7 @@ fn bad(args: &[&str], needles: &[&str]) {
     let r = run(args, "");
     assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
     assert_eq!(r.stdout, "");
+    assert!(r.stderr.starts_with("error: "), "{args:?}: {:?}", r.stderr);
     for n in needles {
         assert!(r.stderr.contains(n), "{args:?}: {:?} lacks {n:?}", r.stderr);
     }
@@ -277,6 +278,78 @@ fn bad_input_exits_2_with_a_clear_message() {
     );
     bad(&["score", "dbcb", "abc"], &["'abc'"]);
     bad(&["both", "--secret", "abcd", "--seed", "1"], &["--seed"]);
+    bad(&["--seed", "1", "both", "--secret", "abcd"], &["--seed"]);
+}
+
+#[test]
+fn flags_apply_only_where_they_mean_something() {
+    let r = run(&["score", "--help"], "");
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("--pegs") && r.stdout.contains("--colors"));
+    for flag in ["--strategy", "--max-guesses", "--seed", "--first"] {
+        assert!(!r.stdout.contains(flag), "score --help lists {flag}");
+    }
+    bad(
+        &["--strategy", "knuth", "score", "dbcb", "abcd"],
+        &["--strategy", "score"],
+    );
+    bad(
+        &["score", "--strategy", "knuth", "dbcb", "abcd"],
+        &["--strategy"],
+    );
+    bad(&["--seed", "1", "stats"], &["--seed", "stats"]);
+    // Flags of the player and the seed may come before or after the subcommand.
+    let r = run(&["--strategy", "knuth", "both", "--secret", "dbcb"], "");
+    assert!(
+        r.stdout.starts_with("Computer turn 1: \"aabb\""),
+        "{}",
+        r.stdout
+    );
+    let a = run(&["--seed", "42", "both"], "");
+    let b = run(&["both", "--seed", "42"], "");
+    assert_eq!((a.code, &a.stdout), (0, &b.stdout));
+}
+
+#[test]
+fn version_is_printed() {
+    let r = run(&["--version"], "");
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout,
+        format!("mastermind {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_exits_2() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_mastermind"))
+        .args(["score", "dbcb", "abcd"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+}
+
+#[test]
+fn a_closed_pipe_exits_quietly() {
+    // The reader goes away before the tree (about 1400 lines) is written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mastermind"))
+        .args(["tree", "--strategy", "knuth"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
 }
 
 #[test]

@@ -1,0 +1,84 @@
+//! The decision-tree builder of the rule-based strategies: plays a choice of guess against
+//! every secret at once, deciding each candidate set once (in parallel with rayon).
+
+use rayon::prelude::*;
+
+use crate::codes::code;
+use crate::{DecisionTree, Score, Scorer};
+
+/// Candidate sets at least this big build their subtrees in parallel.
+const PARALLEL_MIN: usize = 48;
+
+/// The guess for a candidate set, given the colours played so far (see [`crate::Solver::choose`]).
+pub(crate) type Choose<'a> = dyn Fn(&[u32], u32) -> u32 + Sync + 'a;
+
+/// The tree of `choose` over the candidates `set` (in the strategy's order) when the
+/// guesses so far used the colours `played`; `first` fixes the guess at the root.
+pub(crate) fn build(
+    scorer: &Scorer,
+    choose: &Choose<'_>,
+    set: Vec<u32>,
+    played: u32,
+    first: Option<u32>,
+) -> DecisionTree {
+    let game = scorer.game();
+    let g = first.unwrap_or_else(|| choose(&set, played));
+    let win = game.score_index(game.win());
+    let idx: Vec<u8> = set.iter().map(|&s| scorer.index(g, s) as u8).collect();
+    let mut counts = vec![0usize; game.num_score_slots()];
+    for &i in &idx {
+        counts[i as usize] += 1;
+    }
+    let mut parts: Vec<Vec<u32>> = counts.iter().map(|&c| Vec::with_capacity(c)).collect();
+    for (&s, &i) in set.iter().zip(&idx) {
+        parts[i as usize].push(s);
+    }
+    let solves = counts[win] > 0;
+    let played = played | game.colour_mask(code(g));
+    let nonempty: Vec<(Score, Vec<u32>)> = parts
+        .into_iter()
+        .enumerate()
+        .filter(|(i, p)| *i != win && !p.is_empty())
+        .map(|(i, p)| (game.score_from_index(i), p))
+        .collect();
+    let child = |(sc, p): (Score, Vec<u32>)| (sc, build(scorer, choose, p, played, None));
+    let children = if set.len() >= PARALLEL_MIN {
+        nonempty.into_par_iter().map(child).collect()
+    } else {
+        nonempty.into_iter().map(child).collect()
+    };
+    DecisionTree {
+        guess: code(g),
+        candidates: set.len(),
+        solves,
+        children,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+
+    #[test]
+    fn builds_the_tree_of_any_choice() {
+        // 2x2, always the lowest candidate: aa splits {aa, ab, ba, bb} into 00 {bb},
+        // 10 {ab, ba} and the win; then ab splits {ab, ba} into 02 {ba} and the win.
+        let g = Game::new(2, 2).unwrap();
+        let scorer = Scorer::new(g).unwrap();
+        let lowest = |set: &[u32], _played: u32| set[0];
+        let t = build(&scorer, &lowest, vec![0, 1, 2, 3], 0, None);
+        let ab = g.parse_code("ab").unwrap();
+        assert_eq!(
+            (t.guess.0, t.candidates, t.solves, t.children.len()),
+            (0, 4, true, 2)
+        );
+        assert_eq!(t.children[0].0, Score::new(0, 0));
+        assert_eq!(t.children[1].0, Score::new(1, 0));
+        assert_eq!((t.children[1].1.guess, t.children[1].1.candidates), (ab, 2));
+        assert_eq!(t.nodes(), 4);
+        // A fixed first guess that is no candidate does not solve anything at the root.
+        let t = build(&scorer, &lowest, vec![1, 2], 0, Some(0));
+        assert!(!t.solves && t.children.len() == 1 && t.children[0].1.candidates == 2);
+    }
+}

@@ -1,0 +1,86 @@
+//! Code lists shared by the strategies, the decision-tree builder, the optimal search and
+//! the breaker: the original candidate order and one guess per colour-symmetry class.
+
+use crate::{Code, Game};
+
+/// Code indices in the original candidate order (see [`Game::original_order`]).
+pub(crate) fn original_order_indices(game: Game) -> Vec<u32> {
+    game.original_order().map(|c| c.0 as u32).collect()
+}
+
+/// Converts an index to a [`Code`].
+pub(crate) fn code(i: u32) -> Code {
+    Code(i as u64)
+}
+
+/// The codes [`crate::Solver::guesses`] keeps, sorted lexicographically.
+pub(crate) fn canonical_codes(game: Game, played: u32, live: u32) -> Vec<u32> {
+    let colors = game.colors() as u8;
+    // Per colour: 0 = free choice, 1 = unplayed live (restricted growth), 2 = dead and lowest, 3 = skip.
+    let dead_low = (0..colors).find(|&c| live & (1 << c) == 0);
+    let kind: Vec<u8> = (0..colors)
+        .map(|c| {
+            let bit = 1u32 << c;
+            if live & bit == 0 {
+                if Some(c) == dead_low { 2 } else { 3 }
+            } else if played & bit == 0 {
+                1
+            } else {
+                0
+            }
+        })
+        .collect();
+    let free: Vec<u8> = (0..colors).filter(|&c| kind[c as usize] == 1).collect();
+    let mut out = Vec::new();
+    let mut stack = vec![(0usize, 0usize, 0u32)];
+    // Depth-first, colours in decreasing order on the stack so codes come out increasing.
+    while let Some((pos, introduced, code)) = stack.pop() {
+        if pos == game.pegs() {
+            out.push(code);
+            continue;
+        }
+        for c in (0..colors).rev() {
+            let next = match kind[c as usize] {
+                0 | 2 => introduced,
+                1 => match free.iter().position(|&f| f == c) {
+                    Some(i) if i < introduced => introduced,
+                    Some(i) if i == introduced => introduced + 1,
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            stack.push((pos + 1, next, code * colors as u32 + c as u32));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_root_is_restricted_growth() {
+        let g = Game::default();
+        let v: Vec<String> = canonical_codes(g, 0, 0b111111)
+            .into_iter()
+            .map(|c| g.format_code(code(c)))
+            .collect();
+        // Set partitions of 4 positions: Bell(4) = 15.
+        assert_eq!(v.len(), 15);
+        assert_eq!(v[0], "aaaa");
+        assert!(v.contains(&"aabb".to_string()) && v.contains(&"abcd".to_string()));
+        assert!(!v.contains(&"bbaa".to_string()));
+    }
+
+    #[test]
+    fn dead_colours_collapse_to_the_lowest() {
+        let g = Game::default();
+        // Everything played; candidates use only b, c and e: a stands for a, d and f.
+        let v = canonical_codes(g, 0b111111, 0b010110);
+        assert_eq!(v.len(), 4usize.pow(4));
+        let text: Vec<String> = v.iter().map(|&c| g.format_code(code(c))).collect();
+        assert_eq!(text[0], "aaaa");
+        assert!(text.contains(&"bace".to_string()) && !text.contains(&"bdce".to_string()));
+    }
+}

@@ -1,0 +1,473 @@
+//! [`Solver`]: the choice of the next guess for one strategy in one game (spec §7's ranks
+//! and tie rules, or the optimal strategy's plan), and the decision tree it plays.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use crate::builder;
+use crate::codes::{canonical_codes, original_order_indices};
+use crate::optimal::{MAX_GUESS_LIMIT, Planner, SearchStats};
+use crate::scorer::{Form, bits_index, bytes_index};
+use crate::{Code, DecisionTree, Error, Game, Scorer, Stats, Strategy};
+
+/// Most codes a game may have for the heuristic strategies (every code is a possible guess).
+pub const MAX_HEURISTIC_CODES: u64 = 1 << 17;
+
+/// Guess lists by (colours played, colours the candidates use).
+type GuessCache = HashMap<(u32, u32), Arc<Vec<u32>>>;
+
+/// Picks guesses for one strategy in one game; shared by sessions and by the decision-tree builder.
+///
+/// Candidate sets are slices of code indices. For the heuristic strategies the set must be
+/// sorted; `played` is the mask of colours used by the guesses so far (see [`Game::colour_mask`]).
+#[derive(Debug)]
+pub struct Solver {
+    scorer: Scorer,
+    strategy: Strategy,
+    plain: bool,
+    canonical: Mutex<GuessCache>,
+    nlogn: Vec<f64>,
+    /// Colour mask of every code.
+    masks: Vec<u32>,
+    /// The exact search, for [`Strategy::Optimal`].
+    planner: Option<Planner>,
+}
+
+impl Solver {
+    /// A solver for `strategy` in `game`.
+    pub fn new(game: Game, strategy: Strategy) -> Result<Solver, Error> {
+        if strategy.is_heuristic() && game.num_codes() > MAX_HEURISTIC_CODES {
+            return Err(Error::TooManyForStrategy {
+                strategy: strategy.name(),
+                codes: game.num_codes(),
+                limit: MAX_HEURISTIC_CODES,
+            });
+        }
+        let scorer = Scorer::new(game)?;
+        let nlogn = if strategy == Strategy::Entropy {
+            (0..=game.num_codes())
+                .map(|n| {
+                    if n < 2 {
+                        0.0
+                    } else {
+                        n as f64 * (n as f64).ln()
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let masks = (0..game.num_codes())
+            .map(|c| game.colour_mask(Code(c)))
+            .collect();
+        let planner = if strategy == Strategy::Optimal {
+            Some(Planner::new(game, None)?)
+        } else {
+            None
+        };
+        Ok(Solver {
+            planner,
+            masks,
+            scorer,
+            strategy,
+            plain: false,
+            canonical: Mutex::new(HashMap::new()),
+            nlogn,
+        })
+    }
+
+    /// The same solver without colour-symmetry reduction or pruning: it scores every code
+    /// against the whole set, exactly as spec §7 reads (slow; for checking the fast path).
+    pub fn plain(mut self) -> Solver {
+        self.plain = true;
+        self
+    }
+
+    /// Limits the optimal strategy to at most `limit` guesses per secret (1 to
+    /// [`MAX_GUESS_LIMIT`]); other strategies are unchanged.
+    pub fn with_max_guesses(mut self, limit: u32) -> Result<Solver, Error> {
+        if !(1..=MAX_GUESS_LIMIT).contains(&limit) {
+            return Err(Error::GuessLimitRange(limit));
+        }
+        if self.planner.is_some() {
+            self.planner = Some(Planner::new(self.game(), Some(limit))?);
+        }
+        Ok(self)
+    }
+
+    /// Has the optimal strategy's search of the whole game report its progress to `f`
+    /// (one line per first guess examined).
+    pub fn with_progress(mut self, f: impl Fn(&str) + Send + Sync + 'static) -> Solver {
+        if let Some(p) = &mut self.planner {
+            p.set_progress(Arc::new(f));
+        }
+        self
+    }
+
+    /// The optimal strategy's limit on guesses, if any.
+    pub fn max_guesses(&self) -> Option<u32> {
+        self.planner.as_ref().and_then(Planner::max_guesses)
+    }
+
+    /// Work done by the optimal strategy's search so far (zero for other strategies).
+    pub fn search_stats(&self) -> SearchStats {
+        self.planner
+            .as_ref()
+            .map(Planner::stats)
+            .unwrap_or_default()
+    }
+
+    /// Every code, in the order the strategy lists candidates: the original order for
+    /// `first-consistent`, lexicographic for the others.
+    pub(crate) fn initial_set(&self) -> Vec<u32> {
+        let game = self.game();
+        if self.strategy == Strategy::FirstConsistent {
+            original_order_indices(game)
+        } else {
+            (0..game.num_codes() as u32).collect()
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> Game {
+        self.scorer.game()
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// The fast scorer.
+    pub fn scorer(&self) -> &Scorer {
+        &self.scorer
+    }
+
+    /// The next guess for the non-empty candidate set `set`, given the colours `played` so far.
+    ///
+    /// `set` must be the codes consistent with the scores of some past guesses, and `played`
+    /// must include every colour those guesses used (the reductions of [`Solver::guesses`]
+    /// rely on it; 0 for the full set).
+    pub fn choose(&self, set: &[u32], played: u32) -> u32 {
+        assert!(!set.is_empty(), "choose needs a non-empty candidate set");
+        if set.len() == 1 || self.strategy == Strategy::FirstConsistent {
+            return set[0];
+        }
+        if let Some(p) = &self.planner {
+            return p.choose(set, played);
+        }
+        debug_assert!(set.windows(2).all(|w| w[0] < w[1]), "set must be sorted");
+        let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
+        let guesses = self.guesses(played, live);
+        let mut scan = Scan::new(self, set);
+        // Phase 1: guesses that are candidates, lowest first.
+        let mut j = 0;
+        for &g in set {
+            while j < guesses.len() && guesses[j] < g {
+                j += 1;
+            }
+            if j < guesses.len() && guesses[j] == g && scan.offer(g) {
+                return scan.best_guess();
+            }
+        }
+        // Phase 2: the other guesses, lowest first.
+        let mut k = 0;
+        for &g in guesses.iter() {
+            while k < set.len() && set[k] < g {
+                k += 1;
+            }
+            if k < set.len() && set[k] == g {
+                continue;
+            }
+            if scan.offer(g) {
+                break;
+            }
+        }
+        scan.best_guess()
+    }
+
+    /// The guesses worth scoring when the guesses so far used the colours in mask `played`
+    /// and the candidates use the colours in mask `live`; sorted.
+    ///
+    /// Two reductions keep one code, the lowest, per class of codes that split every such
+    /// candidate set alike and are candidates alike, so the tie rule's pick is kept:
+    /// - the candidate set is closed under permutations of the unplayed colours, so those
+    ///   colours appear in a kept code, in order of first use, as the lowest ones in order;
+    /// - a colour no candidate uses ("dead") scores nothing, so every dead peg of a kept code
+    ///   is the lowest dead colour (and such a code is never a candidate).
+    pub fn guesses(&self, played: u32, live: u32) -> Arc<Vec<u32>> {
+        let game = self.game();
+        let all = (1u32 << game.colors()) - 1;
+        let key = if self.plain {
+            (all, all)
+        } else {
+            (played & all, live & all)
+        };
+        if let Some(v) = self.canonical.lock().expect("cache lock").get(&key) {
+            return Arc::clone(v);
+        }
+        let v = Arc::new(canonical_codes(game, key.0, key.1));
+        self.canonical
+            .lock()
+            .expect("cache lock")
+            .insert(key, Arc::clone(&v));
+        v
+    }
+}
+
+/// Plays `solver`'s strategy against every secret at once: the builder of the rule-based
+/// strategies, or the optimal strategy's planner.
+impl DecisionTree {
+    /// Plays `solver`'s strategy against every secret at once; `first` fixes the first guess.
+    ///
+    /// A strategy's choice depends only on the candidate set (and the colours played, which
+    /// do not change it), so each set is decided once and statistics are a walk of the tree.
+    ///
+    /// # Panics
+    ///
+    /// When no tree keeps the optimal strategy's limit on guesses (see [`DecisionTree::try_build`]).
+    pub fn build(solver: &Solver, first: Option<Code>) -> DecisionTree {
+        match DecisionTree::try_build(solver, first) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`DecisionTree::build`], or an error when no tree keeps the optimal strategy's limit on guesses.
+    pub fn try_build(solver: &Solver, first: Option<Code>) -> Result<DecisionTree, Error> {
+        let first = first.map(|c| c.0 as u32);
+        match &solver.planner {
+            Some(p) => p.tree(first),
+            None => {
+                let choose = |set: &[u32], played: u32| solver.choose(set, played);
+                let set = solver.initial_set();
+                Ok(builder::build(&solver.scorer, &choose, set, 0, first))
+            }
+        }
+    }
+}
+
+/// Plays `strategy` against every secret of `game` (first guess `first` if given).
+pub fn stats(game: Game, strategy: Strategy, first: Option<Code>) -> Result<Stats, Error> {
+    let solver = Solver::new(game, strategy)?;
+    Ok(DecisionTree::try_build(&solver, first)?.stats(game, strategy))
+}
+
+/// The running search for the best guess over one candidate set.
+struct Scan<'a> {
+    solver: &'a Solver,
+    set: &'a [u32],
+    pegs: usize,
+    slots: usize,
+    /// Narrow score words of the set's codes, contiguous (empty for the wide form).
+    local: Vec<[u64; 2]>,
+    counts: [u32; 128],
+    /// Best cost so far (lower is better); for most-parts, `n - parts`.
+    best: u64,
+    best_f: f64,
+    best_counts: [u32; 128],
+    best_guess: Option<u32>,
+    /// A cost no guess can beat: reaching it ends the scan.
+    floor: u64,
+}
+
+impl<'a> Scan<'a> {
+    fn new(solver: &'a Solver, set: &'a [u32]) -> Scan<'a> {
+        let game = solver.game();
+        let pegs = game.pegs();
+        let n = set.len() as u64;
+        // Distinct possible scores: right + wrong <= pegs, minus (pegs-1, 1).
+        let m = ((pegs + 1) * (pegs + 2) / 2 - 1) as u64;
+        let (q, r) = (n / m, n % m);
+        let floor = if solver.plain {
+            0
+        } else {
+            match solver.strategy {
+                Strategy::Knuth => n.div_ceil(m),
+                Strategy::MostParts => n - n.min(m),
+                Strategy::ExpectedSize => r * (q + 1) * (q + 1) + (m - r) * q * q,
+                _ => 0,
+            }
+        };
+        Scan {
+            solver,
+            set,
+            pegs,
+            slots: game.num_score_slots(),
+            local: if solver.scorer.form() != Form::Wide {
+                set.iter()
+                    .map(|&c| solver.scorer.narrow()[c as usize])
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            counts: [0; 128],
+            best: u64::MAX,
+            best_f: f64::INFINITY,
+            best_counts: [0; 128],
+            best_guess: None,
+            floor,
+        }
+    }
+
+    fn best_guess(&self) -> u32 {
+        self.best_guess.expect("at least one guess offered")
+    }
+
+    /// Scores guess `g`; keeps it if strictly better. Returns true when nothing can beat the best.
+    fn offer(&mut self, g: u32) -> bool {
+        let local = std::mem::take(&mut self.local);
+        let pegs = self.pegs;
+        let scorer = &self.solver.scorer;
+        let done = match scorer.form() {
+            Form::Wide => {
+                let set = self.set;
+                self.offer_with(g, |j| scorer.index(g, set[j]) & 127)
+            }
+            Form::Bytes => {
+                let x = scorer.narrow()[g as usize];
+                self.offer_with(g, |j| bytes_index(x, local[j], pegs) & 127)
+            }
+            Form::Bits => {
+                let x = scorer.narrow()[g as usize];
+                self.offer_with(g, |j| bits_index(x, local[j], pegs) & 127)
+            }
+        };
+        self.local = local;
+        done
+    }
+
+    /// [`Scan::offer`] with `idx(j)` the score index of the guess against `set[j]`.
+    #[inline(always)]
+    fn offer_with(&mut self, g: u32, idx: impl Fn(usize) -> usize) -> bool {
+        let prune = !self.solver.plain;
+        let n = self.set.len();
+        let slots = self.slots;
+        let counts = &mut self.counts;
+        counts[..slots].fill(0);
+        match self.solver.strategy {
+            Strategy::Knuth => {
+                let bound = if prune {
+                    self.best.min(u32::MAX as u64) as u32
+                } else {
+                    u32::MAX
+                };
+                for j in 0..n {
+                    let i = idx(j);
+                    counts[i] += 1;
+                    if counts[i] >= bound {
+                        return false;
+                    }
+                }
+                let cost = *counts[..slots].iter().max().unwrap_or(&0) as u64;
+                self.keep_if_better(g, cost)
+            }
+            Strategy::ExpectedSize => {
+                let mut sum = 0u64;
+                let bound = if prune { self.best } else { u64::MAX };
+                for j in 0..n {
+                    let i = idx(j);
+                    sum += 2 * counts[i] as u64 + 1;
+                    counts[i] += 1;
+                    if sum >= bound {
+                        return false;
+                    }
+                }
+                self.keep_if_better(g, sum)
+            }
+            Strategy::MostParts => {
+                let n64 = n as u64;
+                let best_parts = n64.saturating_sub(self.best);
+                let check = prune && self.best_guess.is_some();
+                let mut parts = 0u64;
+                for j in 0..n {
+                    let i = idx(j);
+                    parts += (counts[i] == 0) as u64;
+                    counts[i] += 1;
+                    if check && parts + (n64 - j as u64 - 1) <= best_parts {
+                        return false;
+                    }
+                }
+                self.keep_if_better(g, n64 - parts)
+            }
+            Strategy::Entropy => {
+                for j in 0..n {
+                    counts[idx(j)] += 1;
+                }
+                let nlogn = &self.solver.nlogn;
+                let cost: f64 = counts[..slots].iter().map(|&c| nlogn[c as usize]).sum();
+                let eps = 1e-9 * self.best_f.abs().max(1.0);
+                let better = if self.best_guess.is_none() || cost < self.best_f - eps {
+                    true
+                } else if cost > self.best_f + eps {
+                    false
+                } else {
+                    // Within rounding: equal exactly iff the products of n^n are equal.
+                    exponents(&self.counts[..slots]) != exponents(&self.best_counts[..slots])
+                        && cost < self.best_f
+                };
+                if better {
+                    self.best_f = cost;
+                    self.best_counts = self.counts;
+                    self.best_guess = Some(g);
+                }
+                prune && self.best_f == 0.0
+            }
+            Strategy::FirstConsistent | Strategy::Optimal => {
+                unreachable!("{} does not scan", self.solver.strategy)
+            }
+        }
+    }
+
+    fn keep_if_better(&mut self, g: u32, cost: u64) -> bool {
+        if self.best_guess.is_none() || cost < self.best {
+            self.best = cost;
+            self.best_guess = Some(g);
+        }
+        !self.solver.plain && self.best <= self.floor
+    }
+}
+
+/// Prime exponents of `Π n^n` over the part sizes `n`: equal exactly when the entropy costs are.
+fn exponents(counts: &[u32]) -> BTreeMap<u32, u64> {
+    let mut out = BTreeMap::new();
+    for &c in counts {
+        let mut x = c;
+        let mut p = 2;
+        while x > 1 {
+            while x % p == 0 {
+                *out.entry(p).or_insert(0) += c as u64;
+                x /= p;
+            }
+            p += 1;
+            if p * p > x && x > 1 {
+                *out.entry(x).or_insert(0) += c as u64;
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exponents_detect_exact_ties() {
+        // 2^2·2^2·2^2·2^2 = 4^4: both 8·ln 2.
+        let a = [2, 2, 2, 2, 0];
+        let b = [4, 1, 1, 1, 1];
+        assert_eq!(exponents(&a), exponents(&b));
+        assert_ne!(exponents(&[3, 3]), exponents(&a));
+    }
+
+    #[test]
+    fn knuth_first_guess_is_aabb() {
+        use crate::codes::code;
+        let g = Game::default();
+        let s = Solver::new(g, Strategy::Knuth).unwrap();
+        let all: Vec<u32> = (0..1296).collect();
+        assert_eq!(g.format_code(code(s.choose(&all, 0))), "aabb");
+    }
+}
