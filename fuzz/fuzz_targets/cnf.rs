@@ -2,7 +2,7 @@
 //! a place, and a game that parses renders and parses back to itself.
 #![no_main]
 
-use cnf_grader::cnf::{parse_cnf, render_cnf};
+use cnf_grader::format::cnf::{parse_cnf, render_cnf};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

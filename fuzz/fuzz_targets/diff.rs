@@ -4,7 +4,7 @@
 //! `@@ -a,b +c,d @@` header names; the rendering is bounded by the line cap.
 #![no_main]
 
-use cnf_grader::diff::{Diff, LineKind, MAX_LINES, Style};
+use cnf_grader::harness::diff::{Diff, LineKind, MAX_LINES, Style};
 use libfuzzer_sys::fuzz_target;
 
 /// `(start, len)` of one side of a hunk header, 0-based.
@@ -103,7 +103,7 @@ fuzz_target!(|data: &[u8]| {
         let (o, n) = inner.split_once(" +").expect("a hunk header");
         let (os, ol) = side(o);
         let (ns, nl) = side(n);
-        let text = |l: &cnf_grader::diff::DiffLine| {
+        let text = |l: &cnf_grader::harness::diff::DiffLine| {
             l.runs.iter().map(|(_, t)| t.as_str()).collect::<String>()
         };
         let minus: Vec<String> = hunk

@@ -4,7 +4,7 @@
 #![no_main]
 
 use cnf_grader::show_string;
-use cnf_grader::solution::{parse_solution, render_solution};
+use cnf_grader::format::solution::{parse_solution, render_solution};
 use connect_core::Board;
 use libfuzzer_sys::fuzz_target;
 

@@ -11,14 +11,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use cnf_grader::bless::solution_path;
-use cnf_grader::diff::Style;
-use cnf_grader::discover::discover;
-use cnf_grader::exec::{ExecConfig, ExecSandbox};
-use cnf_grader::generator::{GenSpec, generate};
-use cnf_grader::grade::{GradeOptions, Runner, Totals, case_count, grade, select};
-use cnf_grader::report::{ReportOptions, human};
-use cnf_grader::sandbox::{DEFAULT_UID, Limits, Sandbox};
+use cnf_grader::harness::bless::solution_path;
+use cnf_grader::harness::diff::Style;
+use cnf_grader::harness::discover::discover;
+use cnf_grader::harness::exec::{ExecConfig, ExecSandbox};
+use cnf_grader::harness::generator::{GenSpec, generate};
+use cnf_grader::harness::grade::{GradeOptions, Runner, Totals, case_count, grade, select};
+use cnf_grader::harness::report::{ReportOptions, human};
+use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Writes `count` generated fixtures (boards 6x7 to 12x15, 2-5 players,

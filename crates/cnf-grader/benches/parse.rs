@@ -5,8 +5,8 @@
 #[path = "../../connect-core/benches/common/sweep.rs"]
 mod sweep;
 
-use cnf_grader::cnf::{parse_cnf, render_cnf};
-use cnf_grader::play::play_source;
+use cnf_grader::format::cnf::{parse_cnf, render_cnf};
+use cnf_grader::format::play::play_source;
 use connect_core::Function;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 

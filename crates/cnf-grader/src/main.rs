@@ -12,25 +12,25 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use cnf_grader::bless::{Action, bless, write_atomically};
-use cnf_grader::cache::Cache;
-use cnf_grader::cnf::parse_cnf;
-use cnf_grader::diff::Style;
-use cnf_grader::discover::{Fixture, discover};
-use cnf_grader::exec::{ExecConfig, ExecSandbox, check_template};
-use cnf_grader::generator::{GenSpec, generate, write_generated};
-use cnf_grader::ghc::Ghc;
-use cnf_grader::grade::{FailureKind, GradeOptions, Runner, Totals, case_count, grade, select};
-use cnf_grader::gradebook;
-use cnf_grader::play::play_source;
-use cnf_grader::points::points;
-use cnf_grader::report::{ReportOptions, human, json, junit};
-use cnf_grader::sandbox::{Bind, DEFAULT_UID, Limits, Sandbox};
+use cnf_grader::harness::bless::{Action, bless, write_atomically};
+use cnf_grader::submission::cache::Cache;
+use cnf_grader::format::cnf::parse_cnf;
+use cnf_grader::harness::diff::Style;
+use cnf_grader::harness::discover::{Fixture, discover};
+use cnf_grader::harness::exec::{ExecConfig, ExecSandbox, check_template};
+use cnf_grader::harness::generator::{GenSpec, generate, write_generated};
+use cnf_grader::submission::ghc::Ghc;
+use cnf_grader::harness::grade::{FailureKind, GradeOptions, Runner, Totals, case_count, grade, select};
+use cnf_grader::submission::gradebook;
+use cnf_grader::format::play::play_source;
+use cnf_grader::harness::points::points;
+use cnf_grader::harness::report::{ReportOptions, human, json, junit};
+use cnf_grader::submission::sandbox::{Bind, DEFAULT_UID, Limits, Sandbox};
 use cnf_grader::submission::{
     ClassOptions, NO_SANDBOX_WARNING, SubmissionOptions, class_folders, grade_class,
     grade_submission,
 };
-use cnf_grader::units::{parse_duration, parse_size};
+use cnf_grader::harness::units::{parse_duration, parse_size};
 use connect_core::{Function, Player};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tempfile::TempDir;
@@ -540,7 +540,7 @@ fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     if let Some(command) = &args.exec {
         let ran: Vec<_> = cases
             .iter()
-            .filter(|c| c.failure.is_some() || c.status == cnf_grader::grade::Status::Pass)
+            .filter(|c| c.failure.is_some() || c.status == cnf_grader::harness::grade::Status::Pass)
             .collect();
         if !ran.is_empty()
             && ran

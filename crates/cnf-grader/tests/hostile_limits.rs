@@ -11,12 +11,12 @@
 
 use std::process::Command;
 
-use cnf_grader::cnf::parse_cnf;
-use cnf_grader::play::play_source;
-use cnf_grader::solution::parse_solution;
+use cnf_grader::format::cnf::parse_cnf;
+use cnf_grader::format::play::play_source;
+use cnf_grader::format::solution::parse_solution;
 use connect_core::{Function, Player};
 
-fn parse(src: &str) -> cnf_grader::cnf::CnfGame {
+fn parse(src: &str) -> cnf_grader::format::cnf::CnfGame {
     parse_cnf(src).unwrap_or_else(|d| panic!("{}", d.render("t.cnf", src)))
 }
 

@@ -1,8 +1,8 @@
 //! Property tests: games rendered as `.cnf` text, and boards rendered as
 //! `.solution` text, read back to the same values.
 
-use cnf_grader::cnf::{parse_cnf, render_cnf};
-use cnf_grader::solution::{parse_solution, render_solution};
+use cnf_grader::format::cnf::{parse_cnf, render_cnf};
+use cnf_grader::format::solution::{parse_solution, render_solution};
 use connect_core::Board;
 use proptest::prelude::*;
 

@@ -5,7 +5,7 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, Command, value_parser};
-use cnf_grader::play::play_source;
+use cnf_grader::format::play::play_source;
 use connect_core::{Function, Player};
 
 /// Runs the part binary for `function` on the process's arguments.
@@ -90,7 +90,7 @@ pub(crate) fn read_input(file: &str) -> Result<(String, String), String> {
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             let lossy = String::from_utf8_lossy(e.as_bytes());
-            let (line, column) = cnf_grader::diagnostic::line_column(&lossy, at);
+            let (line, column) = cnf_grader::format::diagnostic::line_column(&lossy, at);
             Err(format!(
                 "{display}:{line}:{column}: the file is not UTF-8 text (byte {at} is invalid); a .cnf file is plain text"
             ))

@@ -4,9 +4,9 @@ use std::fmt;
 
 use connect_core::{Function, GameError, Player};
 
-use crate::cnf::parse_cnf;
-use crate::diagnostic::Diagnostics;
-use crate::solution::render_solution;
+use crate::format::cnf::parse_cnf;
+use crate::format::diagnostic::Diagnostics;
+use crate::format::solution::render_solution;
 
 /// Why a game file could not be played.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -23,12 +23,12 @@ use std::time::{Duration, Instant};
 use connect_core::Function;
 use rayon::prelude::*;
 
-use crate::cnf::{CnfGame, parse_cnf};
-use crate::diff::Diff;
-use crate::discover::{Case, Fixture};
-use crate::exec::{ExecConfig, Outcome, run_command_in, run_process, signal_name, substitute};
-use crate::sandbox::InputCopy;
-use crate::solution::{check_expected, render_solution};
+use crate::format::cnf::{CnfGame, parse_cnf};
+use crate::harness::diff::Diff;
+use crate::harness::discover::{Case, Fixture};
+use crate::harness::exec::{ExecConfig, Outcome, run_command_in, run_process, signal_name, substitute};
+use crate::submission::sandbox::InputCopy;
+use crate::format::solution::{check_expected, render_solution};
 
 /// What runs a case's function.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -557,7 +557,7 @@ fn grade_case(
                         FailureKind::Timeout,
                         format!(
                             "timed out after {} and was killed",
-                            crate::units::show_duration(config.timeout)
+                            crate::harness::units::show_duration(config.timeout)
                         ),
                     );
                     return report;
@@ -568,7 +568,7 @@ fn grade_case(
                         FailureKind::OverCap,
                         format!(
                             "printed more than {} and was killed",
-                            crate::units::show_size(config.max_output)
+                            crate::harness::units::show_size(config.max_output)
                         ),
                     );
                     return report;
@@ -594,9 +594,9 @@ fn grade_case(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bless::solution_path;
-    use crate::discover::discover;
-    use crate::generator::{GenSpec, generate};
+    use crate::harness::bless::solution_path;
+    use crate::harness::discover::discover;
+    use crate::harness::generator::{GenSpec, generate};
 
     #[test]
     fn results_do_not_depend_on_the_number_of_jobs() {

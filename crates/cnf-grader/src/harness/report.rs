@@ -15,10 +15,10 @@ use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use serde::Serialize;
 
-use crate::diff::Style;
-use crate::grade::{CaseReport, FailureKind, Status, Totals};
-use crate::points::Points;
-use crate::units::show_duration;
+use crate::harness::diff::Style;
+use crate::harness::grade::{CaseReport, FailureKind, Status, Totals};
+use crate::harness::points::Points;
+use crate::harness::units::show_duration;
 
 /// What goes into a report besides the cases.
 #[derive(Debug, Clone, Copy)]

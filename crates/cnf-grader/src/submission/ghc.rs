@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::exec::{Outcome, shell_quote};
-use crate::sandbox::Sandbox;
+use crate::harness::exec::{Outcome, shell_quote};
+use crate::submission::sandbox::Sandbox;
 
 /// Lines of GHC's error kept for the report.
 pub const ERROR_LINES: usize = 20;
@@ -144,11 +144,11 @@ pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> Compi
     let reason = match outcome {
         Outcome::Exited { code, .. } => format!("GHC failed (exit code {code})"),
         Outcome::Signaled(signal) => {
-            format!("GHC was killed by {}", crate::exec::signal_name(signal))
+            format!("GHC was killed by {}", crate::harness::exec::signal_name(signal))
         }
         Outcome::TimedOut => format!(
             "GHC ran past the {} compile time limit and was killed",
-            crate::units::show_duration(timeout)
+            crate::harness::units::show_duration(timeout)
         ),
         Outcome::OverCap => "GHC printed more than the executable's size limit".to_owned(),
         Outcome::SpawnFailed(message) => message,

@@ -17,8 +17,8 @@
 
 use connect_core::{Board, BoardError, Cell, GameError, check_move};
 
-use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::haskell::{
+use crate::format::diagnostic::{Diagnostic, Diagnostics};
+use crate::format::haskell::{
     In, PErr, Res, close_parens, fail, open_parens, show_string, string_literal, to_failure, token,
     ws,
 };

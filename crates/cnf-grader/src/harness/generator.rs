@@ -15,9 +15,9 @@ use connect_core::{Board, Drop, Function, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::bless::{solution_path, write_atomically};
-use crate::cnf::render_cnf;
-use crate::solution::render_solution;
+use crate::harness::bless::{solution_path, write_atomically};
+use crate::format::cnf::render_cnf;
+use crate::format::solution::render_solution;
 
 /// The shape of a game to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,7 +138,7 @@ pub fn write_generated(name: &Path, game: &Generated) -> std::io::Result<Vec<Pat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cnf::parse_cnf;
+    use crate::format::cnf::parse_cnf;
 
     fn spec(seed: u64) -> GenSpec {
         GenSpec {

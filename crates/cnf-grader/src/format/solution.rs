@@ -10,8 +10,8 @@
 
 use connect_core::Board;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, describe_found};
-use crate::haskell::{What, is_space, show_string, string_literal};
+use crate::format::diagnostic::{Diagnostic, Diagnostics, describe_found};
+use crate::format::haskell::{What, is_space, show_string, string_literal};
 
 /// The header line's string.
 const HEADER: &str = "Result";

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use connect_core::Function;
 
-use crate::sandbox::{Bind, Sandbox};
+use crate::submission::sandbox::{Bind, Sandbox};
 
 /// Bytes of standard error kept for the report.
 pub const STDERR_KEPT: usize = 4096;

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 
 use connect_core::Function;
 
-use crate::cnf::parse_cnf;
-use crate::discover::Fixture;
-use crate::solution::render_solution;
+use crate::format::cnf::parse_cnf;
+use crate::harness::discover::Fixture;
+use crate::format::solution::render_solution;
 
 /// Writes `bytes` to `path` through a temporary file in the same folder
 /// and a rename: readers and interrupted runs never see half a file. (No
@@ -157,7 +157,7 @@ pub fn solution_path(cnf: &Path, function: Function) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discover::discover;
+    use crate::harness::discover::discover;
 
     #[test]
     fn creates_then_leaves_unchanged_then_repairs() {

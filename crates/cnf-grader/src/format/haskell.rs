@@ -6,7 +6,7 @@ use nom::bytes::complete::take_while;
 use nom::error::{ErrorKind, ParseError};
 use nom::{IResult, Parser};
 
-use crate::diagnostic::describe_found;
+use crate::format::diagnostic::describe_found;
 
 /// Parser input: the unread rest of the source.
 pub(crate) type In<'a> = &'a str;

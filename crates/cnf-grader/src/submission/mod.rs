@@ -17,10 +17,10 @@
 //! - nothing is ever written into the submission's folder: each student
 //!   gets a private build folder (mode 0700) under the run's temporary
 //!   folder, removed when grading ends;
-//! - in the sandbox ([`crate::sandbox`]) a compilation sees the sources
+//! - in the sandbox ([`crate::submission::sandbox`]) a compilation sees the sources
 //!   read-only at `/build` and writes only its scratch `/tmp`, so Template
 //!   Haskell runs contained too; the executable comes back on standard
-//!   output and is kept in the cache ([`crate::cache`]) under the hash of
+//!   output and is kept in the cache ([`crate::submission::cache`]) under the hash of
 //!   the sources, the helper and the GHC, so grading again after a fixture
 //!   change does not recompile; a run sees its part's executables
 //!   read-only at `/build` and a private copy of its one game file;
@@ -29,7 +29,7 @@
 //! - the parts compile in parallel (all the parts of all the students of a
 //!   class share one pool of `jobs` threads; one submission's four parts
 //!   always compile at once), then every compiled part runs on every case
-//!   through [`crate::grade::grade`]; a class grades `jobs` students at
+//!   through [`crate::harness::grade::grade`]; a class grades `jobs` students at
 //!   once, each one case at a time, so at most `jobs` programs share the
 //!   cores and time limits stay fair;
 //! - the cases of a part that is missing or did not compile are `FAIL`ed
@@ -46,6 +46,11 @@
 //!   graded again, so a run stopped by Ctrl-C, `kill -9` or a crash
 //!   continues where it stopped and ends with the same gradebook.
 
+pub mod cache;
+pub mod ghc;
+pub mod gradebook;
+pub mod sandbox;
+
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -57,21 +62,21 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use tempfile::TempDir;
 
-use crate::cache::{Cache, digest};
-use crate::diff::Style;
-use crate::discover::Fixture;
-use crate::exec::{ExecConfig, ExecSandbox, Outcome, run_command_in, run_process, shell_quote};
-use crate::ghc::{CompileError, Ghc, compile_error};
-use crate::grade::{
+use crate::submission::cache::{Cache, digest};
+use crate::harness::diff::Style;
+use crate::harness::discover::Fixture;
+use crate::harness::exec::{ExecConfig, ExecSandbox, Outcome, run_command_in, run_process, shell_quote};
+use crate::submission::ghc::{CompileError, Ghc, compile_error};
+use crate::harness::grade::{
     CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run, unpaired,
 };
-use crate::gradebook::Row;
-use crate::points::{Points, points_compiled};
-use crate::report::{ReportOptions, human};
-use crate::sandbox::{Bind, Sandbox, give_to};
+use crate::submission::gradebook::Row;
+use crate::harness::points::{Points, points_compiled};
+use crate::harness::report::{ReportOptions, human};
+use crate::submission::sandbox::{Bind, Sandbox, give_to};
 
 /// The course's `Helpers.hs` (spec §7), used when a submission has none.
-pub const DEFAULT_HELPERS: &str = include_str!("../haskell/Helpers.hs");
+pub const DEFAULT_HELPERS: &str = include_str!("../../haskell/Helpers.hs");
 
 /// The warning every report carries when programs ran outside the sandbox.
 pub const NO_SANDBOX_WARNING: &str = "warning: --no-sandbox: the student programs ran with the \
@@ -544,7 +549,7 @@ fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuil
             let command = sandbox.command(
                 &binds,
                 Path::new("/build"),
-                &script(&ghc, crate::sandbox::SCRATCH),
+                &script(&ghc, crate::submission::sandbox::SCRATCH),
                 options.compile_timeout,
             );
             run_process(command, options.compile_timeout, MAX_EXE)
@@ -570,7 +575,7 @@ fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuil
                     "GHC wrote no executable (is {} a Main module with main?)",
                     part_file(part)
                 ),
-                output: crate::ghc::first_lines(&result.stderr),
+                output: crate::submission::ghc::first_lines(&result.stderr),
             });
         }
         outcome => {
@@ -586,7 +591,7 @@ fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuil
         None => {
             let path = p.build.path().join(format!("bin{part:02}")).join(&exe);
             fs::create_dir_all(path.parent().unwrap_or(p.build.path()))
-                .and_then(|()| crate::cache::write_atomically_with_mode(&path, &bytes, 0o755))
+                .and_then(|()| crate::submission::cache::write_atomically_with_mode(&path, &bytes, 0o755))
                 .map(|()| path)
         }
     };

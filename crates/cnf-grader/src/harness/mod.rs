@@ -1,0 +1,13 @@
+//! Grading fixture trees: finding fixtures, running every case in-process
+//! or through `--exec`, comparing and diffing, the reports and the points,
+//! and writing fixtures (`bless`, `gen`).
+
+pub mod bless;
+pub mod diff;
+pub mod discover;
+pub mod exec;
+pub mod generator;
+pub mod grade;
+pub mod points;
+pub mod report;
+pub mod units;
