@@ -12,25 +12,27 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use cnf_grader::harness::bless::{Action, bless, write_atomically};
-use cnf_grader::submission::cache::Cache;
 use cnf_grader::format::cnf::parse_cnf;
+use cnf_grader::format::play::play_source;
+use cnf_grader::harness::bless::{Action, bless, write_atomically};
 use cnf_grader::harness::diff::Style;
 use cnf_grader::harness::discover::{Fixture, discover};
 use cnf_grader::harness::exec::{ExecConfig, ExecSandbox, check_template};
 use cnf_grader::harness::generator::{GenSpec, generate, write_generated};
-use cnf_grader::submission::ghc::Ghc;
-use cnf_grader::harness::grade::{FailureKind, GradeOptions, Runner, Totals, case_count, grade, select};
-use cnf_grader::submission::gradebook;
-use cnf_grader::format::play::play_source;
+use cnf_grader::harness::grade::{
+    FailureKind, GradeOptions, Runner, Totals, case_count, grade, select,
+};
 use cnf_grader::harness::points::points;
 use cnf_grader::harness::report::{ReportOptions, human, json, junit};
+use cnf_grader::harness::units::{parse_duration, parse_size};
+use cnf_grader::submission::cache::Cache;
+use cnf_grader::submission::ghc::Ghc;
+use cnf_grader::submission::gradebook;
 use cnf_grader::submission::sandbox::{Bind, DEFAULT_UID, Limits, Sandbox};
 use cnf_grader::submission::{
     ClassOptions, NO_SANDBOX_WARNING, SubmissionOptions, class_folders, grade_class,
     grade_submission,
 };
-use cnf_grader::harness::units::{parse_duration, parse_size};
 use connect_core::{Function, Player};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tempfile::TempDir;
@@ -828,18 +830,6 @@ fn submission_setup(
     let mut protected = protected;
     protected.push(cache_dir);
     protected.push(work.path().to_owned());
-    let sandbox = args.sandbox.sandbox(&protected)?;
-    if sandbox.as_ref().is_some_and(|s| s.uid.is_some()) {
-        // As root, each student's user must pass through the work folder
-        // to its own (0700) build folder; no one can list it.
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o711))
-            .map_err(|e| format!("cannot set up {}: {e}", work.path().display()))?;
-    }
-    let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| e.to_string())?;
-    if sandbox.is_none() {
-        eprintln!("cnf-grader: {NO_SANDBOX_WARNING}");
-    }
     let root = work.path().to_owned();
     // Ctrl-C (or SIGTERM, SIGHUP): stop the compilers and student programs
     // working in the folder, remove it, and exit like a shell does for SIGINT.
@@ -859,6 +849,18 @@ fn submission_setup(
         eprintln!("cnf-grader: interrupted; temporary files removed");
         std::process::exit(130);
     });
+    let sandbox = args.sandbox.sandbox(&protected)?;
+    if sandbox.as_ref().is_some_and(|s| s.uid.is_some()) {
+        // As root, each student's user must pass through the work folder
+        // to its own (0700) build folder; no one can list it.
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o711))
+            .map_err(|e| format!("cannot set up {}: {e}", work.path().display()))?;
+    }
+    let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| e.to_string())?;
+    if sandbox.is_none() {
+        eprintln!("cnf-grader: {NO_SANDBOX_WARNING}");
+    }
     let options = SubmissionOptions {
         ghc,
         compile_timeout: args.compile_timeout,

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use connect_core::Function;
 
 use crate::format::cnf::parse_cnf;
-use crate::harness::discover::Fixture;
 use crate::format::solution::render_solution;
+use crate::harness::discover::Fixture;
 
 /// Writes `bytes` to `path` through a temporary file in the same folder
 /// and a rename: readers and interrupted runs never see half a file. (No

@@ -15,9 +15,9 @@ use connect_core::{Board, Drop, Function, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::harness::bless::{solution_path, write_atomically};
 use crate::format::cnf::render_cnf;
 use crate::format::solution::render_solution;
+use crate::harness::bless::{solution_path, write_atomically};
 
 /// The shape of a game to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

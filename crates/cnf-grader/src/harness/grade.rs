@@ -24,11 +24,13 @@ use connect_core::Function;
 use rayon::prelude::*;
 
 use crate::format::cnf::{CnfGame, parse_cnf};
+use crate::format::solution::{check_expected, render_solution};
 use crate::harness::diff::Diff;
 use crate::harness::discover::{Case, Fixture};
-use crate::harness::exec::{ExecConfig, Outcome, run_command_in, run_process, signal_name, substitute};
+use crate::harness::exec::{
+    ExecConfig, Outcome, run_command_in, run_process, signal_name, substitute,
+};
 use crate::submission::sandbox::InputCopy;
-use crate::format::solution::{check_expected, render_solution};
 
 /// What runs a case's function.
 #[derive(Debug, Clone, PartialEq, Eq)]

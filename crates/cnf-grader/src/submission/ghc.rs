@@ -144,7 +144,10 @@ pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> Compi
     let reason = match outcome {
         Outcome::Exited { code, .. } => format!("GHC failed (exit code {code})"),
         Outcome::Signaled(signal) => {
-            format!("GHC was killed by {}", crate::harness::exec::signal_name(signal))
+            format!(
+                "GHC was killed by {}",
+                crate::harness::exec::signal_name(signal)
+            )
         }
         Outcome::TimedOut => format!(
             "GHC ran past the {} compile time limit and was killed",

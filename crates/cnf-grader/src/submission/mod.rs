@@ -62,17 +62,19 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use tempfile::TempDir;
 
-use crate::submission::cache::{Cache, digest};
 use crate::harness::diff::Style;
 use crate::harness::discover::Fixture;
-use crate::harness::exec::{ExecConfig, ExecSandbox, Outcome, run_command_in, run_process, shell_quote};
-use crate::submission::ghc::{CompileError, Ghc, compile_error};
+use crate::harness::exec::{
+    ExecConfig, ExecSandbox, Outcome, run_command_in, run_process, shell_quote,
+};
 use crate::harness::grade::{
     CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run, unpaired,
 };
-use crate::submission::gradebook::Row;
 use crate::harness::points::{Points, points_compiled};
 use crate::harness::report::{ReportOptions, human};
+use crate::submission::cache::{Cache, digest};
+use crate::submission::ghc::{CompileError, Ghc, compile_error};
+use crate::submission::gradebook::Row;
 use crate::submission::sandbox::{Bind, Sandbox, give_to};
 
 /// The course's `Helpers.hs` (spec §7), used when a submission has none.
@@ -591,7 +593,9 @@ fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuil
         None => {
             let path = p.build.path().join(format!("bin{part:02}")).join(&exe);
             fs::create_dir_all(path.parent().unwrap_or(p.build.path()))
-                .and_then(|()| crate::submission::cache::write_atomically_with_mode(&path, &bytes, 0o755))
+                .and_then(|()| {
+                    crate::submission::cache::write_atomically_with_mode(&path, &bytes, 0o755)
+                })
                 .map(|()| path)
         }
     };

@@ -22,7 +22,10 @@
 //! - `--die-with-parent` and a PID namespace: when the run's first process
 //!   ends, or the grader kills the run (time limit, output cap) or dies
 //!   itself, every process the program started is killed with it, however
-//!   it detached (`setsid`, double fork);
+//!   it detached (`setsid`, double fork). A second clock inside the sandbox
+//!   (coreutils `timeout`, the run's time limit plus 2 s) ends it even if
+//!   the grader died in the few milliseconds bwrap takes to set up, before
+//!   `--die-with-parent` holds;
 //! - limits on CPU time, address space, processes, open files and file
 //!   size. They are set by `prlimit` as the first program inside the new
 //!   user namespace, so the process count covers the sandbox's own
@@ -165,6 +168,7 @@ pub enum SandboxError {
 pub struct Sandbox {
     bwrap: PathBuf,
     prlimit: PathBuf,
+    timeout: PathBuf,
     /// The limits of each run.
     pub limits: Limits,
     /// Extra host paths shown read-only at the same path (canonical).
@@ -206,6 +210,10 @@ impl Sandbox {
             tool: "prlimit",
             package: "util-linux",
         })?;
+        let timeout = which("timeout").ok_or(SandboxError::Missing {
+            tool: "timeout",
+            package: "coreutils",
+        })?;
         let read_only = read_only
             .iter()
             .map(|p| {
@@ -222,6 +230,7 @@ impl Sandbox {
         let sandbox = Sandbox {
             bwrap,
             prlimit,
+            timeout,
             limits,
             read_only,
             protected,
@@ -413,7 +422,13 @@ impl Sandbox {
         ] {
             arg(&format!("{flag}={value}"));
         }
+        // A second clock inside: if the grader dies in the instant bwrap
+        // sets up (before --die-with-parent holds), the run still ends.
         arg(&"--");
+        arg(&self.timeout);
+        arg(&"-s");
+        arg(&"KILL");
+        arg(&format!("{}s", wall.as_secs() + 2));
         arg(&"sh");
         arg(&"-c");
         arg(&shell);
@@ -476,6 +491,7 @@ mod tests {
         Sandbox {
             bwrap: "bwrap".into(),
             prlimit: "prlimit".into(),
+            timeout: "timeout".into(),
             limits: Limits::default(),
             read_only: read_only.iter().map(PathBuf::from).collect(),
             protected: protected.iter().map(PathBuf::from).collect(),
@@ -508,7 +524,7 @@ mod tests {
             "{a}"
         );
         assert!(a.contains("--ro-bind"), "{a}");
-        assert!(a.ends_with("-- sh -c true"), "{a}");
+        assert!(a.ends_with("-- timeout -s KILL 4s sh -c true"), "{a}");
         // The CPU limit follows the time limit: 2 s + 1 s.
         assert!(a.contains("--cpu=3:4"), "{a}");
         assert!(a.contains(&format!("--as={}", 2u64 << 30)), "{a}");
@@ -529,6 +545,24 @@ mod tests {
             Err(SandboxError::Exposes { .. })
         ));
         assert!(s.check_visible(Path::new("/usr")).is_ok());
+    }
+
+    #[test]
+    fn a_run_ends_by_its_own_clock_even_if_no_one_kills_it() {
+        if !test_support::require("sandbox clock", &[test_support::Tool::Bwrap]) {
+            return;
+        }
+        let sandbox = Sandbox::new(Limits::default(), &[], &[], DEFAULT_UID).unwrap();
+        let start = std::time::Instant::now();
+        let status = sandbox
+            .command(&[], Path::new("/"), "sleep 1000", Duration::from_secs(1))
+            .stdin(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(!status.success());
+        let took = start.elapsed();
+        assert!(took < Duration::from_secs(20), "{took:?}");
+        assert!(took >= Duration::from_secs(3), "the clock is the limit + 2 s: {took:?}");
     }
 
     #[test]
