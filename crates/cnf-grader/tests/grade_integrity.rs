@@ -225,3 +225,41 @@ fn every_report_of_a_run_outside_the_sandbox_says_so() {
     let o = grader_in(d, &["grade", "games"]);
     assert!(!text(&o.stdout).contains(warning));
 }
+
+#[test]
+fn a_working_folder_and_a_read_only_path_under_tmp_are_visible() {
+    if !test_support::require(
+        "a_working_folder_and_a_read_only_path_under_tmp_are_visible",
+        &[test_support::Tool::Bwrap],
+    ) {
+        return;
+    }
+    // Both folders live under /tmp, where the sandbox has its own scratch.
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let d = tmp.path();
+    spec_tree(d);
+    let tools = tempfile::tempdir_in("/tmp").unwrap();
+    fs::write(tools.path().join("answer"), "x").unwrap();
+    let command = format!(
+        "cat {}/answer games/../games/test03.cnf",
+        tools.path().display()
+    );
+    let o = grader_in(
+        d,
+        &[
+            "grade",
+            "games",
+            "--exec",
+            &command,
+            "--sandbox-ro",
+            tools.path().to_str().unwrap(),
+        ],
+    );
+    let report = text(&o.stdout);
+    // The tool is read, the fixtures stay hidden: a wrong output, not "not found".
+    assert!(
+        report.contains("games/test03.cnf: No such file or directory"),
+        "{report}"
+    );
+    assert!(!report.contains("answer: No such file"), "{report}");
+}

@@ -356,6 +356,16 @@ impl Sandbox {
                 _ => {}
             }
         }
+        // The scratch first: a path shown under /tmp (a --sandbox-ro folder,
+        // a working folder) is mounted over it, not hidden by it.
+        arg(&"--proc");
+        arg(&"/proc");
+        arg(&"--dev");
+        arg(&"/dev");
+        arg(&"--size");
+        arg(&self.limits.scratch.to_string());
+        arg(&"--tmpfs");
+        arg(&SCRATCH);
         let mut shown: Vec<(PathBuf, PathBuf)> = Vec::new();
         for dir in SYSTEM_DIRS.iter().map(PathBuf::from) {
             if dir.exists() {
@@ -371,14 +381,6 @@ impl Sandbox {
             arg(dir);
             shown.push((dir.clone(), dir.clone()));
         }
-        arg(&"--proc");
-        arg(&"/proc");
-        arg(&"--dev");
-        arg(&"/dev");
-        arg(&"--size");
-        arg(&self.limits.scratch.to_string());
-        arg(&"--tmpfs");
-        arg(&SCRATCH);
         for bind in binds {
             arg(&"--ro-bind");
             arg(&bind.host);
@@ -562,7 +564,10 @@ mod tests {
         assert!(!status.success());
         let took = start.elapsed();
         assert!(took < Duration::from_secs(20), "{took:?}");
-        assert!(took >= Duration::from_secs(3), "the clock is the limit + 2 s: {took:?}");
+        assert!(
+            took >= Duration::from_secs(3),
+            "the clock is the limit + 2 s: {took:?}"
+        );
     }
 
     #[test]
