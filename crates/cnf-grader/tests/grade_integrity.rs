@@ -118,13 +118,13 @@ fn output_paths_are_checked_before_grading() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o.stderr),
-        "cnf-grader: --output no/such/folder/report.xml: the folder no/such/folder does not exist\n"
+        "error: --output no/such/folder/report.xml: the folder no/such/folder does not exist\n"
     );
     let o = grader_in(d, &["grade", "games", "--output", "games"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o.stderr),
-        "cnf-grader: --output games: is a folder; give the path of a file to write\n"
+        "error: --output games: is a folder; give the path of a file to write\n"
     );
     // A class is refused before GHC or the sandbox is even looked for.
     fs::create_dir_all(d.join("class/ann")).unwrap();
@@ -152,7 +152,7 @@ fn output_paths_are_checked_before_grading() {
         assert_eq!(o.status.code(), Some(2));
         let err = text(&o.stderr);
         assert!(
-            err.starts_with(&format!("cnf-grader: {flag} {path}: {says}")),
+            err.starts_with(&format!("error: {flag} {path}: {says}")),
             "{err}"
         );
     }

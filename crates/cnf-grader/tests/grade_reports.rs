@@ -54,7 +54,7 @@ fn colour_only_when_asked_and_never_in_the_summary() {
     ]);
     let text = stdout(&always);
     assert!(text.contains("\u{1b}["));
-    assert!(text.ends_with("\n1 passed, 1 failed, 1 errors\n"));
+    assert!(text.ends_with("\n1 passed, 1 failed, 1 error\n"));
     let never = grader(&["grade", "tests/data/tree", "--no-times", "--color", "never"]);
     assert_eq!(stdout(&never), golden("human.txt"));
 }
@@ -137,7 +137,7 @@ fn selection_by_part_name_and_filter() {
         "--part",
         "03",
     ]);
-    assert!(stdout(&out).ends_with("\n1 passed, 0 failed, 1 errors\n"));
+    assert!(stdout(&out).ends_with("\n1 passed, 0 failed, 1 error\n"));
     let out = grader(&[
         "grade",
         "tests/data/tree",
@@ -145,7 +145,7 @@ fn selection_by_part_name_and_filter() {
         "--filter",
         "b.cnf",
     ]);
-    assert!(stdout(&out).ends_with("\n0 passed, 0 failed, 1 errors\n"));
+    assert!(stdout(&out).ends_with("\n0 passed, 0 failed, 1 error\n"));
 }
 
 #[test]
@@ -203,7 +203,7 @@ fn broken_fixtures_are_errors_and_the_run_goes_on() {
     let out = grader(&["grade", "tests/data/errors", "--no-times", "--part", "1"]);
     let text = stdout(&out);
     assert!(!text.contains("twoPlayers"));
-    assert!(text.ends_with("\n1 passed, 0 failed, 1 errors\n"));
+    assert!(text.ends_with("\n1 passed, 0 failed, 1 error\n"));
 }
 
 #[test]
@@ -287,6 +287,6 @@ fn usage_errors_exit_2() {
     let out = grader(&["grade", "no/such/dir"]);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "cnf-grader: no/such/dir: No such file or directory (os error 2)\n"
+        "error: no/such/dir: No such file or directory (os error 2)\n"
     );
 }

@@ -142,7 +142,7 @@ fn run_is_the_part_binary() {
     let bad = grader_in(dir, &["run", "1", "tests/data/errors/bad.cnf"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(bad.stdout.is_empty());
-    assert!(text(&bad.stderr).starts_with("tests/data/errors/bad.cnf:1:13: "));
+    assert!(text(&bad.stderr).starts_with("error: tests/data/errors/bad.cnf:1:13: "));
 }
 
 #[test]
@@ -156,17 +156,24 @@ fn check_reports_every_file() {
             "no/such.cnf",
         ],
     );
-    let report = text(&out.stdout);
-    assert!(
-        report.starts_with(
-            "tests/data/exec-tree/test03.cnf: ok (10 rows, 6 columns, 50 moves, players 1-3)\n\
-         tests/data/errors/bad.cnf:1:13: row 2, column 3: '*' is not a cell"
-        ),
-        "{report}"
+    // Verdicts on standard output, problems on standard error; a file
+    // that cannot be read is an input error (exit 2).
+    assert_eq!(
+        text(&out.stdout),
+        "tests/data/exec-tree/test03.cnf: ok (10 rows, 6 columns, 50 moves, players 1-3)\n\
+         1 valid, 1 invalid, 1 unreadable\n"
     );
-    assert!(report.contains("cannot read no/such.cnf"));
-    assert!(report.ends_with("1 valid, 2 invalid\n"));
-    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(
+            "error: tests/data/errors/bad.cnf:1:13: row 2, column 3: '*' is not a cell"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("error: cannot read no/such.cnf"), "{err}");
+    assert_eq!(out.status.code(), Some(2));
+    let bad = grader_in(manifest(), &["check", "tests/data/errors/bad.cnf"]);
+    assert_eq!(bad.status.code(), Some(1));
     let ok = grader_in(manifest(), &["check", SPEC_GAME]);
     assert_eq!(ok.status.code(), Some(0));
 }

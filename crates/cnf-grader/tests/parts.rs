@@ -118,6 +118,7 @@ fn check_bad(function: Function, args: &[&str], stdin: &[u8], message: &str) {
         String::from_utf8_lossy(&out.stdout)
     );
     assert!(err.contains(message), "expected {message:?} in:\n{err}");
+    assert!(err.starts_with("error: "), "one prefix: {err}");
 }
 
 #[test]
@@ -127,7 +128,7 @@ fn bad_input_exits_2_with_a_message_and_no_output() {
         OnePlayerOneMove,
         &["no/such.cnf"],
         b"",
-        "part01: cannot read no/such.cnf:",
+        "error: cannot read no/such.cnf:",
     );
     check_bad(
         OnePlayerOneMove,
@@ -139,7 +140,7 @@ fn bad_input_exits_2_with_a_message_and_no_output() {
         OnePlayerManyMoves,
         &["-"],
         b"(\n[\"--\",\n\"-\"],[1])",
-        "<stdin>:3:1: row 2 has 1 cells, but row 1 has 2",
+        "<stdin>:3:1: row 2 has 1 cell, but row 1 has 2",
     );
     check_bad(
         OnePlayerManyMoves,

@@ -397,7 +397,7 @@ fn no_ghc_is_a_clear_usage_error() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.starts_with("cnf-grader: cannot run GHC `/no/such/ghc`: "),
+        err.starts_with("error: cannot run GHC `/no/such/ghc`: "),
         "{err}"
     );
     assert!(err.contains("apt-get install ghc"), "{err}");
@@ -421,7 +421,7 @@ fn bad_folders_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.starts_with("cnf-grader: no/such/student: not a folder (expected the folder with csce322assignment03part01.hs"),
+        err.starts_with("error: no/such/student: not a folder (expected the folder with csce322assignment03part01.hs"),
         "{err}"
     );
     let o = run(&["submissions", "no/such/class", FIXTURES]);
@@ -513,7 +513,7 @@ fn interrupt_and_check(mut child: std::process::Child, seen: &[(u32, String)], r
     );
     let mut err = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
-    assert_eq!(err, "cnf-grader: interrupted; temporary files removed\n");
+    assert_eq!(err, "error: interrupted; temporary files removed\n");
     all_ended(seen);
     let left: Vec<_> = std::fs::read_dir(root)
         .unwrap()
@@ -790,7 +790,7 @@ fn without_a_sandbox_submissions_are_refused_with_how_to_install_one() {
         assert_eq!(o.status.code(), Some(2));
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
-            err.starts_with("cnf-grader: cannot set up the sandbox: bwrap was not found on PATH; install it with `apt-get install bubblewrap`"),
+            err.starts_with("error: cannot set up the sandbox: bwrap was not found on PATH; install it with `apt-get install bubblewrap`"),
             "{err}"
         );
         assert!(err.contains("--no-sandbox"), "{err}");

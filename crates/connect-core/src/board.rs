@@ -100,7 +100,8 @@ pub enum BoardError {
     EmptyRow,
     /// Occurs when a row's length differs from the first row's.
     #[error(
-        "row {row} has {len} cells, but row 1 has {expected}; every row must have the same length"
+        "row {row} has {len} {}, but row 1 has {expected}; every row must have the same length",
+        if *len == 1 { "cell" } else { "cells" }
     )]
     RaggedRow {
         /// 1-based row number.

@@ -1,6 +1,7 @@
 //! The text formats: a `.cnf` game file read as Haskell's `read` reads it,
 //! a `.solution` result as `print` writes it, their located diagnostics,
-//! and playing one part on a game's text. Pure: no file system, no processes.
+//! and playing one part on a game file. No processes; the only file access
+//! is reading the one game file a part is asked to play.
 
 pub mod cnf;
 pub mod diagnostic;

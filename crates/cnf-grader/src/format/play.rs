@@ -1,6 +1,7 @@
 //! Playing one of the four functions on a `.cnf` source text.
 
 use std::fmt;
+use std::io::Read as _;
 
 use connect_core::{Function, GameError, Player};
 
@@ -54,4 +55,66 @@ impl fmt::Display for RenderedPlayError<'_> {
             PlayError::Game(e) => write!(f, "{}: {e}", self.file),
         }
     }
+}
+
+/// The `check` verdict on one game's text: `NAME: ok (R rows, C columns,
+/// M moves, players 1-N)`, or every problem, located.
+pub fn check_source(display: &str, source: &str) -> Result<String, String> {
+    match crate::format::cnf::parse_cnf(source) {
+        Ok(game) => {
+            let players = game
+                .board
+                .highest_player()
+                .map_or("no pieces".to_owned(), |p| {
+                    format!("players 1-{}", p.number())
+                });
+            Ok(format!(
+                "{display}: ok ({} rows, {} columns, {} moves, {players})",
+                game.board.height(),
+                game.board.width(),
+                game.moves.len()
+            ))
+        }
+        Err(d) => Err(d.render(display, source).to_string()),
+    }
+}
+
+/// Reads the file named on the command line (`-` for standard input) as text.
+/// Returns the name to show in messages and the text.
+pub fn read_input(file: &str) -> Result<(String, String), String> {
+    let (display, bytes) = if file == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        ("<stdin>".to_owned(), buf)
+    } else {
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        (file.to_owned(), bytes)
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((display, text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes());
+            let (line, column) = crate::format::diagnostic::line_column(&lossy, at);
+            Err(format!(
+                "{display}:{line}:{column}: the file is not UTF-8 text (byte {at} is invalid); a .cnf file is plain text"
+            ))
+        }
+    }
+}
+
+/// Plays part `function` on the game file `file` (`-`: standard input) as
+/// the part binaries do: the `.solution` text, or the located error.
+pub fn play_file(function: Function, file: &str, players: Option<u8>) -> Result<String, String> {
+    if players.is_some() && !function.uses_players() {
+        return Err(format!(
+            "--players applies only to parts 3 and 4, not part {}",
+            function.part()
+        ));
+    }
+    let (display, source) = read_input(file)?;
+    play_source(function, &source, players.and_then(Player::new))
+        .map_err(|e| e.render(&display, &source).to_string())
 }

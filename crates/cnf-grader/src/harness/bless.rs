@@ -80,6 +80,40 @@ impl Entry {
     }
 }
 
+/// The listing of a bless run, one line per file, then the tally (e.g.
+/// `2 created, 0 changed, 102 unchanged`), and whether it found a problem
+/// (an error, or with `check` anything that would change).
+pub fn summary(entries: &[Entry], check: bool) -> (String, bool) {
+    let mut text = String::new();
+    let (mut created, mut changed, mut unchanged, mut not_written, mut failed) = (0, 0, 0, 0, 0);
+    for entry in entries {
+        text.push_str(&entry.line(check));
+        text.push('\n');
+        match entry.action {
+            Action::Created => created += 1,
+            Action::Changed => changed += 1,
+            Action::Unchanged => unchanged += 1,
+            Action::NotWritten(_) => not_written += 1,
+            Action::Failed(_) => failed += 1,
+        }
+    }
+    let verb = if check { "would be " } else { "" };
+    text.push_str(&format!(
+        "{created} {verb}created, {changed} {verb}changed, {unchanged} unchanged"
+    ));
+    if not_written > 0 {
+        text.push_str(&format!(", {not_written} not written"));
+    }
+    if failed > 0 {
+        text.push_str(&format!(
+            ", {failed} {}",
+            if failed == 1 { "error" } else { "errors" }
+        ));
+    }
+    text.push('\n');
+    (text, failed > 0 || (check && created + changed > 0))
+}
+
 /// Writes (or with `check`, only compares) the `.solution` files of
 /// `functions` for every existing `.cnf` of `fixtures`.
 pub fn bless(fixtures: &[Fixture], functions: &[Function], check: bool) -> Vec<Entry> {

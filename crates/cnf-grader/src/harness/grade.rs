@@ -199,7 +199,11 @@ impl Totals {
     pub fn summary(&self) -> String {
         let mut s = format!("{} passed, {} failed", self.passed, self.failed);
         if self.errors > 0 {
-            s.push_str(&format!(", {} errors", self.errors));
+            s.push_str(&format!(
+                ", {} {}",
+                self.errors,
+                if self.errors == 1 { "error" } else { "errors" }
+            ));
         }
         if self.skipped > 0 {
             s.push_str(&format!(", {} skipped", self.skipped));

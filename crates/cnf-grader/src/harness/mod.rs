@@ -8,6 +8,7 @@ pub mod discover;
 pub mod exec;
 pub mod generator;
 pub mod grade;
+pub mod output;
 pub mod points;
 pub mod report;
 pub mod units;

@@ -1,17 +1,18 @@
 //! The command line shared by the four part binaries: read a `.cnf` file,
 //! play one function, print the `.solution` text.
 
-use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, Command, value_parser};
-use cnf_grader::format::play::play_source;
+use cnf_grader::format::play::play_file;
 use connect_core::{Function, Player};
+use frontend::{Failure, finish, write_stdout};
 
 /// Runs the part binary for `function` on the process's arguments.
 pub(crate) fn part_main(function: Function) -> ExitCode {
     let name = format!("part0{}", function.part());
-    let mut cmd = Command::new(name.clone())
+    let mut cmd = Command::new(name)
+        .version(env!("CARGO_PKG_VERSION"))
         .about(format!("{}: {}", function.name(), function.summary()))
         .long_about(long_help(function))
         .arg(
@@ -31,26 +32,14 @@ pub(crate) fn part_main(function: Function) -> ExitCode {
     }
     let matches = cmd.get_matches();
     let file: &String = matches.get_one("FILE").expect("FILE is required");
-    let players = matches
-        .try_get_one::<u8>("players")
-        .ok()
-        .flatten()
-        .and_then(|&n| Player::new(n));
+    let players = matches.try_get_one::<u8>("players").ok().flatten().copied();
+    finish(run(function, file, players))
+}
 
-    let (display, source) = match read_input(file) {
-        Ok(read) => read,
-        Err(message) => {
-            eprintln!("{name}: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    match play_source(function, &source, players) {
-        Ok(text) => write_stdout(&text),
-        Err(e) => {
-            eprintln!("{}", e.render(&display, &source));
-            ExitCode::from(2)
-        }
-    }
+fn run(function: Function, file: &str, players: Option<u8>) -> Result<ExitCode, Failure> {
+    let text = play_file(function, file, players)?;
+    write_stdout(&text, frontend::ColorWhen::Never)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn long_help(function: Function) -> String {
@@ -70,43 +59,4 @@ error with its FILE:LINE:COLUMN and exit code 2; nothing is printed on standard 
         name = function.name(),
         summary = function.summary(),
     )
-}
-
-/// Reads the file named on the command line (`-` for standard input) as text.
-/// Returns the name to show in messages and the text.
-pub(crate) fn read_input(file: &str) -> Result<(String, String), String> {
-    let (display, bytes) = if file == "-" {
-        let mut buf = Vec::new();
-        io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        ("<stdin>".to_owned(), buf)
-    } else {
-        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-        (file.to_owned(), bytes)
-    };
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok((display, text)),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes());
-            let (line, column) = cnf_grader::format::diagnostic::line_column(&lossy, at);
-            Err(format!(
-                "{display}:{line}:{column}: the file is not UTF-8 text (byte {at} is invalid); a .cnf file is plain text"
-            ))
-        }
-    }
-}
-
-/// Writes the result; a closed pipe is not an error worth reporting.
-pub(crate) fn write_stdout(text: &str) -> ExitCode {
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("cannot write the result: {e}");
-            ExitCode::from(2)
-        }
-    }
 }

@@ -1,0 +1,270 @@
+//! The command line of `cnf-grader`: every subcommand's flags, declared once.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use cnf_grader::harness::units::{parse_duration, parse_size};
+use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
+use connect_core::Function;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Format {
+    /// One line per case, diffs of failures, then the totals.
+    Human,
+    /// One JSON document.
+    Json,
+    /// JUnit XML, for CI systems.
+    Junit,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ColorWhen {
+    /// Colour on a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[derive(Args)]
+pub(crate) struct GradeArgs {
+    /// Folders, .cnf files or .solution files to grade.
+    #[arg(default_value = "fixtures/")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Only this part: 1-4, 01-04 or the function name (repeatable).
+    #[arg(long, value_name = "PART")]
+    pub(crate) part: Vec<Function>,
+    /// Only fixtures whose .cnf path contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) filter: Option<String>,
+    /// Stop at the first failure or error; the remaining cases are reported as skipped.
+    #[arg(long)]
+    pub(crate) fail_fast: bool,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub(crate) format: Format,
+    /// Write the report to FILE (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Run at most N cases at once (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) jobs: Option<u16>,
+    /// Grade another program: COMMAND is run with `sh -c` per case, with {part}
+    /// replaced by 01..04, {function} by the function name and {input} by the
+    /// (quoted) .cnf path, e.g. './csce322assignment03part{part} {input}'.
+    #[arg(long, value_name = "COMMAND")]
+    pub(crate) exec: Option<String>,
+    /// Time limit of one --exec run, e.g. 10s, 2s, 500ms.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
+    pub(crate) timeout: Duration,
+    /// Most output accepted from one --exec run, e.g. 1MiB, 64KiB, 4096.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    pub(crate) max_output: usize,
+    /// Add the assignment's score table (out of 100).
+    #[arg(long)]
+    pub(crate) points: bool,
+    /// When to colour the human report.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub(crate) color: ColorWhen,
+    /// Leave durations out of the report (for reproducible output).
+    #[arg(long)]
+    pub(crate) no_times: bool,
+    #[command(flatten)]
+    pub(crate) sandbox: SandboxArgs,
+}
+
+/// The sandbox of the programs under test (`grade --exec`, `submission`,
+/// `submissions`).
+#[derive(Args)]
+pub(crate) struct SandboxArgs {
+    /// Run the programs under test outside the sandbox, with your own rights
+    /// (every report then carries a warning).
+    #[arg(long)]
+    pub(crate) no_sandbox: bool,
+    /// Also show PATH (a file or folder) read-only inside the sandbox; repeatable.
+    #[arg(long = "sandbox-ro", value_name = "PATH")]
+    pub(crate) sandbox_ro: Vec<PathBuf>,
+    /// Address space of each sandboxed process, e.g. 2GiB, 512MiB.
+    #[arg(long, value_name = "SIZE", default_value = "2GiB", value_parser = parse_size)]
+    pub(crate) memory: usize,
+    /// Processes (and threads) at once in one sandbox.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) processes: u32,
+    /// Open files of each sandboxed process.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(8..))]
+    pub(crate) open_files: u32,
+    /// Largest file a sandboxed process may write, e.g. 64MiB.
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size)]
+    pub(crate) file_size: usize,
+    /// Total size of the sandbox's writable /tmp, e.g. 256MiB.
+    #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = parse_size)]
+    pub(crate) scratch: usize,
+    /// CPU time of each sandboxed process, e.g. 5s (default: the run's time limit plus 1s).
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub(crate) cpu_time: Option<Duration>,
+    /// When the grader runs as root: the unprivileged user id programs run as
+    /// (student i of a class runs as UID+i).
+    #[arg(long, value_name = "UID", default_value_t = DEFAULT_UID)]
+    pub(crate) sandbox_uid: u32,
+}
+
+impl SandboxArgs {
+    /// The sandbox, or `None` with --no-sandbox (after a warning).
+    pub(crate) fn sandbox(&self, protected: &[PathBuf]) -> Result<Option<Sandbox>, String> {
+        if self.no_sandbox {
+            return Ok(None);
+        }
+        let limits = Limits {
+            cpu: self.cpu_time,
+            memory: self.memory as u64,
+            processes: self.processes,
+            open_files: self.open_files,
+            file_size: self.file_size as u64,
+            scratch: self.scratch as u64,
+        };
+        Sandbox::new(limits, &self.sandbox_ro, protected, self.sandbox_uid)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Options shared by `submission` and `submissions`.
+#[derive(Args)]
+pub(crate) struct BuildArgs {
+    /// The GHC to compile with.
+    #[arg(long, value_name = "PATH", default_value = "ghc")]
+    pub(crate) ghc: PathBuf,
+    /// Time limit of one part's compilation, e.g. 120s, 2m.
+    #[arg(long, value_name = "TIME", default_value = "120s", value_parser = parse_duration)]
+    pub(crate) compile_timeout: Duration,
+    /// Time limit of one run of a part on a game, e.g. 10s, 500ms.
+    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
+    pub(crate) timeout: Duration,
+    /// Most output accepted from one run, e.g. 1MiB, 64KiB, 4096.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    pub(crate) max_output: usize,
+    /// Compile and run at most N at once (default: one per core; one
+    /// submission's four parts always compile at once).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) jobs: Option<u16>,
+    /// The cache of compiled parts and saved results (default:
+    /// $XDG_CACHE_HOME/cnf-grader or ~/.cache/cnf-grader).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) cache: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) sandbox: SandboxArgs,
+}
+
+#[derive(Args)]
+pub(crate) struct SubmissionArgs {
+    /// The folder with csce322assignment03part01.hs ... part04.hs (and maybe Helpers.hs).
+    pub(crate) dir: PathBuf,
+    /// Fixture folders or files to grade on.
+    #[arg(default_value = "fixtures/")]
+    pub(crate) fixtures: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) build: BuildArgs,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub(crate) format: Format,
+    /// Write the report to FILE (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// When to colour the human report.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub(crate) color: ColorWhen,
+    /// Leave durations out of the report (for reproducible output).
+    #[arg(long)]
+    pub(crate) no_times: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum BookFormat {
+    /// A table.
+    #[value(alias = "table")]
+    Human,
+    /// One JSON document.
+    Json,
+}
+
+#[derive(Args)]
+pub(crate) struct SubmissionsArgs {
+    /// The folder whose sub-folders are the students' submissions.
+    pub(crate) root: PathBuf,
+    /// Fixture folders or files to grade on.
+    #[arg(default_value = "fixtures/")]
+    pub(crate) fixtures: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) build: BuildArgs,
+    /// Gradebook format on standard output.
+    #[arg(long, value_enum, default_value = "human")]
+    pub(crate) format: BookFormat,
+    /// Also write the gradebook as CSV to FILE (atomically).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) csv: Option<PathBuf>,
+    /// Also write each student's full report to DIR/STUDENT.txt.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) reports: Option<PathBuf>,
+    /// Reuse the saved results of students already graded with the same
+    /// sources, fixtures and options (after Ctrl-C, kill or a crash).
+    #[arg(long)]
+    pub(crate) resume: bool,
+}
+
+#[derive(Args)]
+pub(crate) struct BlessArgs {
+    /// Folders or .cnf files whose .solution files to write.
+    #[arg(default_value = "fixtures/")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Only this part: 1-4, 01-04 or the function name (repeatable).
+    #[arg(long, value_name = "PART")]
+    pub(crate) part: Vec<Function>,
+    /// Write nothing; list what would change and exit 1 if anything would.
+    #[arg(long)]
+    pub(crate) check: bool,
+}
+
+#[derive(Args)]
+pub(crate) struct RunArgs {
+    /// The part: 1-4, 01-04 or the function name.
+    pub(crate) part: Function,
+    /// The .cnf game file, or - for standard input.
+    pub(crate) file: String,
+    /// Number of players for parts 3 and 4 (1-35); default: the highest player on the board.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=35))]
+    pub(crate) players: Option<u8>,
+}
+
+#[derive(Args)]
+pub(crate) struct CheckArgs {
+    /// The .cnf files to check (- for standard input).
+    #[arg(required = true)]
+    pub(crate) files: Vec<String>,
+}
+
+#[derive(Args)]
+pub(crate) struct GenArgs {
+    /// Number of rows.
+    #[arg(long, default_value_t = 6)]
+    pub(crate) rows: usize,
+    /// Number of columns.
+    #[arg(long, default_value_t = 7)]
+    pub(crate) cols: usize,
+    /// Number of players (1-35): the highest player on the generated board.
+    #[arg(long, default_value_t = 2)]
+    pub(crate) players: u8,
+    /// Number of moves.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) moves: usize,
+    /// Random seed (default: from the clock, and printed); a seed always gives the same game.
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Path of the game without .cnf, e.g. fixtures/new/game1 (default: game-SEED).
+    #[arg(long)]
+    pub(crate) name: Option<PathBuf>,
+    /// Replace an existing NAME.cnf.
+    #[arg(long)]
+    pub(crate) force: bool,
+}

@@ -1,0 +1,120 @@
+//! `cnf-grader bless`, `run`, `check` and `gen`: working with fixtures and games.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::cli::args::*;
+use crate::cli::output::*;
+use cnf_grader::format::play::{check_source, play_file, read_input};
+use cnf_grader::harness::bless::{bless, summary};
+use cnf_grader::harness::discover::discover;
+use cnf_grader::harness::generator::{GenSpec, generate, write_generated};
+use connect_core::Function;
+
+pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
+    let fixtures = discover(&args.paths).map_err(|e| e.to_string())?;
+    if !fixtures.iter().any(|f| f.cnf_exists) {
+        let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!("no .cnf files under {}", paths.join(" ")));
+    }
+    let functions = if args.part.is_empty() {
+        Function::ALL.to_vec()
+    } else {
+        let mut f = args.part.clone();
+        f.sort();
+        f.dedup();
+        f
+    };
+    let entries = bless(&fixtures, &functions, args.check);
+    let (text, bad) = summary(&entries, args.check);
+    print_out(&text, None)?;
+    Ok(if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, String> {
+    let text = play_file(args.part, &args.file, args.players)?;
+    print_out(&text, None)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, String> {
+    // Verdicts on standard output, problems on standard error.
+    let mut text = String::new();
+    let (mut invalid, mut unreadable) = (0, 0);
+    for file in &args.files {
+        match read_input(file) {
+            Err(message) => {
+                unreadable += 1;
+                eprintln!("{}{message}", frontend::PREFIX);
+            }
+            Ok((display, source)) => match check_source(&display, &source) {
+                Ok(line) => {
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+                Err(problems) => {
+                    invalid += 1;
+                    eprintln!("{}{problems}", frontend::PREFIX);
+                }
+            },
+        }
+    }
+    text.push_str(&format!(
+        "{} valid, {invalid} invalid",
+        args.files.len() - invalid - unreadable
+    ));
+    if unreadable > 0 {
+        text.push_str(&format!(", {unreadable} unreadable"));
+    }
+    text.push('\n');
+    print_out(&text, None)?;
+    Ok(ExitCode::from(if unreadable > 0 {
+        2
+    } else if invalid > 0 {
+        1
+    } else {
+        0
+    }))
+}
+
+pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let spec = GenSpec {
+        rows: args.rows,
+        cols: args.cols,
+        players: args.players,
+        moves: args.moves,
+        seed,
+    };
+    let name = args
+        .name
+        .unwrap_or_else(|| PathBuf::from(format!("game-{seed}")));
+    let mut cnf = name.as_os_str().to_owned();
+    cnf.push(".cnf");
+    if !args.force && PathBuf::from(&cnf).exists() {
+        return Err(format!(
+            "{} already exists; pick another --name or add --force",
+            PathBuf::from(cnf).display()
+        ));
+    }
+    let game = generate(&spec)?;
+    let written = write_generated(&name, &game)
+        .map_err(|e| format!("cannot write {}: {e}", name.display()))?;
+    let mut text = format!(
+        "seed {seed}: {}x{} board, {} players, {} moves\n",
+        spec.rows, spec.cols, spec.players, spec.moves
+    );
+    for path in written {
+        text.push_str(&format!("wrote {}\n", path.display()));
+    }
+    print_out(&text, None)?;
+    Ok(ExitCode::SUCCESS)
+}

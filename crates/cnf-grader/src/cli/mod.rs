@@ -1,0 +1,8 @@
+//! The `cnf-grader` binary's own modules: its flags, its subcommands, and
+//! how it writes reports. Each subcommand parses, calls the library, prints.
+
+pub(crate) mod args;
+pub(crate) mod fixtures;
+pub(crate) mod grade;
+pub(crate) mod output;
+pub(crate) mod submission;

@@ -1,0 +1,62 @@
+//! Writing reports: standard output (a closed pipe ends quietly), colour, progress bars.
+
+use std::io::{self, IsTerminal, Write};
+
+use crate::cli::args::*;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Writes text to standard output; a closed pipe ends quietly.
+pub(crate) fn print_out(text: &str, color: Option<ColorWhen>) -> Result<(), String> {
+    let result = match color {
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        }
+        Some(when) => {
+            let choice = match when {
+                ColorWhen::Auto => anstream::ColorChoice::Auto,
+                ColorWhen::Always => anstream::ColorChoice::Always,
+                ColorWhen::Never => anstream::ColorChoice::Never,
+            };
+            let mut out = anstream::AutoStream::new(io::stdout().lock(), choice);
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        }
+    };
+    match result {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the report: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A progress bar on standard error for long runs on a terminal; hidden otherwise.
+pub(crate) fn progress_bar(total: usize, exec: bool) -> ProgressBar {
+    let long = total >= 2000 || (exec && total >= 20);
+    let interactive = io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    if !(long && interactive) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} cases  {elapsed} (about {eta} left)")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// A progress bar of students graded on standard error, on a terminal only.
+pub(crate) fn students_bar(total: usize) -> ProgressBar {
+    let interactive = io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    if !interactive || total < 2 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "compiling, then grading: {bar:40} {pos}/{len} students  {elapsed}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}

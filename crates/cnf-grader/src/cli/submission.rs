@@ -1,0 +1,237 @@
+//! `cnf-grader submission` and `submissions`: grading students' Haskell.
+
+use std::io::{self};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::INTERRUPTED;
+use crate::cli::args::*;
+use crate::cli::output::*;
+use cnf_grader::harness::bless::write_atomically;
+use cnf_grader::harness::diff::Style;
+use cnf_grader::harness::discover::{Fixture, discover};
+use cnf_grader::harness::grade::{GradeOptions, case_count, select};
+use cnf_grader::harness::output::{check_output_dir, check_output_file, fixture_roots};
+use cnf_grader::harness::report::{ReportOptions, json, junit};
+use cnf_grader::submission::cache::Cache;
+use cnf_grader::submission::ghc::Ghc;
+use cnf_grader::submission::gradebook;
+use cnf_grader::submission::{
+    ClassOptions, NO_SANDBOX_WARNING, SubmissionOptions, WorkDir, class_folders, grade_class,
+    grade_submission,
+};
+
+/// The fixtures to grade submissions on, or why there are none.
+pub(crate) fn submission_fixtures(paths: &[PathBuf]) -> Result<Vec<Fixture>, String> {
+    let fixtures = select(
+        discover(paths).map_err(|e| e.to_string())?,
+        &GradeOptions::default(),
+    );
+    if case_count(&fixtures) == 0 {
+        let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!(
+            "no cases to grade under {} (a case is a NAME.FUNCTION.solution file next to NAME.cnf)",
+            paths.join(" ")
+        ));
+    }
+    Ok(fixtures)
+}
+
+/// The paths no program under test may see: the fixture folders and
+/// these other paths (class folder, outputs, cache).
+pub(crate) fn protected_paths(
+    fixtures: &[PathBuf],
+    others: &[Option<&std::path::Path>],
+) -> Vec<PathBuf> {
+    let mut paths = fixture_roots(fixtures);
+    paths.extend(others.iter().flatten().map(|p| p.to_path_buf()));
+    paths
+}
+
+/// The default cache folder.
+pub(crate) fn default_cache() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("cnf-grader")
+}
+
+/// Finds GHC, sets up the sandbox, opens the cache, makes the temporary
+/// work folder (removed on Ctrl-C too) and the options; the folder lives
+/// as long as the returned guard.
+pub(crate) fn submission_setup(
+    args: &BuildArgs,
+    protected: Vec<PathBuf>,
+) -> Result<(SubmissionOptions, WorkDir), String> {
+    let cache_dir = args.cache.clone().unwrap_or_else(default_cache);
+    let cache = Cache::open(&cache_dir)
+        .map_err(|e| format!("--cache {}: cannot make it: {e}", cache_dir.display()))?;
+    let work = WorkDir::new(&std::env::temp_dir())
+        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let mut protected = protected;
+    protected.push(cache_dir);
+    protected.push(work.path().to_owned());
+    // Ctrl-C (or SIGTERM, SIGHUP): stop the compilers and student programs
+    // working in the folder, remove it, and exit like a shell does for SIGINT.
+    // Sandboxed programs die with the grader (--die-with-parent).
+    let clean = work.cleaner();
+    let _ = ctrlc::set_handler(move || {
+        // Hold both streams, so no report is printed meanwhile.
+        let _out = io::stdout().lock();
+        let _err = io::stderr().lock();
+        INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+        clean();
+        eprintln!("{}interrupted; temporary files removed", frontend::PREFIX);
+        std::process::exit(130);
+    });
+    let sandbox = args.sandbox.sandbox(&protected)?;
+    if sandbox.as_ref().is_some_and(|s| s.uid.is_some()) {
+        // As root, each student's user must pass through the work folder
+        // to its own (0700) build folder; no one can list it.
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o711))
+            .map_err(|e| format!("cannot set up {}: {e}", work.path().display()))?;
+    }
+    let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| e.to_string())?;
+    if sandbox.is_none() {
+        eprintln!("cnf-grader: {NO_SANDBOX_WARNING}");
+    }
+    let options = SubmissionOptions {
+        ghc,
+        compile_timeout: args.compile_timeout,
+        timeout: args.timeout,
+        max_output: args.max_output,
+        jobs: args.jobs.map(usize::from),
+        work_dir: work.path().to_owned(),
+        cache: Some(cache),
+        sandbox,
+    };
+    Ok((options, work))
+}
+
+pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
+    if let Some(path) = &args.output {
+        check_output_file("--output", path)?;
+    }
+    if !args.dir.is_dir() {
+        return Err(format!(
+            "{}: not a folder (expected the folder with csce322assignment03part01.hs ... part04.hs)",
+            args.dir.display()
+        ));
+    }
+    let fixtures = submission_fixtures(&args.fixtures)?;
+    let protected = protected_paths(&args.fixtures, &[args.output.as_deref()]);
+    let (options, _work) = submission_setup(&args.build, protected)?;
+    let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
+    let cases = report.all_cases();
+    let report_options = ReportOptions {
+        times: !args.no_times,
+        points: Some(&report.points),
+        warning: report.warning(),
+    };
+    let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
+    let style = match (to_terminal, args.color) {
+        (true, ColorWhen::Auto | ColorWhen::Always) => Style::Color,
+        _ => Style::Plain,
+    };
+    let text = match args.format {
+        Format::Human => report.human(&options.ghc, !args.no_times, style),
+        Format::Json => {
+            let mut doc: serde_json::Value = serde_json::from_str(&json(&cases, report_options))
+                .map_err(|e| format!("cannot build the JSON report: {e}"))?;
+            doc["submission"] = serde_json::json!({
+                "dir": report.dir.display().to_string(),
+                "helpers": if report.own_helpers { "own" } else { "default" },
+                "ghc": options.ghc.version,
+                "sandbox": report.sandboxed,
+            });
+            let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        Format::Junit => junit(&cases, report_options),
+    };
+    match &args.output {
+        Some(path) => write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        None => print_out(&text, to_terminal.then_some(args.color))?,
+    }
+    Ok(if report.all_passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, String> {
+    if !args.root.is_dir() {
+        return Err(format!(
+            "{}: not a folder (expected one sub-folder per student)",
+            args.root.display()
+        ));
+    }
+    // Every output is checked before an hour of grading, not after.
+    if let Some(path) = &args.csv {
+        check_output_file("--csv", path)?;
+    }
+    if let Some(dir) = &args.reports {
+        check_output_dir("--reports", dir)?;
+    }
+    let fixtures = submission_fixtures(&args.fixtures)?;
+    let count = class_folders(&args.root).map_err(|e| e.to_string())?.len();
+    if count == 0 {
+        return Err(format!(
+            "{}: no sub-folders, so no submissions to grade",
+            args.root.display()
+        ));
+    }
+    let protected = protected_paths(
+        &args.fixtures,
+        &[
+            Some(&args.root),
+            args.csv.as_deref(),
+            args.reports.as_deref(),
+        ],
+    );
+    let (options, _work) = submission_setup(&args.build, protected)?;
+    let bar = students_bar(count);
+    let students = grade_class(
+        &args.root,
+        &fixtures,
+        &options,
+        ClassOptions {
+            resume: args.resume,
+        },
+        &|| bar.inc(1),
+    )
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    if let Some(dir) = &args.reports {
+        for student in &students {
+            let path = dir.join(format!("{}.txt", student.name));
+            write_atomically(&path, student.report.as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
+    let rows = gradebook::rows(&students);
+    if let Some(path) = &args.csv {
+        write_atomically(path, gradebook::csv(&rows).as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let mut text = match args.format {
+        BookFormat::Human => gradebook::table(&rows),
+        BookFormat::Json => gradebook::json(&rows),
+    };
+    if options.sandbox.is_none() && matches!(args.format, BookFormat::Human) {
+        text.push_str(NO_SANDBOX_WARNING);
+        text.push('\n');
+    }
+    print_out(&text, None)?;
+    Ok(if rows.iter().any(|r| r.error.is_some()) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
