@@ -52,6 +52,7 @@ fn grade_tree(dir: &Path, options: &GradeOptions) -> usize {
             times: true,
             points: None,
             warning: None,
+            extra: &[],
         },
         Style::Plain,
     );

@@ -135,6 +135,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         times: !args.no_times,
         points: score.as_ref(),
         warning: (args.exec.is_some() && !sandboxed).then_some(NO_SANDBOX_WARNING),
+        extra: &[],
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = match (to_terminal, args.color) {

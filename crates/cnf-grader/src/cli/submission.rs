@@ -126,10 +126,20 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
     let (options, _work) = submission_setup(&args.build, protected)?;
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
     let cases = report.all_cases();
+    let submission = [(
+        "submission",
+        serde_json::json!({
+            "dir": report.dir.display().to_string(),
+            "helpers": if report.own_helpers { "own" } else { "default" },
+            "ghc": options.ghc.version,
+            "sandbox": report.sandboxed,
+        }),
+    )];
     let report_options = ReportOptions {
         times: !args.no_times,
         points: Some(&report.points),
         warning: report.warning(),
+        extra: &submission,
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = match (to_terminal, args.color) {
@@ -138,19 +148,7 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
     };
     let text = match args.format {
         Format::Human => report.human(&options.ghc, !args.no_times, style),
-        Format::Json => {
-            let mut doc: serde_json::Value = serde_json::from_str(&json(&cases, report_options))
-                .map_err(|e| format!("cannot build the JSON report: {e}"))?;
-            doc["submission"] = serde_json::json!({
-                "dir": report.dir.display().to_string(),
-                "helpers": if report.own_helpers { "own" } else { "default" },
-                "ghc": options.ghc.version,
-                "sandbox": report.sandboxed,
-            });
-            let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-            text.push('\n');
-            text
-        }
+        Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
     };
     match &args.output {

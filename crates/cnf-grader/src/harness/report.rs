@@ -29,6 +29,9 @@ pub struct ReportOptions<'a> {
     pub points: Option<&'a Points>,
     /// A warning every format carries at its top (e.g. `--no-sandbox`).
     pub warning: Option<&'a str>,
+    /// More top-level fields of the JSON report (name, value), e.g. the
+    /// submission's folder and GHC.
+    pub extra: &'a [(&'a str, serde_json::Value)],
 }
 
 fn actual_label(case: &CaseReport) -> String {
@@ -138,6 +141,8 @@ struct JsonReport<'a> {
     totals: Totals,
     #[serde(skip_serializing_if = "Option::is_none")]
     points: Option<&'a Points>,
+    #[serde(flatten)]
+    extra: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The JSON report: `{"cases": [...], "totals": {...}, "points": {...}}`,
@@ -167,6 +172,11 @@ pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
             .collect(),
         totals: Totals::of(cases),
         points: options.points,
+        extra: options
+            .extra
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
     };
     let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
     text.push('\n');

@@ -354,6 +354,7 @@ impl SubmissionReport {
                     times,
                     points: Some(&self.points),
                     warning: self.warning(),
+                    extra: &[],
                 },
                 style,
             )
