@@ -41,19 +41,18 @@ impl From<mastermind_core::Error> for Failure {
     }
 }
 
-fn main() -> ExitCode {
-    match run() {
-        Ok(code) => code,
-        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::Io(e)) => {
-            eprintln!("error: I/O error: {e}");
-            ExitCode::from(2)
-        }
-        Err(Failure::Usage(msg)) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
+impl From<Failure> for frontend::Failure {
+    fn from(failure: Failure) -> Self {
+        match failure {
+            Failure::Usage(message) => frontend::Failure::Usage(message),
+            Failure::Io(e) => frontend::Failure::Io(e),
         }
     }
+}
+
+fn main() -> ExitCode {
+    // The workspace's one convention: exit codes, prefix, a quiet closed pipe.
+    frontend::finish(run().map_err(Into::into))
 }
 
 fn run() -> Result<ExitCode, Failure> {
