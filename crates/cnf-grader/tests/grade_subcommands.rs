@@ -34,10 +34,10 @@ fn bless_then_grade_passes_and_one_changed_byte_fails_with_its_diff() {
     let out = grader_in(d, &["bless", "games"]);
     assert_eq!(
         text(&out.stdout),
-        "created    games/test03.onePlayerOneMove.solution\n\
-         created    games/test03.onePlayerManyMoves.solution\n\
-         created    games/test03.manyPlayersOneMove.solution\n\
-         created    games/test03.manyPlayersManyMoves.solution\n\
+        "created      games/test03.onePlayerOneMove.solution\n\
+         created      games/test03.onePlayerManyMoves.solution\n\
+         created      games/test03.manyPlayersOneMove.solution\n\
+         created      games/test03.manyPlayersManyMoves.solution\n\
          4 created, 0 changed, 0 unchanged\n"
     );
     assert_eq!(out.status.code(), Some(0));
@@ -99,7 +99,7 @@ fn bless_then_grade_passes_and_one_changed_byte_fails_with_its_diff() {
     let again = grader_in(d, &["bless", "games", "--part", "4"]);
     assert_eq!(
         text(&again.stdout),
-        "changed    games/test03.manyPlayersManyMoves.solution\n0 created, 1 changed, 0 unchanged\n"
+        "changed      games/test03.manyPlayersManyMoves.solution\n0 created, 1 changed, 0 unchanged\n"
     );
     let out = grader_in(d, &["grade", "games", "--no-times"]);
     assert_eq!(out.status.code(), Some(0));
@@ -112,7 +112,7 @@ fn bless_reports_games_it_cannot_read() {
     let out = grader_in(tmp.path(), &["bless", "."]);
     let report = text(&out.stdout);
     assert!(
-        report.starts_with("error      ./bad.cnf: not a valid game:\n"),
+        report.starts_with("error        ./bad.cnf: not a valid game:\n"),
         "{report}"
     );
     assert!(report.contains("move 1 is 3"), "{report}");
@@ -224,4 +224,32 @@ fn gen_is_deterministic_and_its_games_grade() {
     assert!(text(&check.stdout).contains("8 rows, 9 columns, 30 moves, players 1-4"));
     let grade = grader_in(d, &["grade", ".", "--no-times"]);
     assert!(text(&grade.stdout).ends_with("\n8 passed, 0 failed\n"));
+}
+
+#[test]
+fn small_things_a_new_user_tripped_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    // An empty file name is shown quoted.
+    let o = grader_in(tmp.path(), &["run", "1", ""]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).starts_with("error: cannot read \"\" (an empty file name): "),
+        "{}",
+        text(&o.stderr)
+    );
+    // `gen --name g/` would write a hidden g/.cnf.
+    fs::create_dir(tmp.path().join("g")).unwrap();
+    let o = grader_in(tmp.path(), &["gen", "--name", "g/", "--seed", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("the game needs a file name"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(fs::read_dir(tmp.path().join("g")).unwrap().count(), 0);
+    // bless lists what it wrote and only counts what it left alone.
+    let o = grader_in(tmp.path(), &["gen", "--name", "g/a", "--seed", "1"]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = grader_in(tmp.path(), &["bless", "g"]);
+    assert_eq!(text(&o.stdout), "0 created, 0 changed, 4 unchanged\n");
 }

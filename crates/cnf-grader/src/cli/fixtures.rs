@@ -97,6 +97,15 @@ pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
     let name = args
         .name
         .unwrap_or_else(|| PathBuf::from(format!("game-{seed}")));
+    // `g/` or `` would write the hidden file `g/.cnf`.
+    if name.file_name().is_none_or(|n| n.is_empty())
+        || name.as_os_str().to_string_lossy().ends_with('/')
+    {
+        return Err(format!(
+            "--name {:?}: the game needs a file name, e.g. --name fixtures/new/game1 (which writes game1.cnf and its .solution files)",
+            name.display().to_string()
+        ));
+    }
     let mut cnf = name.as_os_str().to_owned();
     cnf.push(".cnf");
     if !args.force && PathBuf::from(&cnf).exists() {

@@ -89,7 +89,12 @@ pub fn read_input(file: &str) -> Result<(String, String), String> {
             .map_err(|e| format!("cannot read standard input: {e}"))?;
         ("<stdin>".to_owned(), buf)
     } else {
-        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let shown = if file.is_empty() {
+            "\"\" (an empty file name)"
+        } else {
+            file
+        };
+        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
         (file.to_owned(), bytes)
     };
     match String::from_utf8(bytes) {

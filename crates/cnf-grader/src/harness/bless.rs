@@ -69,26 +69,31 @@ impl Entry {
     pub fn line(&self, check: bool) -> String {
         let path = self.path.display();
         match (&self.action, check) {
-            (Action::Created, false) => format!("created    {path}"),
-            (Action::Created, true) => format!("would create {path}"),
-            (Action::Changed, false) => format!("changed    {path}"),
-            (Action::Changed, true) => format!("would change {path}"),
-            (Action::Unchanged, _) => format!("unchanged  {path}"),
-            (Action::NotWritten(why), _) => format!("not written {path}: {why}"),
-            (Action::Failed(why), _) => format!("error      {path}: {why}"),
+            (Action::Created, false) => format!("{:<12} {path}", "created"),
+            (Action::Created, true) => format!("{:<12} {path}", "would create"),
+            (Action::Changed, false) => format!("{:<12} {path}", "changed"),
+            (Action::Changed, true) => format!("{:<12} {path}", "would change"),
+            (Action::Unchanged, _) => format!("{:<12} {path}", "unchanged"),
+            (Action::NotWritten(why), _) => format!("{:<12} {path}: {why}", "not written"),
+            (Action::Failed(why), _) => format!("{:<12} {path}: {why}", "error"),
         }
     }
 }
 
-/// The listing of a bless run, one line per file, then the tally (e.g.
+/// The listing of a bless run, one line per file created, changed or not
+/// written (unchanged ones are counted only), then the tally (e.g.
 /// `2 created, 0 changed, 102 unchanged`), and whether it found a problem
 /// (an error, or with `check` anything that would change).
 pub fn summary(entries: &[Entry], check: bool) -> (String, bool) {
     let mut text = String::new();
     let (mut created, mut changed, mut unchanged, mut not_written, mut failed) = (0, 0, 0, 0, 0);
     for entry in entries {
-        text.push_str(&entry.line(check));
-        text.push('\n');
+        // Unchanged files are only counted: a tree of a hundred would drown
+        // the two that changed.
+        if entry.action != Action::Unchanged {
+            text.push_str(&entry.line(check));
+            text.push('\n');
+        }
         match entry.action {
             Action::Created => created += 1,
             Action::Changed => changed += 1,

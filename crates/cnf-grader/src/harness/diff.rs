@@ -1,5 +1,9 @@
 //! Line diffs of an expected and an actual output, with the changed
 //! characters inside a line marked, ready to show plain or in colour.
+//!
+//! So that two lines never look alike when they differ, a carriage return
+//! and other control characters are shown as escapes (`\r`, `\u{1b}`), and
+//! the spaces and tabs that end a line as `·` and `→`.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -115,6 +119,7 @@ impl Diff {
                             _ => runs.push((changed, text)),
                         }
                     }
+                    mark_trailing_white_space(&mut runs);
                     lines.push(DiffLine {
                         kind,
                         runs,
@@ -195,6 +200,24 @@ impl Diff {
     }
 }
 
+/// Shows the spaces and tabs that end a line as `·` and `→`, so a line
+/// that differs only in trailing white space does not look equal.
+fn mark_trailing_white_space(runs: &mut [(bool, String)]) {
+    for (_, text) in runs.iter_mut().rev() {
+        let body = text.trim_end_matches([' ', '\t']);
+        let marked: String = text[body.len()..]
+            .chars()
+            .map(|c| if c == ' ' { '·' } else { '→' })
+            .collect();
+        let whole = body.len() == 0;
+        text.truncate(body.len());
+        text.push_str(&marked);
+        if !whole {
+            break;
+        }
+    }
+}
+
 /// Shows a carriage return and other control characters (except tab) as
 /// escapes, so a line that differs only in them does not look equal.
 fn visible(text: &str) -> String {
@@ -251,6 +274,18 @@ mod tests {
         assert_eq!(diff.hunks.len(), 1);
         assert_eq!(diff.hunks[0].header, "@@ -8,7 +8,7 @@");
         assert_eq!(diff.hunks[0].lines.len(), 8);
+    }
+
+    #[test]
+    fn trailing_white_space_is_visible() {
+        let diff = Diff::new("\"--\"\n", "\"--\" \t\n").unwrap();
+        assert_eq!(
+            diff.render("e", "a", Style::Plain),
+            "--- e\n+++ a\n@@ -1 +1 @@\n-\"--\"\n+\"--\"·→\n"
+        );
+        // Inside a line, white space stays as it is.
+        let diff = Diff::new("a b\n", "a  b\n").unwrap();
+        assert!(diff.render("e", "a", Style::Plain).contains("+a  b\n"));
     }
 
     #[test]
