@@ -209,7 +209,7 @@ fn mark_trailing_white_space(runs: &mut [(bool, String)]) {
             .chars()
             .map(|c| if c == ' ' { '·' } else { '→' })
             .collect();
-        let whole = body.len() == 0;
+        let whole = body.is_empty();
         text.truncate(body.len());
         text.push_str(&marked);
         if !whole {
