@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use crate::cli::submission::*;
-use cnf_grader::harness::bless::write_atomically;
 use cnf_grader::harness::diff::Style;
 use cnf_grader::harness::discover::discover;
 use cnf_grader::harness::exec::{ExecConfig, ExecSandbox, check_template};
@@ -147,11 +146,11 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
     };
-    match &args.output {
-        Some(path) => write_atomically(path, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        None => print_out(&text, to_terminal.then_some(args.color))?,
-    }
+    emit(
+        &text,
+        args.output.as_deref(),
+        to_terminal.then_some(args.color),
+    )?;
     Ok(if Totals::of(&cases).all_passed() {
         ExitCode::SUCCESS
     } else {

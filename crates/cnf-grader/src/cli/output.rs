@@ -60,3 +60,17 @@ pub(crate) fn students_bar(total: usize) -> ProgressBar {
     }
     bar
 }
+
+/// Writes a report to `--output FILE` (atomically) or to standard output,
+/// coloured there when `color` says so.
+pub(crate) fn emit(
+    text: &str,
+    output: Option<&std::path::Path>,
+    color: Option<ColorWhen>,
+) -> Result<(), String> {
+    match output {
+        Some(path) => cnf_grader::harness::bless::write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => print_out(text, color),
+    }
+}

@@ -151,11 +151,11 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
     };
-    match &args.output {
-        Some(path) => write_atomically(path, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        None => print_out(&text, to_terminal.then_some(args.color))?,
-    }
+    emit(
+        &text,
+        args.output.as_deref(),
+        to_terminal.then_some(args.color),
+    )?;
     Ok(if report.all_passed() {
         ExitCode::SUCCESS
     } else {

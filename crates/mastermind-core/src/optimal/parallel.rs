@@ -138,17 +138,9 @@ impl Optimal {
 
     /// The first guesses worth trying (one per symmetry class), best bound first.
     fn root_candidates(&mut self, set: &[u32], d: u8, group: &[Sym]) -> Vec<u32> {
-        let n = set.len();
         let live = set.iter().fold(0, |m, &c| m | self.t.masks[c as usize]);
         let list = self.guess_list(0, live);
-        let mut scan = NodeScan {
-            counts: [0; 256],
-            seen: vec![0; n],
-            local: set.iter().map(|&c| self.t.words[c as usize]).collect(),
-            skipped: INF,
-            least: INF,
-            cands: Vec::new(),
-        };
+        let mut scan = NodeScan::new(set, &self.t.words);
         let mut best = Best {
             cost: INF,
             guess: None,

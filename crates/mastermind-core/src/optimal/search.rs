@@ -221,14 +221,7 @@ impl Optimal {
                 !(k < n && set[k] == g)
             })
         };
-        let mut scan = NodeScan {
-            counts: [0; 256],
-            seen: vec![0; n],
-            local: set.iter().map(|&c| self.t.words[c as usize]).collect(),
-            skipped: INF,
-            least: INF,
-            cands: Vec::new(),
-        };
+        let mut scan = NodeScan::new(set, &self.t.words);
         let mut best = Best {
             cost: beta,
             guess: None,
@@ -590,6 +583,20 @@ pub(super) struct NodeScan {
     pub(super) least: u32,
     /// Guesses to search: (bound, not a candidate, code) packed for sorting.
     pub(super) cands: Vec<u64>,
+}
+
+impl NodeScan {
+    /// A fresh scan of the candidate set `set`, whose scorer words are `words[c]`.
+    pub(super) fn new(set: &[u32], words: &[[u64; 2]]) -> NodeScan {
+        NodeScan {
+            counts: [0; 256],
+            seen: vec![0; set.len()],
+            local: set.iter().map(|&c| words[c as usize]).collect(),
+            skipped: INF,
+            least: INF,
+            cands: Vec::new(),
+        }
+    }
 }
 
 /// Counts the score indices `idx(y)` of the set's words `local` into `counts` (remembering
