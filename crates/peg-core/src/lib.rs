@@ -46,12 +46,14 @@
 //! input that does not read prints `line:column: ...` and exits 2.
 //! `solve` and `count` start from the centre `(0,0)` unless told otherwise.
 
+pub mod count;
 pub mod game;
 pub mod parse;
 pub mod rules;
 pub mod solve;
 pub mod types;
 
+pub use count::{count_board, count_finishes, start_classes};
 pub use game::{Game, list_positions, render_board, render_game};
 pub use parse::{
     ParseError, parse_board, parse_color, parse_move, parse_peg, parse_position,

@@ -54,6 +54,21 @@ pub struct Shape {
 impl Shape {
     /// The shape made of `cells` (in that order), neighbours being one step apart.
     pub fn new(cells: Vec<Position>) -> Result<Self, ShapeError> {
+        let shape = Self::from_cells(cells)?;
+        let reach = shape.closure(1);
+        if reach != shape.full_mask() {
+            let missing = (!reach & shape.full_mask()).trailing_zeros() as usize;
+            return Err(ShapeError::Disconnected(
+                shape.cells[missing],
+                shape.cells[0],
+            ));
+        }
+        Ok(shape)
+    }
+
+    /// Like [`Shape::new`], but the cells may form several separate regions
+    /// (a partial board); only the counts from white sets use such shapes.
+    pub fn from_cells(cells: Vec<Position>) -> Result<Self, ShapeError> {
         if cells.is_empty() {
             return Err(ShapeError::Empty);
         }
@@ -75,16 +90,7 @@ impl Shape {
                     .fold(0u64, |m, (j, _)| m | (1 << j))
             })
             .collect();
-        let shape = Self { cells, adjacency };
-        let reach = shape.closure(1);
-        if reach != shape.full_mask() {
-            let missing = (!reach & shape.full_mask()).trailing_zeros() as usize;
-            return Err(ShapeError::Disconnected(
-                shape.cells[missing],
-                shape.cells[0],
-            ));
-        }
-        Ok(shape)
+        Ok(Self { cells, adjacency })
     }
 
     /// The 33-hole `+` board, cells in canonical order.
@@ -117,7 +123,7 @@ impl Shape {
         self.adjacency[i]
     }
 
-    fn full_mask(&self) -> u64 {
+    pub(crate) fn full_mask(&self) -> u64 {
         if self.cells.len() == 64 {
             u64::MAX
         } else {
@@ -151,7 +157,7 @@ impl Shape {
 
     /// The permutations of the cell indices induced by the 8 rotations and
     /// reflections of the plane that map the shape onto itself.
-    fn symmetries(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn symmetries(&self) -> Vec<Vec<usize>> {
         let transforms: [fn(Position) -> Position; 8] = [
             |p| Position::new(p.x, p.y),
             |p| Position::new(-p.y, p.x),
@@ -190,7 +196,8 @@ impl Shape {
 /// One winning game from `start`: the moves, in order, that turn every other cell white.
 ///
 /// Breadth-first from the start, neighbours in the shape's cell order, so
-/// every move touches a cell that is already white. `None` if `start` is not a cell.
+/// every move touches a cell that is already white. `None` if `start` is not
+/// a cell or some cell cannot be reached from it.
 pub fn solve(shape: &Shape, start: Position) -> Option<Vec<Move>> {
     let s = shape.index_of(start)?;
     let mut white = 1u64 << s;
@@ -206,43 +213,42 @@ pub fn solve(shape: &Shape, start: Position) -> Option<Vec<Move>> {
             queue.push_back(j);
         }
     }
-    Some(moves)
+    (white == shape.full_mask()).then_some(moves)
 }
-
-/// From this many cells on, [`CountMethod::Auto`] uses parts when no symmetry
-/// helps: below it one hash map per layer is faster (measured on a 21-cell
-/// plus: 8.6 ms against 15.5 ms). On the 33-hole board from a corner, parts
-/// take about the same CPU time (19 s against 21 s) but a third of the memory
-/// (0.68 GB against 2.2 GB) and use both cores.
-const PARTS_FROM: usize = 28;
 
 /// How [`count_orderings_with`] walks the connected sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CountMethod {
-    /// [`CountMethod::Orbits`] when a symmetry of the shape fixes the start or
-    /// the shape is small (under 28 cells), else [`CountMethod::Parts`].
+    /// [`CountMethod::Grouped`], the fastest on every shape measured.
     Auto,
+    /// One set per orbit under every symmetry of the shape (whether or not
+    /// it fixes the start), each layer split into parts by how many cells of
+    /// each cell orbit a set holds, parts built in parallel in cache-sized
+    /// tables (see the `count` module). The only method that also counts
+    /// from a set of white cells ([`count_finishes`](crate::count_finishes)).
+    Grouped,
     /// One hash map per layer holding one set per orbit under the symmetries
     /// that fix the start (8 times fewer sets from the centre of the `+`;
-    /// with no such symmetry, simply every set).
+    /// with no such symmetry, simply every set). Kept as a second method.
     Orbits,
     /// Every set, each layer split into parts by which of a few chosen cells
     /// it holds; a part of the next layer is built from at most a few parts
     /// of this one, in a small cache-friendly map, and parts are built in
-    /// parallel. Symmetries are not used.
+    /// parallel. Symmetries are not used. Kept as a second method.
     Parts,
 }
 
 /// What [`count_orderings`] found and how much work it took.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CountReport {
-    /// The number of distinct winning move sequences.
+    /// The number of distinct winning move sequences (from a board: of ways to finish it).
     pub orderings: u128,
-    /// Connected sets containing the start that were stored (one per symmetry orbit).
+    /// Sets of white cells that were stored (one per symmetry orbit).
     pub states: u64,
     /// The most sets stored in one layer.
     pub largest_layer: usize,
-    /// How many symmetries fixing the start were used (1 = none).
+    /// How many symmetries were used (1 = none): for [`CountMethod::Grouped`]
+    /// all of the shape's, for [`CountMethod::Orbits`] those fixing the start.
     pub symmetries: usize,
     /// The method used (never [`CountMethod::Auto`]).
     pub method: CountMethod,
@@ -360,10 +366,16 @@ pub fn count_orderings_with(
     match method {
         CountMethod::Orbits => count_by_orbits(shape, s, &perms),
         CountMethod::Parts => count_by_parts(shape, s),
-        CountMethod::Auto if perms.len() > 1 || shape.len() < PARTS_FROM => {
-            count_by_orbits(shape, s, &perms)
+        CountMethod::Auto | CountMethod::Grouped => {
+            let c = crate::count::count_from_mask(shape, 1 << s)?;
+            Ok(CountReport {
+                orderings: c.ways,
+                states: c.states,
+                largest_layer: c.largest_layer,
+                symmetries: c.symmetries,
+                method: CountMethod::Grouped,
+            })
         }
-        CountMethod::Auto => count_by_parts(shape, s),
     }
 }
 

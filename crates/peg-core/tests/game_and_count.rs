@@ -118,7 +118,11 @@ fn count_agrees_with_pulling_on_a_21_cell_plus() {
     let shape = plus21();
     for start in [pos(0, 0), pos(-2, -1), pos(1, 1)] {
         let want = count_by_pulling(&shape, start);
-        for method in [CountMethod::Orbits, CountMethod::Parts] {
+        for method in [
+            CountMethod::Grouped,
+            CountMethod::Orbits,
+            CountMethod::Parts,
+        ] {
             let r = count_orderings_with(&shape, start, method).unwrap();
             assert_eq!(r.orderings, want, "from {start} by {method:?}");
         }
