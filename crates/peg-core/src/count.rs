@@ -21,10 +21,11 @@
 //! gets its sets only from the part with the same counts (the new cell in no
 //! chosen orbit) or from one with one count lower (the new cell in that
 //! orbit). Parts are built independently, in parallel, each in a small
-//! open-addressing table that stays in cache; a layer is two flat vectors
-//! (sets and sums) with the parts' offsets, and only two layers live at once.
-//! The symmetric images of a set are computed once per set through per-byte
-//! tables; the image of the set plus one cell is then one OR per symmetry.
+//! open-addressing table that stays in cache; a layer is its parts' vectors
+//! of sets and sums, and only two layers live at once. Each time a set is
+//! read, its images under the symmetries and its neighbours come from one
+//! cache line per byte of the set (per-byte tables, all symmetries side by
+//! side); the image of the set plus one cell is then one OR per symmetry.
 //! Sums are checked: an overflow of `u128` is an error, never a wrong number
 //! (on shapes of up to 34 cells no count can overflow, as 33! < 2^128).
 
@@ -42,23 +43,34 @@ pub(crate) struct GroupedCount {
     pub(crate) symmetries: usize,
 }
 
-/// Per-byte tables mapping a bit set through a cell map: the image of a set
-/// is the OR of the images of its bytes.
-struct ByteMap {
-    tables: Vec<[u64; 256]>,
+/// The 7 symmetries other than the identity (padded with the identity when
+/// a shape has fewer) and the neighbour map, side by side in one cache line.
+#[derive(Clone, Copy)]
+#[repr(align(64))]
+struct Row([u64; 8]);
+
+/// The column of [`Row`] holding the neighbours.
+const NEAR: usize = 7;
+
+/// Per-byte tables: the row of a set is the OR of the rows of its bytes' values.
+struct ByteRows {
+    tables: Vec<[Row; 256]>,
 }
 
-impl ByteMap {
-    /// The map sending cell `i` (of `n`) to the set `image(i)`.
-    fn new(n: usize, image: impl Fn(usize) -> u64) -> Self {
+impl ByteRows {
+    /// Tables where cell `i` (of `n`) maps to `image(i)`.
+    fn new(n: usize, image: impl Fn(usize) -> Row) -> Self {
         let tables = (0..n.div_ceil(8))
             .map(|byte| {
-                let mut t = [0u64; 256];
+                let mut t = [Row([0; 8]); 256];
                 for (v, slot) in t.iter_mut().enumerate() {
                     for bit in 0..8 {
                         let i = byte * 8 + bit;
                         if v & (1 << bit) != 0 && i < n {
-                            *slot |= image(i);
+                            let img = image(i);
+                            for (a, b) in slot.0.iter_mut().zip(img.0) {
+                                *a |= b;
+                            }
                         }
                     }
                 }
@@ -69,12 +81,15 @@ impl ByteMap {
     }
 
     #[inline]
-    fn apply(&self, mask: u64) -> u64 {
-        let mut out = 0;
+    fn apply(&self, set: u64) -> Row {
+        let mut out = [0u64; 8];
         for (byte, t) in self.tables.iter().enumerate() {
-            out |= t[((mask >> (8 * byte)) & 0xFF) as usize];
+            let row = &t[((set >> (8 * byte)) & 0xFF) as usize].0;
+            for (a, b) in out.iter_mut().zip(row) {
+                *a |= b;
+            }
         }
-        out
+        Row(out)
     }
 }
 
@@ -89,6 +104,12 @@ struct Parts {
     /// The number of part numbers.
     count: usize,
 }
+
+/// A layer of more sets than this is refused (about 1.2 GB for the layer
+/// alone): the shape or the white set is beyond what this counter is for.
+/// The largest layer from any start on the `+` holds 2.6 million sets; from
+/// white pegs scattered over it, up to some 15 million.
+pub const MAX_LAYER_SETS: usize = 50_000_000;
 
 /// Layers are split into at most this many parts: enough that a part's table
 /// stays in cache on the 33-hole board, few enough that empty parts cost nothing.
@@ -140,29 +161,40 @@ impl Parts {
     }
 }
 
-/// One layer: sets (orbit representatives) and their sums, grouped by part.
+/// One layer: sets (orbit representatives) and their sums, part by part.
 struct Layer {
-    sets: Vec<u64>,
-    sums: Vec<u128>,
-    /// Part `p` is `sets[offsets[p]..offsets[p + 1]]`.
-    offsets: Vec<usize>,
+    parts: Vec<(Vec<u64>, Vec<u128>)>,
 }
 
 impl Layer {
     fn part(&self, p: usize) -> (&[u64], &[u128]) {
-        let r = self.offsets[p]..self.offsets[p + 1];
-        (&self.sets[r.clone()], &self.sums[r])
+        let (sets, sums) = &self.parts[p];
+        (sets, sums)
     }
 
     fn len(&self) -> usize {
-        self.sets.len()
+        self.parts.iter().map(|(s, _)| s.len()).sum()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (u64, u128)> + '_ {
+        self.parts
+            .iter()
+            .flat_map(|(sets, sums)| sets.iter().copied().zip(sums.iter().copied()))
     }
 }
 
+/// A slot of [`Table`]: a set (0 when free) and its sum.
+#[derive(Clone, Copy)]
+struct Slot {
+    key: u64,
+    sum: u128,
+}
+
+const FREE: Slot = Slot { key: 0, sum: 0 };
+
 /// An open-addressing table from set to sum, reused from part to part.
 struct Table {
-    keys: Vec<u64>,
-    sums: Vec<u128>,
+    slots: Vec<Slot>,
     len: usize,
     shift: u32,
 }
@@ -174,8 +206,7 @@ impl Table {
 
     fn with_bits(bits: u32) -> Self {
         Self {
-            keys: vec![0; 1 << bits],
-            sums: vec![0; 1 << bits],
+            slots: vec![FREE; 1 << bits],
             len: 0,
             shift: 64 - bits,
         }
@@ -184,10 +215,10 @@ impl Table {
     /// Empties the table and makes room for about `expected` keys.
     fn reset(&mut self, expected: usize) {
         let bits = (expected.max(8) * 2).next_power_of_two().trailing_zeros();
-        if bits > 64 - self.shift || self.keys.len() > 4 * (1 << bits) {
+        if bits > 64 - self.shift || self.slots.len() > 8 << bits {
             *self = Self::with_bits(bits);
         } else {
-            self.keys.fill(0);
+            self.slots.fill(FREE);
             self.len = 0;
         }
     }
@@ -200,19 +231,18 @@ impl Table {
     /// Adds `w` to the sum of `key` (never 0: sets are not empty).
     #[inline]
     fn add(&mut self, key: u64, w: u128) -> Result<(), CountError> {
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut i = self.slot(key);
         loop {
-            let k = self.keys[i];
-            if k == key {
-                self.sums[i] = self.sums[i].checked_add(w).ok_or(CountError::Overflow)?;
+            let slot = &mut self.slots[i];
+            if slot.key == key {
+                slot.sum = slot.sum.checked_add(w).ok_or(CountError::Overflow)?;
                 return Ok(());
             }
-            if k == 0 {
-                self.keys[i] = key;
-                self.sums[i] = w;
+            if slot.key == 0 {
+                *slot = Slot { key, sum: w };
                 self.len += 1;
-                if self.len * 2 > self.keys.len() {
+                if self.len * 2 > self.slots.len() {
                     self.grow();
                 }
                 return Ok(());
@@ -224,24 +254,24 @@ impl Table {
     fn grow(&mut self) {
         let bits = 65 - self.shift;
         let old = std::mem::replace(self, Self::with_bits(bits));
-        for (k, w) in old.keys.into_iter().zip(old.sums) {
-            if k != 0 {
-                let mut i = self.slot(k);
-                while self.keys[i] != 0 {
-                    i = (i + 1) & (self.keys.len() - 1);
+        let mask = self.slots.len() - 1;
+        for slot in old.slots {
+            if slot.key != 0 {
+                let mut i = self.slot(slot.key);
+                while self.slots[i].key != 0 {
+                    i = (i + 1) & mask;
                 }
-                self.keys[i] = k;
-                self.sums[i] = w;
+                self.slots[i] = slot;
                 self.len += 1;
             }
         }
     }
 
     fn drain_into(&self, sets: &mut Vec<u64>, sums: &mut Vec<u128>) {
-        for (&k, &w) in self.keys.iter().zip(&self.sums) {
-            if k != 0 {
-                sets.push(k);
-                sums.push(w);
+        for slot in &self.slots {
+            if slot.key != 0 {
+                sets.push(slot.key);
+                sums.push(slot.sum);
             }
         }
     }
@@ -250,9 +280,12 @@ impl Table {
 /// The counter for one shape: its symmetries, neighbour tables and parts.
 struct Counter {
     full: u64,
-    neighbours: ByteMap,
-    /// Each symmetry but the identity, as byte tables and as per-cell images.
-    symmetries: Vec<(ByteMap, Vec<u64>)>,
+    /// Per byte of a set: its images under the symmetries and its neighbours.
+    rows: ByteRows,
+    /// Per cell: its images under the symmetries (column [`NEAR`] unused).
+    cells: Vec<Row>,
+    /// The number of symmetries, the identity included.
+    symmetries: usize,
     parts: Parts,
 }
 
@@ -260,14 +293,25 @@ impl Counter {
     fn new(shape: &Shape, fixed: u64) -> Self {
         let n = shape.len();
         let perms = shape.symmetries();
-        let symmetries = perms
+        let others: Vec<&Vec<usize>> = perms
             .iter()
             .filter(|p| p.iter().enumerate().any(|(i, &j)| i != j))
-            .map(|p| {
-                let cells: Vec<u64> = p.iter().map(|&j| 1u64 << j).collect();
-                (ByteMap::new(n, |i| cells[i]), cells)
+            .collect();
+        let cells: Vec<Row> = (0..n)
+            .map(|i| {
+                let mut row = [1u64 << i; 8];
+                for (slot, p) in row.iter_mut().zip(&others) {
+                    *slot = 1 << p[i];
+                }
+                row[NEAR] = 0;
+                Row(row)
             })
             .collect();
+        let rows = ByteRows::new(n, |i| {
+            let mut row = cells[i];
+            row.0[NEAR] = shape.neighbours_mask(i);
+            row
+        });
         let mut orbits: Vec<u64> = Vec::new();
         for i in 0..n {
             let orbit = perms.iter().fold(0u64, |m, p| m | (1 << p[i]));
@@ -277,22 +321,17 @@ impl Counter {
         }
         Self {
             full: shape.full_mask(),
-            neighbours: ByteMap::new(n, |i| shape.neighbours_mask(i)),
-            symmetries,
+            rows,
+            cells,
+            symmetries: others.len() + 1,
             parts: Parts::new(&orbits, fixed),
         }
     }
 
-    #[inline]
-    fn border(&self, set: u64) -> u64 {
-        self.neighbours.apply(set) & !set & self.full
-    }
-
     /// The smallest image of `set` under the symmetries.
     fn canon(&self, set: u64) -> u64 {
-        self.symmetries
-            .iter()
-            .fold(set, |best, (map, _)| best.min(map.apply(set)))
+        let row = self.rows.apply(set);
+        row.0[..NEAR].iter().fold(set, |best, &img| best.min(img))
     }
 
     /// Pushes every set of `sets` plus each of its border cells in `allowed` into `table`.
@@ -301,22 +340,18 @@ impl Counter {
         sets: &[u64],
         sums: &[u128],
         allowed: u64,
-        images: &mut Vec<u64>,
         table: &mut Table,
     ) -> Result<(), CountError> {
         for (&s, &w) in sets.iter().zip(sums) {
-            let mut fresh = self.border(s) & allowed;
-            if fresh == 0 {
-                continue;
-            }
-            images.clear();
-            images.extend(self.symmetries.iter().map(|(map, _)| map.apply(s)));
+            let row = self.rows.apply(s);
+            let mut fresh = row.0[NEAR] & !s & self.full & allowed;
             while fresh != 0 {
                 let v = fresh.trailing_zeros() as usize;
                 fresh &= fresh - 1;
+                let cell = &self.cells[v].0;
                 let mut best = s | (1 << v);
-                for (img, (_, cells)) in images.iter().zip(&self.symmetries) {
-                    best = best.min(img | cells[v]);
+                for (img, c) in row.0[..NEAR].iter().zip(&cell[..NEAR]) {
+                    best = best.min(img | c);
                 }
                 table.add(best, w)?;
             }
@@ -330,7 +365,6 @@ impl Counter {
         layer: &Layer,
         p: usize,
         table: &mut Table,
-        images: &mut Vec<u64>,
     ) -> Result<(Vec<u64>, Vec<u128>), CountError> {
         let parts = &self.parts;
         // The sources: this part with a new cell in no chosen orbit, and the
@@ -344,23 +378,17 @@ impl Counter {
                 sources.push((p - parts.strides[i], parts.masks[i]));
             }
         }
-        let edges: usize = sources
-            .iter()
-            .map(|&(q, allowed)| {
-                let (sets, _) = layer.part(q);
-                sets.iter()
-                    .map(|&s| (self.border(s) & allowed).count_ones() as usize)
-                    .sum::<usize>()
-            })
-            .sum();
-        if edges == 0 {
+        let reads: usize = sources.iter().map(|&(q, _)| layer.part(q).0.len()).sum();
+        if reads == 0 {
             return Ok((Vec::new(), Vec::new()));
         }
-        // Most sets are reached along several edges; the table grows if needed.
-        table.reset(edges / 4);
+        // A set read here has a new cell allowed about half the time, and
+        // most sets of the next layer are reached along several edges; the
+        // table grows when this guess is short.
+        table.reset(reads / 4);
         for &(q, allowed) in &sources {
             let (sets, sums) = layer.part(q);
-            self.push_part(sets, sums, allowed, images, table)?;
+            self.push_part(sets, sums, allowed, table)?;
         }
         let mut sets = Vec::with_capacity(table.len);
         let mut sums = Vec::with_capacity(table.len);
@@ -369,26 +397,11 @@ impl Counter {
     }
 
     fn step(&self, layer: &Layer) -> Result<Layer, CountError> {
-        let built: Vec<(Vec<u64>, Vec<u128>)> = (0..self.parts.count)
+        let parts = (0..self.parts.count)
             .into_par_iter()
-            .map_init(
-                || (Table::new(), Vec::new()),
-                |(table, images), p| self.build_part(layer, p, table, images),
-            )
+            .map_init(Table::new, |table, p| self.build_part(layer, p, table))
             .collect::<Result<_, _>>()?;
-        let total: usize = built.iter().map(|(s, _)| s.len()).sum();
-        let mut next = Layer {
-            sets: Vec::with_capacity(total),
-            sums: Vec::with_capacity(total),
-            offsets: Vec::with_capacity(self.parts.count + 1),
-        };
-        next.offsets.push(0);
-        for (sets, sums) in built {
-            next.sets.extend_from_slice(&sets);
-            next.sums.extend_from_slice(&sums);
-            next.offsets.push(next.sets.len());
-        }
-        Ok(next)
+        Ok(Layer { parts })
     }
 }
 
@@ -398,38 +411,33 @@ impl Counter {
 pub(crate) fn count_from_mask(shape: &Shape, white: u64) -> Result<GroupedCount, CountError> {
     let counter = Counter::new(shape, white);
     let start = counter.canon(white & counter.full);
-    let mut offsets = vec![0; counter.parts.count + 1];
-    let p = counter.parts.part_of(start);
-    for o in &mut offsets[p + 1..] {
-        *o = 1;
-    }
-    let mut layer = Layer {
-        sets: vec![start],
-        sums: vec![1],
-        offsets,
-    };
+    let mut parts = vec![(Vec::new(), Vec::new()); counter.parts.count];
+    parts[counter.parts.part_of(start)] = (vec![start], vec![1]);
+    let mut layer = Layer { parts };
     let mut states = 1u64;
     let mut largest = 1usize;
     for _ in start.count_ones() as usize..shape.len() {
         layer = counter.step(&layer)?;
-        if layer.len() == 0 {
+        let len = layer.len();
+        if len == 0 {
             break;
         }
-        states += layer.len() as u64;
-        largest = largest.max(layer.len());
+        if len > MAX_LAYER_SETS {
+            return Err(CountError::TooManyStates(MAX_LAYER_SETS));
+        }
+        states += len as u64;
+        largest = largest.max(len);
     }
     let ways = layer
-        .sets
         .iter()
-        .zip(&layer.sums)
-        .filter(|&(&s, _)| s == counter.full)
-        .map(|(_, &w)| w)
+        .filter(|&(s, _)| s == counter.full)
+        .map(|(_, w)| w)
         .sum();
     Ok(GroupedCount {
         ways,
         states,
         largest_layer: largest,
-        symmetries: counter.symmetries.len() + 1,
+        symmetries: counter.symmetries,
     })
 }
 

@@ -260,9 +260,12 @@ pub enum CountError {
     /// The start is not a cell of the shape.
     #[error("the start {0} is not a cell of the shape")]
     StartNotInShape(Position),
-    /// The count does not fit in 128 bits (only possible on shapes of more than 35 cells).
+    /// The count does not fit in 128 bits (only possible on shapes of more than 34 cells).
     #[error("the number of winning games does not fit in 128 bits")]
     Overflow,
+    /// A layer would hold more than this many sets (a shape far larger than the `+`).
+    #[error("more than {0} sets of white cells in one layer: too large to count")]
+    TooManyStates(usize),
 }
 
 /// A fast hasher for bit-set keys (a multiplicative mix; keys are not adversarial).

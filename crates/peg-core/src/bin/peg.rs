@@ -254,7 +254,7 @@ fn count_input(start: Option<Position>, board: Option<String>) -> Result<Option<
 fn count_start(start: Position, method: CountMethod) -> Result<CountReport, Failure> {
     count_orderings_with(&Shape::plus(), start, method).map_err(|e| match e {
         CountError::StartNotInShape(_) => Failure::Spec(peg_core::InvalidPosition.to_string()),
-        CountError::Overflow => Failure::Spec(e.to_string()),
+        CountError::Overflow | CountError::TooManyStates(_) => Failure::Spec(e.to_string()),
     })
 }
 
