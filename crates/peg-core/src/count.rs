@@ -507,3 +507,69 @@ pub fn start_classes() -> Vec<(Position, Vec<Position>)> {
     classes.sort_by_key(|(p, _)| (p.y, p.x));
     classes
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_sums_grow_and_refuse_overflow() {
+        let mut t = Table::new();
+        t.reset(1);
+        for key in 1..=1000u64 {
+            t.add(key, u128::from(key)).unwrap();
+            t.add(key, 1).unwrap();
+        }
+        let (mut sets, mut sums) = (Vec::new(), Vec::new());
+        t.drain_into(&mut sets, &mut sums);
+        assert_eq!(sets.len(), 1000);
+        for (k, w) in sets.iter().zip(&sums) {
+            assert_eq!(*w, u128::from(*k) + 1);
+        }
+        // Reused: emptied, and a sum past u128 is an error, not a wrap.
+        t.reset(4);
+        t.add(7, u128::MAX).unwrap();
+        assert_eq!(t.add(7, 1), Err(CountError::Overflow));
+    }
+
+    #[test]
+    fn parts_number_sets_by_their_orbit_counts() {
+        // Orbits {0,1}, {2}, {3,4,5}; cell 2 is white from the start.
+        let parts = Parts::new(&[0b11, 0b100, 0b111000], 0b100);
+        assert_eq!(parts.masks, [0b111000, 0b11]);
+        assert_eq!(parts.count, 4 * 3);
+        let p = parts.part_of(0b101101);
+        assert_eq!((parts.digit(p, 0), parts.digit(p, 1)), (2, 1));
+        assert_eq!(parts.unchosen, 0);
+    }
+
+    #[test]
+    fn canon_is_the_same_on_every_image_and_is_one_of_them() {
+        let shape = Shape::plus();
+        let perms = shape.symmetries();
+        assert_eq!(perms.len(), 8);
+        let counter = Counter::new(&shape, 0);
+        let image = |p: &Vec<usize>, set: u64| {
+            (0..33)
+                .filter(|i| set >> i & 1 == 1)
+                .fold(0u64, |m, i| m | (1 << p[i]))
+        };
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let set = x & shape.full_mask();
+            let c = counter.canon(set);
+            assert!(perms.iter().any(|p| image(p, set) == c));
+            for p in &perms {
+                assert_eq!(counter.canon(image(p, set)), c);
+            }
+        }
+        // The neighbour column: the centre's neighbours are the 4 holes next to it.
+        let centre = shape.index_of(crate::Position::new(0, 0)).unwrap();
+        let row = counter.rows.apply(1 << centre);
+        assert_eq!(row.0[NEAR], shape.neighbours_mask(centre));
+        assert_eq!(row.0[NEAR].count_ones(), 4);
+    }
+}
