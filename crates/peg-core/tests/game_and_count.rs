@@ -134,7 +134,8 @@ fn count_agrees_with_pulling_on_a_21_cell_plus() {
 /// figures of the earlier counters, hash maps per layer with the start's
 /// stabiliser ([`CountMethod::Orbits`] for (1,0), (2,0), (3,0), (1,1)) or
 /// parts without symmetry ([`CountMethod::Parts`] for (2,1)), which share
-/// no code with the grouped counter but the shape.
+/// no code with the grouped counter but the shape. `full_board_census.rs`
+/// also gets all seven by a backward count written apart from the library.
 const FULL_BOARD: [((i64, i64), u128); 7] = [
     ((0, 0), 25_589_827_238_367_749_588_818_329_600),
     ((1, 0), 13_440_604_905_717_502_354_610_503_680),
