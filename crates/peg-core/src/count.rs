@@ -410,6 +410,15 @@ impl Counter {
 /// next to a white one. Zero when some cell can never be reached.
 pub(crate) fn count_from_mask(shape: &Shape, white: u64) -> Result<GroupedCount, CountError> {
     let counter = Counter::new(shape, white);
+    if shape.closure(white) != shape.full_mask() {
+        // Some black cell has no path of cells to a white one: no way to finish.
+        return Ok(GroupedCount {
+            ways: 0,
+            states: 0,
+            largest_layer: 0,
+            symmetries: counter.symmetries,
+        });
+    }
     let start = counter.canon(white & counter.full);
     let mut parts = vec![(Vec::new(), Vec::new()); counter.parts.count];
     parts[counter.parts.part_of(start)] = (vec![start], vec![1]);

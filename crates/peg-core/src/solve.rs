@@ -143,7 +143,7 @@ impl Shape {
     }
 
     /// Every cell reachable from the set `mask`.
-    fn closure(&self, mask: u64) -> u64 {
+    pub(crate) fn closure(&self, mask: u64) -> u64 {
         let mut m = mask;
         loop {
             let next = m | self.border(m);
