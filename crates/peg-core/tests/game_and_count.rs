@@ -147,7 +147,7 @@ const FULL_BOARD: [((i64, i64), u128); 7] = [
 ];
 
 #[test]
-#[ignore = "counts every class twice on the full board: about 30 s in release, far longer in debug; CI runs it with --release --ignored"]
+#[ignore = "counts every class twice on the full board: under a minute in release, far longer in debug; CI runs it with --release --ignored"]
 fn full_board_counts_for_every_class() {
     let shape = Shape::plus();
     let classes = start_classes();
@@ -164,7 +164,7 @@ fn full_board_counts_for_every_class() {
 }
 
 #[test]
-#[ignore = "runs the earlier counters on the full board: about 40 s and 0.9 GB in release; CI runs it with --release --ignored"]
+#[ignore = "runs the earlier counters on the full board: about a minute and 0.9 GB in release; CI runs it with --release --ignored"]
 fn full_board_grouped_agrees_with_the_earlier_methods() {
     let shape = Shape::plus();
     for (start, method) in [
