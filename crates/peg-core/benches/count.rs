@@ -1,15 +1,18 @@
 //! Criterion benchmarks: counting winning games on sub-boards small enough to
 //! time repeatedly, and the text round trip of the four functions.
 //!
-//! The full 33-hole board takes seconds per count; it is timed by running
-//! `peg count --verbose` (see the crate's report), not here.
+//! The full 33-hole board takes 1-2 s per count; `PEG_BENCH_FULL=1` adds it
+//! (the grouped count from each of the 7 classes of start holes). Wall time,
+//! CPU time and peak memory of whole runs come from
+//! `/usr/bin/time -v peg count --start X,Y` (see the README).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use peg_core::{
-    CountMethod, Position, Shape, count_orderings, count_orderings_with, create_board, parse_board,
-    show_list, show_possible_next_states,
+    Board, Color, CountMethod, Peg, Position, Shape, count_board, count_orderings,
+    count_orderings_with, create_board, parse_board, show_list, show_possible_next_states,
+    start_classes,
 };
 
 /// The `+` of radius 2 (21 cells): the 3x3 centre with an arm of 3x1 on each side.
@@ -37,8 +40,20 @@ fn bench_count(c: &mut Criterion) {
     let mut g = c.benchmark_group("count");
     g.sample_size(10);
     let plus = plus21();
-    g.bench_function("plus21 centre (8 symmetries)", |b| {
+    g.bench_function("plus21 centre, grouped (auto)", |b| {
         b.iter(|| count_orderings(black_box(&plus), Position::new(0, 0)))
+    });
+    g.bench_function("plus21 corner, grouped (all 8 symmetries)", |b| {
+        b.iter(|| {
+            count_orderings_with(
+                black_box(&plus),
+                Position::new(-2, -1),
+                CountMethod::Grouped,
+            )
+        })
+    });
+    g.bench_function("plus21 centre, orbits (one hash map per layer)", |b| {
+        b.iter(|| count_orderings_with(black_box(&plus), Position::new(0, 0), CountMethod::Orbits))
     });
     g.bench_function("plus21 centre, parts without symmetry", |b| {
         b.iter(|| count_orderings_with(black_box(&plus), Position::new(0, 0), CountMethod::Parts))
@@ -48,14 +63,39 @@ fn bench_count(c: &mut Criterion) {
             count_orderings_with(black_box(&plus), Position::new(-2, -1), CountMethod::Orbits)
         })
     });
-    g.bench_function("plus21 corner, parts (auto)", |b| {
-        b.iter(|| count_orderings(black_box(&plus), Position::new(-2, -1)))
+    g.bench_function("plus21 corner, parts", |b| {
+        b.iter(|| count_orderings_with(black_box(&plus), Position::new(-2, -1), CountMethod::Parts))
+    });
+    // A board with white pegs at the four arm tips, apart.
+    let tips = Board::new(
+        plus.cells()
+            .iter()
+            .map(|&p| {
+                let tip = p.x.abs() + p.y.abs() == 2 && (p.x == 0 || p.y == 0);
+                Peg::new(p, if tip { Color::W } else { Color::B })
+            })
+            .collect(),
+    )
+    .expect("a valid board");
+    g.bench_function("plus21 board, white at the 4 tips", |b| {
+        b.iter(|| count_board(black_box(&tips)))
     });
     let square = square25();
     g.bench_function("square25 corner (2 symmetries)", |b| {
         b.iter(|| count_orderings(black_box(&square), Position::new(0, 0)))
     });
     g.finish();
+    if std::env::var_os("PEG_BENCH_FULL").is_some_and(|v| !v.is_empty()) {
+        let mut g = c.benchmark_group("count 33-hole board");
+        g.sample_size(10);
+        let full = Shape::plus();
+        for (rep, _) in start_classes() {
+            g.bench_function(format!("grouped from {rep}"), |b| {
+                b.iter(|| count_orderings(black_box(&full), rep))
+            });
+        }
+        g.finish();
+    }
 }
 
 fn bench_text(c: &mut Criterion) {

@@ -31,27 +31,37 @@
 //! peg create 1,1 | peg valid 2,1      # isValidMove (M (2,1)) board  -> True
 //! peg goal --board '[Peg (0,0) W]'    # isGoal                        -> True
 //! peg create 0,0 | peg next           # showPossibleNextStates, one line
-//! peg play [--start 0,0] [--seed 7]   # play in the terminal: x,y | hint | undo | moves | quit
+//! peg play [--start 0,0] [--seed 7]   # play: x,y | hint | undo | moves | count | quit
 //! peg solve [--start -3,-1]           # one winning game, one `M (x,y)` per line (32 lines)
 //! peg count [--start -3,-1]           # exact number of winning games from that start
+//! peg count --all                     # the 7 classes of start holes: holes, count, time
+//! peg create 1,1 | peg count          # ways to finish any board read (also --board TEXT)
 //! ```
 //!
-//! `peg count` visits every connected set of pegs containing the start
-//! (66,464,735 from a corner; 12,134,136 orbits of 8 symmetries from the
-//! centre), which takes some 15–25 s and 0.3–0.7 GB in a release build;
-//! `--verbose` reports the work, `--method orbits|parts` picks the walk.
+//! `peg count` walks the sets of white pegs reachable from the start, one
+//! per orbit under all 8 symmetries of the board (about 12 to 18 million
+//! from a start hole), in about 1–2 s and 0.1 GB per start in a release
+//! build on two cores (see [`count`]); `--verbose` reports the work and
+//! `--method grouped|orbits|parts` picks the walk (the last two are the
+//! earlier, slower counters, kept as second methods). A board may be partial
+//! and its white pegs in separate groups; in `peg play`, `count` counts the
+//! board on screen.
 //!
 //! `create` on a position off the board and `next` on a board without a black
 //! peg print the assignment's exact message on standard error and exit 1;
 //! input that does not read prints `line:column: ...` and exits 2.
-//! `solve` and `count` start from the centre `(0,0)` unless told otherwise.
+//! `solve` starts from the centre `(0,0)` unless told otherwise; so does
+//! `count` when it is given no board (none on `--board`, and standard input
+//! a terminal or empty).
 
+pub mod count;
 pub mod game;
 pub mod parse;
 pub mod rules;
 pub mod solve;
 pub mod types;
 
+pub use count::{MAX_LAYER_SETS, count_board, count_finishes, start_classes};
 pub use game::{Game, list_positions, render_board, render_game};
 pub use parse::{
     ParseError, parse_board, parse_color, parse_move, parse_peg, parse_position,

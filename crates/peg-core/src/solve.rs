@@ -8,15 +8,14 @@
 //! [`count_orderings`] counts them without enumerating them: a dynamic
 //! programme over the connected sets that contain the start, layer by layer
 //! (layer `k` holds the sets of `k` cells), where `ways(S ∪ {v}) += ways(S)`
-//! for every cell `v` bordering `S`. The number of states is the number of
-//! connected sets containing the start (tens of millions for the 33-hole
-//! board, against about 10^25 orderings). Two ways to walk them
-//! ([`CountMethod`]): when symmetries of the shape fix the start they are
-//! factored out, each layer keeping one representative per orbit with the
-//! total of `ways` over the orbit, which needs no correction when pushed;
-//! otherwise each layer is split into parts that are built independently,
-//! in parallel, in cache-sized maps. Sums are checked: an overflow of `u128`
-//! is an error, never a wrong number.
+//! for every cell `v` bordering `S`. Three ways to walk them
+//! ([`CountMethod`]). The default, grouped, lives in the `count` module: one
+//! set per orbit under every symmetry of the shape, parts built in parallel
+//! (12 to 18 million orbits from a start on the 33-hole board, against
+//! about 10^25 orderings). The two earlier walks stay here as second
+//! methods: orbits under the symmetries fixing the start in one hash map per
+//! layer, and parts without symmetry in cache-sized maps. Sums are checked:
+//! an overflow of `u128` is an error, never a wrong number.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -54,6 +53,21 @@ pub struct Shape {
 impl Shape {
     /// The shape made of `cells` (in that order), neighbours being one step apart.
     pub fn new(cells: Vec<Position>) -> Result<Self, ShapeError> {
+        let shape = Self::from_cells(cells)?;
+        let reach = shape.closure(1);
+        if reach != shape.full_mask() {
+            let missing = (!reach & shape.full_mask()).trailing_zeros() as usize;
+            return Err(ShapeError::Disconnected(
+                shape.cells[missing],
+                shape.cells[0],
+            ));
+        }
+        Ok(shape)
+    }
+
+    /// Like [`Shape::new`], but the cells may form several separate regions
+    /// (a partial board); only the counts from white sets use such shapes.
+    pub fn from_cells(cells: Vec<Position>) -> Result<Self, ShapeError> {
         if cells.is_empty() {
             return Err(ShapeError::Empty);
         }
@@ -75,16 +89,7 @@ impl Shape {
                     .fold(0u64, |m, (j, _)| m | (1 << j))
             })
             .collect();
-        let shape = Self { cells, adjacency };
-        let reach = shape.closure(1);
-        if reach != shape.full_mask() {
-            let missing = (!reach & shape.full_mask()).trailing_zeros() as usize;
-            return Err(ShapeError::Disconnected(
-                shape.cells[missing],
-                shape.cells[0],
-            ));
-        }
-        Ok(shape)
+        Ok(Self { cells, adjacency })
     }
 
     /// The 33-hole `+` board, cells in canonical order.
@@ -117,7 +122,7 @@ impl Shape {
         self.adjacency[i]
     }
 
-    fn full_mask(&self) -> u64 {
+    pub(crate) fn full_mask(&self) -> u64 {
         if self.cells.len() == 64 {
             u64::MAX
         } else {
@@ -138,7 +143,7 @@ impl Shape {
     }
 
     /// Every cell reachable from the set `mask`.
-    fn closure(&self, mask: u64) -> u64 {
+    pub(crate) fn closure(&self, mask: u64) -> u64 {
         let mut m = mask;
         loop {
             let next = m | self.border(m);
@@ -151,7 +156,7 @@ impl Shape {
 
     /// The permutations of the cell indices induced by the 8 rotations and
     /// reflections of the plane that map the shape onto itself.
-    fn symmetries(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn symmetries(&self) -> Vec<Vec<usize>> {
         let transforms: [fn(Position) -> Position; 8] = [
             |p| Position::new(p.x, p.y),
             |p| Position::new(-p.y, p.x),
@@ -190,7 +195,8 @@ impl Shape {
 /// One winning game from `start`: the moves, in order, that turn every other cell white.
 ///
 /// Breadth-first from the start, neighbours in the shape's cell order, so
-/// every move touches a cell that is already white. `None` if `start` is not a cell.
+/// every move touches a cell that is already white. `None` if `start` is not
+/// a cell or some cell cannot be reached from it.
 pub fn solve(shape: &Shape, start: Position) -> Option<Vec<Move>> {
     let s = shape.index_of(start)?;
     let mut white = 1u64 << s;
@@ -206,43 +212,42 @@ pub fn solve(shape: &Shape, start: Position) -> Option<Vec<Move>> {
             queue.push_back(j);
         }
     }
-    Some(moves)
+    (white == shape.full_mask()).then_some(moves)
 }
-
-/// From this many cells on, [`CountMethod::Auto`] uses parts when no symmetry
-/// helps: below it one hash map per layer is faster (measured on a 21-cell
-/// plus: 8.6 ms against 15.5 ms). On the 33-hole board from a corner, parts
-/// take about the same CPU time (19 s against 21 s) but a third of the memory
-/// (0.68 GB against 2.2 GB) and use both cores.
-const PARTS_FROM: usize = 28;
 
 /// How [`count_orderings_with`] walks the connected sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CountMethod {
-    /// [`CountMethod::Orbits`] when a symmetry of the shape fixes the start or
-    /// the shape is small (under 28 cells), else [`CountMethod::Parts`].
+    /// [`CountMethod::Grouped`], the fastest on every shape measured.
     Auto,
+    /// One set per orbit under every symmetry of the shape (whether or not
+    /// it fixes the start), each layer split into parts by how many cells of
+    /// each cell orbit a set holds, parts built in parallel in cache-sized
+    /// tables (see the `count` module). The only method that also counts
+    /// from a set of white cells ([`count_finishes`](crate::count_finishes)).
+    Grouped,
     /// One hash map per layer holding one set per orbit under the symmetries
     /// that fix the start (8 times fewer sets from the centre of the `+`;
-    /// with no such symmetry, simply every set).
+    /// with no such symmetry, simply every set). Kept as a second method.
     Orbits,
     /// Every set, each layer split into parts by which of a few chosen cells
     /// it holds; a part of the next layer is built from at most a few parts
     /// of this one, in a small cache-friendly map, and parts are built in
-    /// parallel. Symmetries are not used.
+    /// parallel. Symmetries are not used. Kept as a second method.
     Parts,
 }
 
 /// What [`count_orderings`] found and how much work it took.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CountReport {
-    /// The number of distinct winning move sequences.
+    /// The number of distinct winning move sequences (from a board: of ways to finish it).
     pub orderings: u128,
-    /// Connected sets containing the start that were stored (one per symmetry orbit).
+    /// Sets of white cells that were stored (one per symmetry orbit).
     pub states: u64,
     /// The most sets stored in one layer.
     pub largest_layer: usize,
-    /// How many symmetries fixing the start were used (1 = none).
+    /// How many symmetries were used (1 = none): for [`CountMethod::Grouped`]
+    /// all of the shape's, for [`CountMethod::Orbits`] those fixing the start.
     pub symmetries: usize,
     /// The method used (never [`CountMethod::Auto`]).
     pub method: CountMethod,
@@ -254,9 +259,12 @@ pub enum CountError {
     /// The start is not a cell of the shape.
     #[error("the start {0} is not a cell of the shape")]
     StartNotInShape(Position),
-    /// The count does not fit in 128 bits (only possible on shapes of more than 35 cells).
+    /// The count does not fit in 128 bits (only possible on shapes of more than 34 cells).
     #[error("the number of winning games does not fit in 128 bits")]
     Overflow,
+    /// A layer would hold more than this many sets (a shape far larger than the `+`).
+    #[error("more than {0} sets of white cells in one layer: too large to count")]
+    TooManyStates(usize),
 }
 
 /// A fast hasher for bit-set keys (a multiplicative mix; keys are not adversarial).
@@ -360,10 +368,16 @@ pub fn count_orderings_with(
     match method {
         CountMethod::Orbits => count_by_orbits(shape, s, &perms),
         CountMethod::Parts => count_by_parts(shape, s),
-        CountMethod::Auto if perms.len() > 1 || shape.len() < PARTS_FROM => {
-            count_by_orbits(shape, s, &perms)
+        CountMethod::Auto | CountMethod::Grouped => {
+            let c = crate::count::count_from_mask(shape, 1 << s)?;
+            Ok(CountReport {
+                orderings: c.ways,
+                states: c.states,
+                largest_layer: c.largest_layer,
+                symmetries: c.symmetries,
+                method: CountMethod::Grouped,
+            })
         }
-        CountMethod::Auto => count_by_parts(shape, s),
     }
 }
 

@@ -236,3 +236,96 @@ fn play_random_start_is_repeatable_with_a_seed() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stderr), "The position is not valid.\n");
 }
+
+#[test]
+fn count_finishes_a_board_from_the_flag_or_stdin() {
+    // B W B in a line: the two ends in either order.
+    let board = "[Peg (-1,0) B,Peg (0,0) W,\n Peg (1,0) B]";
+    let out = peg(&["count", "--board", board], "");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "2\n");
+    let out = peg(&["count"], board);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "2\n");
+    assert!(out.stderr.is_empty());
+    // White pegs apart: (0,1) before (0,2), and (3,0) at any of 3 places.
+    let apart = "[Peg (0,0) W,Peg (0,1) B,Peg (0,2) B,Peg (2,0) W,Peg (3,0) B]";
+    assert_eq!(text(&peg(&["count"], apart).stdout), "3\n");
+    // A black peg that can never turn white: no way to finish.
+    let stuck = "[Peg (0,0) W,Peg (2,0) B]";
+    assert_eq!(text(&peg(&["count"], stuck).stdout), "0\n");
+    let out = peg(&["count", "--verbose"], board);
+    assert!(text(&out.stderr).starts_with("board: "), "{out:?}");
+}
+
+#[test]
+fn count_refuses_bad_boards_and_mixed_requests() {
+    let out = peg(&["count"], "[Peg (0,0) W,\nPeg (1,0) X]");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).contains("stdin:2:11:"), "{out:?}");
+    let out = peg(&["count", "--board", "[Peg (4,4) W]"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`Peg (4,4) W`"));
+    let out = peg(
+        &["count", "--method", "orbits", "--board", "[Peg (0,0) W]"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("count from a start hole only"));
+    let out = peg(&["count", "--start", "0,0", "--board", "[Peg (0,0) W]"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let out = peg(&["count", "--all", "--start", "0,0"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Every sequence of valid moves to the goal, through the spec's functions.
+fn brute(board: &peg_core::Board) -> u128 {
+    if peg_core::is_goal(board) {
+        return 1;
+    }
+    peg_core::show_possible_next_states(board)
+        .unwrap()
+        .iter()
+        .map(|s| brute(&s.board))
+        .sum()
+}
+
+#[test]
+fn play_count_shows_the_ways_to_finish_the_board_on_screen() {
+    let solution = text(&peg(&["solve", "--start", "3,0"], "").stdout);
+    let moves: Vec<&str> = solution.lines().map(|l| &l[2..]).take(26).collect();
+    let mut board = peg_core::create_board(peg_core::Position::new(3, 0)).unwrap();
+    for m in &moves {
+        board = board.with_white(peg_core::parse_position_arg(m).unwrap());
+    }
+    let want = brute(&board);
+    assert!(want > 1, "six black pegs left: {board}");
+    let script = format!("{}\ncount\nquit\n", moves.join("\n"));
+    let out = peg(&["play", "--start", "3,0"], &script);
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains(&format!(
+            "move 27> Ways to finish from here: {want}.\nmove 27> Bye.\n"
+        )),
+        "{s}"
+    );
+    assert!(s.contains("count (the number of ways to finish from here)"));
+}
+
+#[test]
+#[ignore = "counts all 7 classes on the full board: seconds in release, minutes in debug; CI runs it with --release --ignored"]
+fn count_all_prints_one_row_per_class() {
+    let out = peg(&["count", "--all"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(lines.len(), 9, "{s}");
+    assert!(lines[0].starts_with("holes "));
+    assert!(lines[1].starts_with("(0,0) "));
+    assert!(lines[1].contains(" 25589827238367749588818329600 "));
+    assert!(lines[7].starts_with("(-3,-1) (-3,1) (-1,-3) (-1,3) (1,-3) (1,3) (3,-1) (3,1) "));
+    assert!(lines[7].contains(" 48486454774910983346595840 "));
+    assert!(lines[8].starts_with("7 classes, 33 holes, "));
+}

@@ -182,7 +182,7 @@ fn count_hand_derived_small_shapes() {
     let r = count_orderings(&plus5, p(0, 0)).unwrap();
     assert_eq!(r.orderings, 24);
     assert_eq!(r.symmetries, 8);
-    assert_eq!(r.method, CountMethod::Orbits);
+    assert_eq!(r.method, CountMethod::Grouped);
     assert_eq!(
         r.states,
         1 + 1 + 2 + 1 + 1,
@@ -231,7 +231,12 @@ fn count_agrees_with_enumeration_on_sub_boards() {
         let sh = shape(&cells);
         for &start in sh.cells() {
             let slow = count_orderings_by_enumeration(&sh, start).unwrap();
-            for method in [CountMethod::Auto, CountMethod::Orbits, CountMethod::Parts] {
+            for method in [
+                CountMethod::Auto,
+                CountMethod::Grouped,
+                CountMethod::Orbits,
+                CountMethod::Parts,
+            ] {
                 let fast = count_orderings_with(&sh, start, method).unwrap();
                 assert_eq!(
                     fast.orderings, slow,
@@ -271,7 +276,7 @@ proptest! {
         let sh = Shape::new(cells.clone()).unwrap();
         let start = cells[s];
         let slow = count_orderings_by_enumeration(&sh, start).unwrap();
-        for method in [CountMethod::Orbits, CountMethod::Parts] {
+        for method in [CountMethod::Grouped, CountMethod::Orbits, CountMethod::Parts] {
             prop_assert_eq!(count_orderings_with(&sh, start, method).unwrap().orderings, slow);
         }
     }

@@ -3,12 +3,14 @@
 
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use peg_core::{
-    Board, CountError, CountMethod, Game, Move, MoveRefusal, Position, Shape, all_positions,
-    count_orderings_with, create_board, is_goal, is_valid_move, list_positions, parse_board,
-    parse_position_arg, render_game, show_bool, show_list, show_possible_next_states, solve,
+    Board, CountError, CountMethod, CountReport, Game, Move, MoveRefusal, Position, Shape,
+    all_positions, count_board, count_orderings_with, create_board, is_goal, is_valid_move,
+    list_positions, parse_board, parse_position_arg, render_game, show_bool, show_list,
+    show_possible_next_states, solve, start_classes,
 };
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
@@ -64,16 +66,31 @@ enum Command {
         #[arg(long, allow_hyphen_values = true, value_parser = position_arg, default_value = "0,0")]
         start: Position,
     },
-    /// Print the exact number of distinct winning games from a start.
+    /// Print the exact number of distinct winning games from a start, from every
+    /// class of starts (--all), or of ways to finish a board (--board or stdin).
+    ///
+    /// With neither --start, --all nor --board, a board is read from standard
+    /// input when it is not a terminal and holds text; otherwise the count is
+    /// from the centre.
     Count {
-        /// The starting white peg.
-        #[arg(long, allow_hyphen_values = true, value_parser = position_arg, default_value = "0,0")]
-        start: Position,
+        /// The starting white peg (the centre if nothing else is given).
+        #[arg(long, allow_hyphen_values = true, value_parser = position_arg, conflicts_with_all = ["all", "board"])]
+        start: Option<Position>,
+        /// Print a table: each class of start holes under the board's 8
+        /// symmetries, with its holes, its count, the sets stored and the time.
+        #[arg(long, conflicts_with = "board")]
+        all: bool,
+        /// The board to finish, as Haskell text, instead of reading stdin; any
+        /// board that reads, white pegs in one group or several.
+        #[arg(long, value_name = "TEXT")]
+        board: Option<String>,
         /// Also print the work done (states, largest layer, symmetries, time) on stderr.
         #[arg(long)]
         verbose: bool,
-        /// How to walk the connected sets: orbits (one hash map per layer, one set
-        /// per symmetry orbit), parts (cache-sized parts in parallel), or auto.
+        /// How to walk the sets of white pegs: grouped (one set per orbit under all
+        /// 8 symmetries, parts in parallel; the default), orbits (one hash map per
+        /// layer, symmetries fixing the start), parts (no symmetry, parts in
+        /// parallel). Only grouped counts a board.
         #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
         method: MethodArg,
     },
@@ -83,6 +100,7 @@ enum Command {
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum MethodArg {
     Auto,
+    Grouped,
     Orbits,
     Parts,
 }
@@ -138,7 +156,12 @@ fn read_board(text: Option<String>) -> Result<Board, Failure> {
             ("stdin", t)
         }
     };
-    parse_board(&text).map_err(|e| Failure::Input(format!("{source}:{e}")))
+    board_from(source, &text)
+}
+
+/// The board in `text`, or an input error naming `source` and the line and column.
+fn board_from(source: &str, text: &str) -> Result<Board, Failure> {
+    parse_board(text).map_err(|e| Failure::Input(format!("{source}:{e}")))
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Failure> {
@@ -178,37 +201,130 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Count {
             start,
+            all,
+            board,
             verbose,
             method,
         } => {
             let method = match method {
                 MethodArg::Auto => CountMethod::Auto,
+                MethodArg::Grouped => CountMethod::Grouped,
                 MethodArg::Orbits => CountMethod::Orbits,
                 MethodArg::Parts => CountMethod::Parts,
             };
-            let t = std::time::Instant::now();
-            let report =
-                count_orderings_with(&Shape::plus(), start, method).map_err(|e| match e {
-                    CountError::StartNotInShape(_) => {
-                        Failure::Spec(peg_core::InvalidPosition.to_string())
-                    }
-                    CountError::Overflow => Failure::Spec(e.to_string()),
-                })?;
-            writeln!(out, "{}", report.orderings)?;
-            if verbose {
-                eprintln!(
-                    "start {start}: {} connected sets stored ({:?} method, {} symmetries), largest layer {}, {:.2?}",
-                    report.states,
-                    report.method,
-                    report.symmetries,
-                    report.largest_layer,
-                    t.elapsed()
-                );
+            if all {
+                count_table(method, &mut out)?;
+            } else if let Some(board) = count_input(start, board)? {
+                count_from_board(&board, method, verbose, &mut out)?;
+            } else {
+                let start = start.unwrap_or(Position::new(0, 0));
+                let t = Instant::now();
+                let report = count_start(start, method)?;
+                writeln!(out, "{}", report.orderings)?;
+                if verbose {
+                    eprintln!("start {start}: {}", work(&report, t.elapsed()));
+                }
             }
         }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The board `peg count` is to finish, if it is given one: `--board`, or
+/// standard input when neither `--start` nor `--board` is given and stdin is
+/// not a terminal and holds more than white space.
+fn count_input(start: Option<Position>, board: Option<String>) -> Result<Option<Board>, Failure> {
+    if board.is_some() {
+        return read_board(board).map(Some);
+    }
+    if start.is_some() || io::stdin().is_terminal() {
+        return Ok(None);
+    }
+    let mut text = String::new();
+    io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| Failure::Input(format!("cannot read standard input: {e}")))?;
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    board_from("stdin", &text).map(Some)
+}
+
+fn count_start(start: Position, method: CountMethod) -> Result<CountReport, Failure> {
+    count_orderings_with(&Shape::plus(), start, method).map_err(|e| match e {
+        CountError::StartNotInShape(_) => Failure::Spec(peg_core::InvalidPosition.to_string()),
+        CountError::Overflow | CountError::TooManyStates(_) => Failure::Spec(e.to_string()),
+    })
+}
+
+fn count_from_board(
+    board: &Board,
+    method: CountMethod,
+    verbose: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    if matches!(method, CountMethod::Orbits | CountMethod::Parts) {
+        return Err(Failure::Input(
+            "--method orbits and parts count from a start hole only; a board is counted by the grouped method (the default)".to_string(),
+        ));
+    }
+    let t = Instant::now();
+    let report = count_board(board).map_err(|e| Failure::Spec(e.to_string()))?;
+    writeln!(out, "{}", report.orderings)?;
+    if verbose {
+        eprintln!("board: {}", work(&report, t.elapsed()));
+    }
+    Ok(())
+}
+
+/// The work a count did, for `--verbose`.
+fn work(report: &CountReport, time: Duration) -> String {
+    format!(
+        "{} sets stored ({:?} method, {} symmetries), largest layer {}, {:.2?}",
+        report.states, report.method, report.symmetries, report.largest_layer, time
+    )
+}
+
+/// `peg count --all`: one row per class of start holes, printed as it is counted.
+fn count_table(method: CountMethod, out: &mut impl Write) -> Result<(), Failure> {
+    let classes = start_classes();
+    let holes: Vec<String> = classes
+        .iter()
+        .map(|(_, hs)| {
+            hs.iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let width = holes.iter().map(String::len).max().unwrap_or(0);
+    writeln!(
+        out,
+        "{:<width$}  {:>29}  {:>10}  {:>8}",
+        "holes", "winning games from each hole", "states", "time"
+    )?;
+    out.flush()?;
+    let total = Instant::now();
+    for ((rep, _), holes) in classes.iter().zip(&holes) {
+        let t = Instant::now();
+        let report = count_start(*rep, method)?;
+        writeln!(
+            out,
+            "{holes:<width$}  {:>29}  {:>10}  {:>6.2} s",
+            report.orderings,
+            report.states,
+            t.elapsed().as_secs_f64()
+        )?;
+        out.flush()?;
+    }
+    writeln!(
+        out,
+        "{} classes, 33 holes, {:.2} s in all",
+        classes.len(),
+        total.elapsed().as_secs_f64()
+    )?;
+    Ok(())
 }
 
 fn random_start(seed: Option<u64>) -> Position {
@@ -222,7 +338,8 @@ fn random_start(seed: Option<u64>) -> Position {
 
 const HELP: &str = "Type a position to flip that black peg white (x,y such as 1,0 or (-2,1)),\n\
 or a command: hint (suggest a move), undo (take back the last move),\n\
-moves (list the valid moves), quit (leave the game).";
+moves (list the valid moves), count (the number of ways to finish from here),\n\
+quit (leave the game).";
 
 fn show_turn(game: &Game, out: &mut impl Write, color: bool) -> io::Result<()> {
     write!(out, "\n{}", render_game(game, color))?;
@@ -269,6 +386,10 @@ fn play(
             }
             "help" | "?" => writeln!(out, "{HELP}")?,
             "moves" => writeln!(out, "Valid moves: {}", list_positions(&game.valid_moves()))?,
+            "count" => match count_board(game.board()) {
+                Ok(r) => writeln!(out, "Ways to finish from here: {}.", r.orderings)?,
+                Err(e) => writeln!(out, "Cannot count: {e}.")?,
+            },
             "hint" => match game.hint() {
                 Some(m) => writeln!(out, "Hint: try {}.", m.0)?,
                 None => writeln!(out, "No move is left.")?,
