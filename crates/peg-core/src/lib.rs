@@ -57,6 +57,7 @@
 pub mod count;
 pub mod game;
 pub mod parse;
+pub mod play;
 pub mod rules;
 pub mod solve;
 pub mod types;

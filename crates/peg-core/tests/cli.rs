@@ -173,8 +173,8 @@ fn solve_prints_32_moves_that_win() {
 #[test]
 fn count_on_the_full_board_is_refused_off_board() {
     let out = peg(&["count", "--start", "5,5"], "");
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(text(&out.stderr), "The position is not valid.\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("(5,5) is not a hole of the + board"));
 }
 
 #[test]
@@ -232,9 +232,21 @@ fn play_random_start_is_repeatable_with_a_seed() {
     let b = text(&peg(&["play", "--seed", "42"], "").stdout);
     assert_eq!(a, b);
     assert!(a.contains("You start with the white peg at ("));
-    let out = peg(&["play", "--start", "3,3"], "");
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(text(&out.stderr), "The position is not valid.\n");
+    // An off-board start is bad input, like one that does not read.
+    for start in ["3,3", "9,9", "abc"] {
+        let out = peg(&["play", "--start", start], "");
+        assert_eq!(out.status.code(), Some(2), "{start}");
+        assert!(
+            text(&out.stderr).starts_with("error: invalid value"),
+            "{start}"
+        );
+    }
+    let out = peg(&["play", "--start", "9,9"], "");
+    assert!(
+        text(&out.stderr).contains("(9,9) is not a hole of the + board (a hole has |x| <= 1 and |y| <= 3, or |x| <= 3 and |y| <= 1)"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

@@ -1,16 +1,17 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // reason: printing results and errors is this binary's job
 //! `peg`: the Peg Reversal functions from the shell, the game, a solver and a counter.
 
-use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
+use frontend::ColorWhen;
+use peg_core::play::play;
 use peg_core::{
-    Board, CountError, CountMethod, CountReport, Game, Move, MoveRefusal, Position, Shape,
-    all_positions, count_board, count_orderings_with, create_board, is_goal, is_valid_move,
-    list_positions, parse_board, parse_position_arg, render_game, show_bool, show_list,
-    show_possible_next_states, solve, start_classes,
+    Board, CountError, CountMethod, CountReport, Game, Move, Position, Shape, all_positions,
+    count_board, count_orderings_with, create_board, is_goal, is_valid_move, parse_board,
+    parse_position_arg, show_bool, show_list, show_possible_next_states, solve, start_classes,
 };
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
@@ -51,19 +52,22 @@ enum Command {
         #[arg(long, value_name = "TEXT")]
         board: Option<String>,
     },
-    /// Play in the terminal: type a position per turn, or hint, undo, moves, quit.
+    /// Play in the terminal: type a position per turn, or hint, undo, moves, count, quit.
     Play {
         /// The starting white peg (random if not given).
-        #[arg(long, allow_hyphen_values = true, value_parser = position_arg)]
+        #[arg(long, allow_hyphen_values = true, value_parser = hole_arg)]
         start: Option<Position>,
         /// Seed for the random start, for a repeatable game.
         #[arg(long)]
         seed: Option<u64>,
+        /// When to draw the board in colour (auto: on a terminal, unless NO_COLOR is set).
+        #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+        color: ColorWhen,
     },
     /// Print one winning game (32 moves), one `M (x,y)` per line.
     Solve {
         /// The starting white peg.
-        #[arg(long, allow_hyphen_values = true, value_parser = position_arg, default_value = "0,0")]
+        #[arg(long, allow_hyphen_values = true, value_parser = hole_arg, default_value = "0,0")]
         start: Position,
     },
     /// Print the exact number of distinct winning games from a start, from every
@@ -74,7 +78,7 @@ enum Command {
     /// from the centre.
     Count {
         /// The starting white peg (the centre if nothing else is given).
-        #[arg(long, allow_hyphen_values = true, value_parser = position_arg, conflicts_with_all = ["all", "board"])]
+        #[arg(long, allow_hyphen_values = true, value_parser = hole_arg, conflicts_with_all = ["all", "board"])]
         start: Option<Position>,
         /// Print a table: each class of start holes under the board's 8
         /// symmetries, with its holes, its count, the sets stored and the time.
@@ -109,50 +113,66 @@ fn position_arg(text: &str) -> Result<Position, String> {
     parse_position_arg(text).map_err(|e| e.to_string())
 }
 
-/// Everything that ends a run early, mapped to an exit code in one place.
+/// A start hole: a position that is a hole of the `+` board (an off-board
+/// start is bad input, exit 2, like one that does not read).
+fn hole_arg(text: &str) -> Result<Position, String> {
+    let pos = position_arg(text)?;
+    if all_positions().contains(&pos) {
+        Ok(pos)
+    } else {
+        Err(format!(
+            "{pos} is not a hole of the + board (a hole has |x| <= 1 and |y| <= 3, or |x| <= 3 and |y| <= 1)"
+        ))
+    }
+}
+
+/// Everything that ends a run early. The assignment's own errors keep
+/// their exact text and exit 1; the rest go through the workspace's one
+/// convention ([`frontend::finish`]: `error: `, exit 2).
 enum Failure {
     /// The spec's own error (exit 1): its exact message.
     Spec(String),
-    /// Input that does not read (exit 2).
-    Input(String),
-    /// Writing or reading failed.
-    Io(io::Error),
+    /// Input that does not read, or an I/O error.
+    Front(frontend::Failure),
 }
 
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Self {
-        Failure::Io(e)
+        Failure::Front(frontend::Failure::Io(e))
     }
+}
+
+#[allow(non_snake_case)] // reason: reads as the variant it stands for
+fn Input(message: String) -> Failure {
+    Failure::Front(frontend::Failure::Usage(message))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
-        Ok(code) => code,
+    frontend::finish(match run(cli) {
         Err(Failure::Spec(msg)) => {
             eprintln!("{msg}");
-            ExitCode::from(1)
+            Ok(ExitCode::from(1))
         }
-        Err(Failure::Input(msg)) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
-        }
-        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::Io(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
+        Err(Failure::Front(f)) => Err(f),
+        Ok(code) => Ok(code),
+    })
 }
 
 fn read_board(text: Option<String>) -> Result<Board, Failure> {
     let (source, text) = match text {
         Some(t) => ("--board", t),
         None => {
+            if io::stdin().is_terminal() {
+                eprintln!(
+                    "peg: reading a board from standard input, e.g. [Peg (0,0) W,Peg (1,0) B] \
+                     (end it with Ctrl-D), or give it with --board TEXT"
+                );
+            }
             let mut t = String::new();
             io::stdin()
                 .read_to_string(&mut t)
-                .map_err(|e| Failure::Input(format!("cannot read standard input: {e}")))?;
+                .map_err(|e| Input(format!("cannot read standard input: {e}")))?;
             ("stdin", t)
         }
     };
@@ -161,7 +181,7 @@ fn read_board(text: Option<String>) -> Result<Board, Failure> {
 
 /// The board in `text`, or an input error naming `source` and the line and column.
 fn board_from(source: &str, text: &str) -> Result<Board, Failure> {
-    parse_board(text).map_err(|e| Failure::Input(format!("{source}:{e}")))
+    parse_board(text).map_err(|e| Input(format!("{source}:{e}")))
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Failure> {
@@ -185,12 +205,10 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
                 show_possible_next_states(&board).map_err(|e| Failure::Spec(e.to_string()))?;
             writeln!(out, "{}", show_list(&states))?;
         }
-        Command::Play { start, seed } => {
+        Command::Play { start, seed, color } => {
             let start = start.unwrap_or_else(|| random_start(seed));
             let game = Game::new(start).map_err(|e| Failure::Spec(e.to_string()))?;
-            let color = io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            play(game, io::stdin().lock(), &mut out, color)?;
+            play(game, io::stdin().lock(), &mut out, color.for_stdout())?;
         }
         Command::Solve { start } => {
             let moves = solve(&Shape::plus(), start)
@@ -244,7 +262,7 @@ fn count_input(start: Option<Position>, board: Option<String>) -> Result<Option<
     let mut text = String::new();
     io::stdin()
         .read_to_string(&mut text)
-        .map_err(|e| Failure::Input(format!("cannot read standard input: {e}")))?;
+        .map_err(|e| Input(format!("cannot read standard input: {e}")))?;
     if text.trim().is_empty() {
         return Ok(None);
     }
@@ -265,7 +283,7 @@ fn count_from_board(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     if matches!(method, CountMethod::Orbits | CountMethod::Parts) {
-        return Err(Failure::Input(
+        return Err(Input(
             "--method orbits and parts count from a start hole only; a board is counted by the grouped method (the default)".to_string(),
         ));
     }
@@ -334,113 +352,4 @@ fn random_start(seed: Option<u64>) -> Position {
         None => rand::rng().random_range(0..cells.len()),
     };
     cells[i]
-}
-
-const HELP: &str = "Type a position to flip that black peg white (x,y such as 1,0 or (-2,1)),\n\
-or a command: hint (suggest a move), undo (take back the last move),\n\
-moves (list the valid moves), count (the number of ways to finish from here),\n\
-quit (leave the game).";
-
-fn show_turn(game: &Game, out: &mut impl Write, color: bool) -> io::Result<()> {
-    write!(out, "\n{}", render_game(game, color))?;
-    writeln!(out, "Valid moves: {}", list_positions(&game.valid_moves()))?;
-    Ok(())
-}
-
-fn prompt(game: &Game, out: &mut impl Write) -> io::Result<()> {
-    write!(out, "move {}> ", game.history().len() + 1)?;
-    out.flush()
-}
-
-/// The game loop: reads one line per turn from `input`, writes to `out`.
-///
-/// A line is read as bytes and shown with invalid UTF-8 replaced, so a stray
-/// byte is one unreadable move, not the end of the game.
-fn play(
-    mut game: Game,
-    mut input: impl BufRead,
-    out: &mut impl Write,
-    color: bool,
-) -> io::Result<()> {
-    writeln!(
-        out,
-        "Peg Reversal: turn every peg white. W is a white peg, B a black one.\nYou start with the white peg at {}.\n{HELP}",
-        game.start()
-    )?;
-    show_turn(&game, out, color)?;
-    prompt(&game, out)?;
-    let mut taken_back = 0usize;
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&buf);
-        let word = line.trim();
-        match word.to_ascii_lowercase().as_str() {
-            "" => {}
-            "quit" | "q" | "exit" => {
-                writeln!(out, "Bye.")?;
-                return Ok(());
-            }
-            "help" | "?" => writeln!(out, "{HELP}")?,
-            "moves" => writeln!(out, "Valid moves: {}", list_positions(&game.valid_moves()))?,
-            "count" => match count_board(game.board()) {
-                Ok(r) => writeln!(out, "Ways to finish from here: {}.", r.orderings)?,
-                Err(e) => writeln!(out, "Cannot count: {e}.")?,
-            },
-            "hint" => match game.hint() {
-                Some(m) => writeln!(out, "Hint: try {}.", m.0)?,
-                None => writeln!(out, "No move is left.")?,
-            },
-            "undo" => match game.undo() {
-                Some(p) => {
-                    taken_back += 1;
-                    writeln!(out, "Took back {p}; it is black again.")?;
-                    show_turn(&game, out, color)?;
-                }
-                None => writeln!(out, "Nothing to undo: no move has been made yet.")?,
-            },
-            _ => match parse_position_arg(word) {
-                Err(e) => writeln!(
-                    out,
-                    "Cannot read `{word}` as a position or command: {}.\n{HELP}",
-                    e.message
-                )?,
-                Ok(pos) => match game.play(pos) {
-                    Err(reason) => {
-                        let why = match reason {
-                            MoveRefusal::NoWhiteNeighbour(_) => {
-                                format!("{reason}: flip a black peg next to a white one")
-                            }
-                            _ => reason.to_string(),
-                        };
-                        writeln!(out, "Refused: {why}. Try again.")?;
-                    }
-                    Ok(()) => {
-                        if game.is_won() {
-                            write!(out, "\n{}", render_game(&game, color))?;
-                            let undo_note = match taken_back {
-                                0 => String::new(),
-                                1 => " (1 move taken back on the way)".to_string(),
-                                n => format!(" ({n} moves taken back on the way)"),
-                            };
-                            writeln!(
-                                out,
-                                "Congratulations! Every peg is white: you won in {} moves{undo_note}.",
-                                game.history().len()
-                            )?;
-                            return Ok(());
-                        }
-                        show_turn(&game, out, color)?;
-                    }
-                },
-            },
-        }
-        prompt(&game, out)?;
-    }
-    // End of input: quit quietly, leaving the terminal on a fresh line.
-    writeln!(out)?;
-    Ok(())
 }
