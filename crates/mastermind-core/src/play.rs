@@ -11,7 +11,8 @@
 //!   in a one-peg game of 17 or more colours, where `q` is a colour, only `Q` leaves;
 //! - with notes enabled ([`Ui::with_notes`]; the `mastermind` binary enables them when
 //!   standard input is a terminal), every silent re-prompt is explained on the notes
-//!   writer (standard error), never in the transcript.
+//!   writer (standard error), never in the transcript; at end of input the notes writer
+//!   ends the prompt's line, so a terminal's cursor does not stay after the prompt.
 
 use std::cell::OnceCell;
 use std::io::{self, BufRead, Write};
@@ -64,6 +65,9 @@ impl<'a, R: BufRead, W: Write> Ui<'a, R, W> {
         self.out.flush()?;
         let mut buf = Vec::new();
         if self.input.read_until(b'\n', &mut buf)? == 0 {
+            // On a terminal, end the prompt's line on the notes writer, so
+            // the shell's prompt starts afresh and the transcript is unchanged.
+            self.note("")?;
             return Ok(None);
         }
         Ok(Some(String::from_utf8_lossy(&buf).trim().to_string()))
