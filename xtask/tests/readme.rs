@@ -146,7 +146,9 @@ fn examples(text: &str) -> Result<Vec<Example>, Vec<String>> {
             block = None;
             continue;
         }
-        let line = raw.get(open.indent..).unwrap_or(body).to_string();
+        // As in CommonMark: up to the fence's indentation is removed.
+        let spaces = raw.len() - raw.trim_start_matches(' ').len();
+        let line = raw[spaces.min(open.indent)..].to_string();
         if !open.console {
             if line.starts_with("$ ") {
                 problems.push(format!(
@@ -408,7 +410,7 @@ mod format {
 
     #[test]
     fn blocks_commands_status_and_needs() {
-        let text = "## One\n\n```console\n$ a x\n? 2\nout\n? 3\n$ b\n```\n\n## Two\n\n  ```console needs=ghc,bwrap\n  $ c\n    indented\n  ```\n```sh\nnot run\n```\n";
+        let text = "## One\n\n```console\n$ a x\n? 2\nout\n? 3\n$ b\n```\n\n## Two\n\n  ```console needs=ghc,bwrap\n  $ c\n    indented\n x\n\n  ```\n```sh\nnot run\n```\n";
         let found = examples(text).unwrap();
         assert_eq!(found.len(), 3);
         assert_eq!(
@@ -426,7 +428,7 @@ mod format {
         assert!(found[1].expected.is_empty());
         assert_eq!(found[2].section, "Two");
         assert_eq!(found[2].needs, vec![Tool::Ghc, Tool::Bwrap]);
-        assert_eq!(found[2].expected, lines(&["  indented"]));
+        assert_eq!(found[2].expected, lines(&["  indented", "x", ""]));
     }
 
     #[test]
