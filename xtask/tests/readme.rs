@@ -18,8 +18,8 @@
 //!   failure where `CNF_REQUIRE_TOOLS` is set).
 //!
 //! Any other code block that shows a `$ ` prompt is an error, so an example
-//! cannot stay unchecked by mistake. Adding a section's examples means
-//! writing them as `console` blocks and updating [`COMMANDS`].
+//! cannot stay unchecked by mistake. A section's examples are checked by
+//! writing them as `console` blocks: nothing here names a section.
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -29,10 +29,11 @@ use std::time::Duration;
 use test_support::Tool;
 use wait_timeout::ChildExt as _;
 
-/// How many `$` commands the README's `console` blocks hold. A guard against
-/// examples silently dropping out of the check (a block whose language was
-/// changed, a fence this reader no longer sees).
-const COMMANDS: usize = 9;
+/// How many `$` commands the README's `console` blocks held when this was
+/// last raised: a guard against examples silently dropping out of the check
+/// (a fence this reader no longer sees, say). Adding examples needs no
+/// change here; removing one means lowering it.
+const MIN_COMMANDS: usize = 9;
 
 /// The longest any one example may run (a cold GHC build of the sample class
 /// included) before it is killed and reported.
@@ -325,10 +326,9 @@ fn run(command: &str, path: &std::ffi::OsStr, cache: &Path) -> (Option<i32>, Str
 fn readme_examples_are_what_the_programs_print() {
     let text = std::fs::read_to_string(root().join("README.md")).expect("read README.md");
     let examples = examples(&text).unwrap_or_else(|p| panic!("{}", p.join("\n")));
-    assert_eq!(
-        examples.len(),
-        COMMANDS,
-        "README.md has {} console commands, this test expects {COMMANDS}: update COMMANDS when adding or removing an example",
+    assert!(
+        examples.len() >= MIN_COMMANDS,
+        "README.md has {} console commands, this test expects at least {MIN_COMMANDS}: lower MIN_COMMANDS only when an example was removed on purpose",
         examples.len()
     );
     let mut path = std::env::join_paths(build_binaries()).expect("a PATH");
