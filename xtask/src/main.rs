@@ -1,12 +1,13 @@
 //! Project tasks: `cargo xtask grade [ARGS...]` and `cargo xtask bless [ARGS...]`
 //! run `cnf-grader grade`/`bless` (release build) on the workspace's own
-//! implementation, with the same arguments and exit code;
-//! `cargo xtask fuzz [TARGET] [--time 60s]` runs the cargo-fuzz targets of
-//! `fuzz/` one after another.
+//! implementation, with the same arguments and exit code, in the workspace
+//! root; `cargo xtask fuzz [TARGET] [--time 60s]` runs the cargo-fuzz targets
+//! of `fuzz/` one after another.
 #![allow(clippy::print_stderr)] // reason: a command-line front end
 
+use std::io::{BufRead, IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, Stdio};
 
 /// The fuzz targets of `fuzz/fuzz_targets/`, in the order they are run.
 const TARGETS: [&str; 6] = ["cnf", "solution", "peg", "mastermind", "diff", "units"];
@@ -14,20 +15,23 @@ const TARGETS: [&str; 6] = ["cnf", "solution", "peg", "mastermind", "diff", "uni
 const USAGE: &str = "usage: cargo xtask grade [PATH...] [OPTIONS]   grade fixtures (default fixtures/)\n       \
      cargo xtask bless [PATH...] [OPTIONS]   write .solution files\n       \
      cargo xtask fuzz [TARGET] [--time 60s]  fuzz one target (cnf, solution, peg, mastermind,\n       \
-     \x20                                       diff, units) or all of them in turn, each for --time\n\
-     Options are those of `cnf-grader grade --help` and `cnf-grader bless --help`.";
+     \x20                                       diff, units) or all of them in turn, each for --time\n       \
+     cargo xtask --help                      this text\n\
+     Options are those of `cnf-grader grade --help` and `cnf-grader bless --help`.\n\
+     grade and bless run in the workspace root, from whichever folder they are called:\n\
+     relative paths (PATH, --output FILE, ...) are taken from the root.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     match args.first().map(String::as_str) {
         Some("grade" | "bless") => {
-            let mut command = Command::new(cargo);
-            command
-                .args(["run", "--quiet", "--release", "--package", "cnf-grader"])
-                .args(["--bin", "cnf-grader", "--"])
-                .args(&args);
-            run(command)
+            let root = workspace_root();
+            let build = build_grader(&cargo, &root);
+            if build != ExitCode::SUCCESS {
+                return build;
+            }
+            run(grader_command(&cargo, &root, &args))
         }
         Some("fuzz") => match fuzz_plan(&args[1..]) {
             Ok((targets, seconds)) => fuzz(&cargo, &targets, seconds),
@@ -36,17 +40,116 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        _ => {
+        Some("-h" | "--help" | "help") => {
+            // A closed pipe (`cargo xtask --help | head -1`) is not an error.
+            let _ = writeln!(std::io::stdout(), "{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("xtask: unknown task {other:?}\n{USAGE}");
+            ExitCode::from(2)
+        }
+        None => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
         }
     }
 }
 
+/// Builds the release `cnf-grader`, showing cargo's progress (each crate it
+/// compiles) but not the lone `Finished` line of a build with nothing to do.
+fn build_grader(cargo: &std::ffi::OsStr, root: &Path) -> ExitCode {
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(root)
+        .args([
+            "build",
+            "--release",
+            "--package",
+            "cnf-grader",
+            "--bin",
+            "cnf-grader",
+        ])
+        .stderr(Stdio::piped());
+    // Piped, cargo's messages would lose their colour on a terminal.
+    if std::io::stderr().is_terminal() && std::env::var_os("CARGO_TERM_COLOR").is_none() {
+        command.args(["--color", "always"]);
+    }
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            eprintln!("xtask: cannot run {:?}: {e}", command.get_program());
+            return ExitCode::from(2);
+        }
+    };
+    let messages = child.stderr.take().expect("a piped standard error");
+    let _ = forward_progress(std::io::BufReader::new(messages), std::io::stderr().lock());
+    match child.wait() {
+        Ok(status) => exit_code(status),
+        Err(e) => {
+            eprintln!("xtask: cannot wait for cargo build: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Copies cargo's messages from `messages` to `out` line by line, except a
+/// `Finished` line that comes first: a build with nothing to do stays silent.
+fn forward_progress(mut messages: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
+    let mut first = true;
+    let mut line = Vec::new();
+    while messages.read_until(b'\n', &mut line)? > 0 {
+        let quiet = first && visible(&line).trim_start().starts_with("Finished ");
+        if !quiet {
+            out.write_all(&line)?;
+            out.flush()?;
+        }
+        first = false;
+        line.clear();
+    }
+    Ok(())
+}
+
+/// The text of `line` without its terminal colour sequences (`ESC [ … letter`).
+fn visible(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `cnf-grader ARGS` through a quiet `cargo run` (the build is done), in
+/// `root`, so that relative paths mean the same from any folder.
+fn grader_command(cargo: &std::ffi::OsStr, root: &Path, args: &[String]) -> Command {
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(root)
+        .args(["run", "--quiet", "--release", "--package", "cnf-grader"])
+        .args(["--bin", "cnf-grader", "--"])
+        .args(args);
+    command
+}
+
+/// The exit code of `status`, passed on (2 for a program killed by a signal).
+fn exit_code(status: std::process::ExitStatus) -> ExitCode {
+    ExitCode::from(status.code().map_or(2, |c| c.clamp(0, 255) as u8))
+}
+
 /// Runs `command`, passing its exit code on.
 fn run(mut command: Command) -> ExitCode {
     match command.status() {
-        Ok(status) => ExitCode::from(status.code().map_or(2, |c| c.clamp(0, 255) as u8)),
+        Ok(status) => exit_code(status),
         Err(e) => {
             eprintln!("xtask: cannot run {:?}: {e}", command.get_program());
             ExitCode::from(2)
@@ -158,6 +261,34 @@ fn workspace_root() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_with_nothing_to_do_is_silent() {
+        let forwarded = |input: &str| {
+            let mut out = Vec::new();
+            forward_progress(input.as_bytes(), &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let warm = "    Finished `release` profile [optimized] target(s) in 0.08s\n";
+        assert_eq!(forwarded(warm), "");
+        let coloured = "\u{1b}[1m\u{1b}[92m    Finished\u{1b}[0m `release` profile in 0.1s\n";
+        assert_eq!(forwarded(coloured), "");
+        let cold = "   Compiling nom v8.0.0\n   Compiling cnf-grader v0.1.0\n    Finished `release` profile in 80s\n";
+        assert_eq!(forwarded(cold), cold);
+        let warning = "warning: unused import\n    Finished `release` profile in 1s\n";
+        assert_eq!(forwarded(warning), warning);
+    }
+
+    #[test]
+    fn grade_and_bless_run_in_the_workspace_root() {
+        let root = workspace_root();
+        let args = vec!["grade".to_string(), "fixtures/".to_string()];
+        let command = grader_command("cargo".as_ref(), &root, &args);
+        assert_eq!(command.get_current_dir(), Some(root.as_path()));
+        assert!(root.join("fixtures").is_dir());
+        let given: Vec<_> = command.get_args().collect();
+        assert_eq!(given[given.len() - 3..], ["--", "grade", "fixtures/"]);
+    }
 
     #[test]
     fn durations() {
