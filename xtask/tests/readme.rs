@@ -21,10 +21,13 @@
 //! cannot stay unchecked by mistake. A section's examples are checked by
 //! writing them as `console` blocks: nothing here names a section.
 
+mod support;
+
 use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
+use support::{build_binaries, root};
 
 use test_support::Tool;
 use wait_timeout::ChildExt as _;
@@ -57,14 +60,6 @@ struct Example {
     status: i32,
     /// The lines it must print (`...` and `[..]` included).
     expected: Vec<String>,
-}
-
-/// The repository root.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask is one folder below the root")
-        .to_path_buf()
 }
 
 /// The tool named in a `needs=` list.
@@ -231,52 +226,6 @@ fn line_matches(expected: &str, actual: &str) -> bool {
         }
     }
     rest.len() >= last.len() && rest.ends_with(last)
-}
-
-/// The profile this test was built with, to build the binaries alike: the
-/// test runs from `target/PROFILE-FOLDER/deps/`.
-fn profile() -> String {
-    let exe = std::env::current_exe().expect("the test's own path");
-    let folder = exe
-        .parent()
-        .and_then(Path::parent)
-        .and_then(Path::file_name)
-        .and_then(|n| n.to_str())
-        .unwrap_or("debug");
-    match folder {
-        "debug" => "dev".to_string(),
-        other => other.to_string(),
-    }
-}
-
-/// Builds every binary of the workspace and returns the folders that hold
-/// them (the artifacts cargo reports, so a custom target folder works too).
-fn build_binaries() -> Vec<PathBuf> {
-    let output = Command::new(env!("CARGO"))
-        .current_dir(root())
-        .args(["build", "--workspace", "--bins", "--quiet"])
-        .args(["--profile", &profile(), "--message-format", "json"])
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("run cargo build");
-    assert!(
-        output.status.success(),
-        "cargo build --workspace --bins failed"
-    );
-    let mut folders: Vec<PathBuf> = Vec::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
-        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        if let Some(exe) = message["executable"].as_str() {
-            let folder = Path::new(exe).parent().expect("a folder").to_path_buf();
-            if !folders.contains(&folder) {
-                folders.push(folder);
-            }
-        }
-    }
-    assert!(!folders.is_empty(), "cargo build reported no executable");
-    folders
 }
 
 /// Runs `command` through `sh -c` as described at the top, and returns its

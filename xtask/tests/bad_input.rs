@@ -1,0 +1,143 @@
+//! Every binary of the workspace, given bad input, exits 2 and says what is
+//! wrong after the one prefix `error: ` (the workspace's front-end
+//! convention, `crates/frontend`), with nothing on standard output; the
+//! assignment's own errors keep their exact text and exit 1.
+
+mod support;
+
+use std::process::{Command, Stdio};
+
+use support::{build_binaries, root};
+
+/// (binary and arguments, standard input, exit code, the start of standard error).
+const CASES: &[(&[&str], &str, i32, &str)] = &[
+    (
+        &["cnf-grader", "grade", "no/such/folder"],
+        "",
+        2,
+        "error: no/such/folder: ",
+    ),
+    (
+        &["cnf-grader", "grade", "fixtures", "--exec", ""],
+        "",
+        2,
+        "error: --exec: the command is empty",
+    ),
+    (
+        &["cnf-grader", "grade", "--timeout", "soon"],
+        "",
+        2,
+        "error: invalid value 'soon'",
+    ),
+    (
+        &["cnf-grader", "run", "2", "-"],
+        "([\"--\",\"-\"],[1])",
+        2,
+        "error: <stdin>:1:8: row 2 has 1 cell",
+    ),
+    (
+        &["cnf-grader", "no-such-command"],
+        "",
+        2,
+        "error: unrecognized subcommand",
+    ),
+    (
+        &["part01", "no/such.cnf"],
+        "",
+        2,
+        "error: cannot read no/such.cnf",
+    ),
+    (&["part02", "-"], "(", 2, "error: <stdin>:1:2: "),
+    (
+        &["part03", "-", "--players", "99"],
+        "",
+        2,
+        "error: invalid value '99'",
+    ),
+    (
+        &["part04", "-"],
+        "([\"-*\"],[1])",
+        2,
+        "error: <stdin>:1:5: ",
+    ),
+    (&["mastermind", "score", "dbcb", "abc"], "", 2, "error: "),
+    (&["mastermind", "--pegs", "9", "stats"], "", 2, "error: "),
+    (
+        &["mastermind", "score", "--strategy", "knuth", "dbcb", "abcd"],
+        "",
+        2,
+        "error: unexpected argument",
+    ),
+    (
+        &["peg", "valid", "1,0"],
+        "[Peg (0,0) W,",
+        2,
+        "error: stdin:",
+    ),
+    (
+        &["peg", "play", "--start", "9,9"],
+        "",
+        2,
+        "error: invalid value '9,9'",
+    ),
+    (
+        &[
+            "peg",
+            "count",
+            "--method",
+            "orbits",
+            "--board",
+            "[Peg (0,0) W]",
+        ],
+        "",
+        2,
+        "error: --method orbits",
+    ),
+    // The assignment's own messages, exactly (spec), exit 1.
+    (
+        &["peg", "create", "9,9"],
+        "",
+        1,
+        "The position is not valid.\n",
+    ),
+    (
+        &["peg", "next", "--board", "[Peg (0,0) W]"],
+        "",
+        1,
+        "No Possible States Exist.\n",
+    ),
+];
+
+#[test]
+fn every_binary_refuses_bad_input_the_same_way() {
+    let folders = build_binaries();
+    let mut failures = Vec::new();
+    for (args, stdin, code, start) in CASES {
+        let exe = folders
+            .iter()
+            .map(|f| f.join(args[0]))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| panic!("no binary {}", args[0]));
+        let mut child = Command::new(exe)
+            .args(&args[1..])
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), stdin.as_bytes())
+            .expect("write stdin");
+        let out = child.wait_with_output().expect("the binary ends");
+        let err = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() != Some(*code) || !err.starts_with(start) || !out.stdout.is_empty() {
+            failures.push(format!(
+                "{}: exit {:?} (want {code}), stderr {err:?} (want it to start with {start:?}), stdout {:?}",
+                args.join(" "),
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
