@@ -7,10 +7,7 @@ use std::process::Command;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-#[path = "../../../tests-support/guarded_run.rs"]
-mod guarded_run;
-
-use guarded_run::{Run, assert_clean, run_guarded};
+use test_support::{Run, assert_clean, run_guarded};
 
 /// Runs `mastermind ARGS` with `input` on standard input, then end of input.
 fn mastermind(args: &[&str], input: &[u8]) -> Run {

@@ -11,10 +11,7 @@ use peg_core::{parse_board, parse_position, parse_position_arg, parse_state};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-#[path = "../../../tests-support/guarded_run.rs"]
-mod guarded_run;
-
-use guarded_run::{Run, assert_clean, run_guarded};
+use test_support::{Run, assert_clean, run_guarded};
 
 /// Runs `peg ARGS` with `input` on standard input, then end of input.
 fn peg(args: &[&str], input: &[u8]) -> Run {

@@ -5,10 +5,14 @@
 //! call [`require`]: where the tool is missing they print one visible line
 //! saying what was skipped and why, and return `false`; where the variable
 //! [`REQUIRE_TOOLS`] is set (CI sets it), a missing tool fails the test
-//! instead, so CI never skips silently.
+//! instead, so CI never skips silently. [`run_guarded`] runs a program on
+//! given standard input and fails the test if it hangs.
 #![deny(missing_docs)]
 
-use std::process::{Command, Stdio};
+use std::io::{Read, Write};
+use std::process::{Command, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
 
 /// The environment variable that turns a missing tool into a failure.
 pub const REQUIRE_TOOLS: &str = "CNF_REQUIRE_TOOLS";
@@ -98,4 +102,78 @@ pub fn sandbox_or_not(test: &str) -> Vec<String> {
         });
         vec!["--no-sandbox".to_owned()]
     }
+}
+
+/// Generous: a debug build on a loaded machine answers a line in milliseconds.
+pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How a run ended and what it printed.
+#[derive(Debug)]
+pub struct Run {
+    /// The exit status.
+    pub status: ExitStatus,
+    /// Standard output (invalid UTF-8 replaced).
+    pub stdout: String,
+    /// Standard error (invalid UTF-8 replaced).
+    pub stderr: String,
+}
+
+/// Runs `command` with `input` on standard input, then end of input; fails
+/// the test if it has not exited within [`TIMEOUT`] (a hang or a busy loop).
+pub fn run_guarded(mut command: Command, input: &[u8]) -> Run {
+    let name = format!("{command:?}");
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{name} does not start: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    // The program may stop reading early (quit, a win): a broken pipe is fine.
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out = thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err = thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{name} still running after {TIMEOUT:?}: a hang or a busy loop");
+        }
+        thread::sleep(Duration::from_millis(5));
+    };
+    writer.join().expect("writer");
+    Run {
+        status,
+        stdout: String::from_utf8_lossy(&out.join().expect("stdout")).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().expect("stderr")).into_owned(),
+    }
+}
+
+/// A clean exit: code 0, nothing on standard error (so no panic message).
+pub fn assert_clean(run: &Run, what: &str) {
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{what}: {}\n{}",
+        run.status,
+        run.stderr
+    );
+    assert!(run.stderr.is_empty(), "{what}: stderr {}", run.stderr);
 }
