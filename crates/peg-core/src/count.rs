@@ -31,7 +31,7 @@
 
 use rayon::prelude::*;
 
-use crate::solve::{CountError, CountMethod, CountReport, Shape};
+use crate::solve::{CountError, CountMethod, CountReport, Shape, count_orderings_with};
 use crate::types::{Board, Color, Position};
 
 /// What [`count_from_mask`] found and how much work it took.
@@ -515,6 +515,72 @@ pub fn start_classes() -> Vec<(Position, Vec<Position>)> {
     }
     classes.sort_by_key(|(p, _)| (p.y, p.x));
     classes
+}
+
+/// The work a count did, for `peg count --verbose`.
+pub fn describe_work(report: &CountReport, time: std::time::Duration) -> String {
+    format!(
+        "{} sets stored ({:?} method, {} symmetries), largest layer {}, {:.2?}",
+        report.states, report.method, report.symmetries, report.largest_layer, time
+    )
+}
+
+/// Why `peg count --all` stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// Occurs when one class cannot be counted.
+    #[error(transparent)]
+    Count(#[from] CountError),
+    /// Occurs when the table cannot be written.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// `peg count --all`: writes one row per class of start holes (its holes,
+/// the count from each, the sets stored, the time), each as soon as it is
+/// counted, then the total time.
+pub fn write_count_table(
+    method: CountMethod,
+    out: &mut impl std::io::Write,
+) -> Result<(), TableError> {
+    use std::time::Instant;
+    let classes = start_classes();
+    let holes: Vec<String> = classes
+        .iter()
+        .map(|(_, hs)| {
+            hs.iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let width = holes.iter().map(String::len).max().unwrap_or(0);
+    writeln!(
+        out,
+        "{:<width$}  {:>29}  {:>10}  {:>8}",
+        "holes", "winning games from each hole", "states", "time"
+    )?;
+    out.flush()?;
+    let total = Instant::now();
+    for ((rep, _), holes) in classes.iter().zip(&holes) {
+        let t = Instant::now();
+        let report = count_orderings_with(&Shape::plus(), *rep, method)?;
+        writeln!(
+            out,
+            "{holes:<width$}  {:>29}  {:>10}  {:>6.2} s",
+            report.orderings,
+            report.states,
+            t.elapsed().as_secs_f64()
+        )?;
+        out.flush()?;
+    }
+    writeln!(
+        out,
+        "{} classes, 33 holes, {:.2} s in all",
+        classes.len(),
+        total.elapsed().as_secs_f64()
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]
