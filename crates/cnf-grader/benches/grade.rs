@@ -53,6 +53,7 @@ fn grade_tree(dir: &Path, options: &GradeOptions) -> usize {
             points: None,
             warning: None,
             extra: &[],
+            ..Default::default()
         },
         Style::Plain,
     );

@@ -39,7 +39,7 @@
 //! let fixtures = select(cnf_grader::harness::discover::discover(&[dir.path().into()])?, &options);
 //! let cases = grade(&fixtures, &options, &|| {})?;
 //! assert_eq!(Totals::of(&cases).summary(), "1 passed, 0 failed");
-//! let text = human(&cases, ReportOptions { times: false, points: None, warning: None, extra: &[] }, Style::Plain);
+//! let text = human(&cases, ReportOptions { times: false, points: None, ..Default::default() }, Style::Plain);
 //! assert!(text.starts_with("PASS "));
 //! # Ok(())
 //! # }

@@ -263,3 +263,64 @@ fn a_working_folder_and_a_read_only_path_under_tmp_are_visible() {
     );
     assert!(!report.contains("answer: No such file"), "{report}");
 }
+
+#[test]
+fn comparison_modes_say_so_and_mark_what_passes_only_because_of_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    spec_tree(d);
+    let sandbox = test_support::sandbox_or_not("comparison modes");
+    // A program that prints the right rows with a trailing space on each line.
+    let exec = "sed 's/$/ /' games/../$(basename {input} .cnf).{function}.expected";
+    let g = d.join("games");
+    for f in [
+        "onePlayerOneMove",
+        "onePlayerManyMoves",
+        "manyPlayersOneMove",
+        "manyPlayersManyMoves",
+    ] {
+        fs::copy(
+            g.join(format!("test03.{f}.solution")),
+            d.join(format!("test03.{f}.expected")),
+        )
+        .unwrap();
+    }
+    let grade = |mode: &str, format: &str| {
+        let mut args = vec![
+            "grade",
+            "games",
+            "--no-times",
+            "--exec",
+            exec,
+            "--compare",
+            mode,
+            "--format",
+            format,
+        ];
+        args.extend(sandbox.iter().map(String::as_str));
+        grader_in(d, &args)
+    };
+    let exact = text(&grade("exact", "human").stdout);
+    assert!(exact.ends_with("\n0 passed, 4 failed\n"), "{exact}");
+    assert!(
+        exact.contains("+\"------\"·\n"),
+        "trailing spaces are marked: {exact}"
+    );
+    let relaxed = grade("trailing-whitespace", "human");
+    let report = text(&relaxed.stdout);
+    assert_eq!(relaxed.status.code(), Some(0), "{report}");
+    assert!(
+        report.starts_with("comparison: trailing-whitespace (not byte for byte)\n"),
+        "{report}"
+    );
+    assert!(report.contains(
+        "note: games/test03.cnf onePlayerOneMove passes only with --compare trailing-whitespace: its output differs byte for byte"
+    ), "{report}");
+    assert!(report.ends_with("\n4 passed, 0 failed\n"), "{report}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&text(&grade("whitespace", "json").stdout)).unwrap();
+    assert_eq!(doc["compare"], "whitespace");
+    assert_eq!(doc["cases"][0]["relaxed"], true);
+    let o = grader_in(d, &["grade", "games", "--compare", "fuzzy"]);
+    assert_eq!(o.status.code(), Some(2));
+}

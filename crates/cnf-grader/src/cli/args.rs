@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+use cnf_grader::harness::compare::Compare;
 use cnf_grader::harness::units::{parse_duration, parse_size};
 use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
 use connect_core::Function;
@@ -71,6 +72,11 @@ pub(crate) struct GradeArgs {
     /// Leave durations out of the report (for reproducible output).
     #[arg(long)]
     pub(crate) no_times: bool,
+    /// How outputs are compared: exact (byte for byte), trailing-whitespace
+    /// (line ends, trailing spaces and a final newline do not count) or
+    /// whitespace (any run of white space equals any other).
+    #[arg(long, value_name = "MODE", default_value = "exact", value_parser = |s: &str| s.parse::<Compare>())]
+    pub(crate) compare: Compare,
     #[command(flatten)]
     pub(crate) sandbox: SandboxArgs,
 }
@@ -153,6 +159,12 @@ pub(crate) struct BuildArgs {
     /// $XDG_CACHE_HOME/cnf-grader or ~/.cache/cnf-grader).
     #[arg(long, value_name = "DIR")]
     pub(crate) cache: Option<PathBuf>,
+    /// How outputs are compared: exact (byte for byte), trailing-whitespace
+    /// (line ends, trailing spaces and a final newline do not count) or
+    /// whitespace (any run of white space equals any other).
+    #[arg(long, value_name = "MODE", default_value = "exact", value_parser = |s: &str| s.parse::<Compare>())]
+    pub(crate) compare: Compare,
+
     #[command(flatten)]
     pub(crate) sandbox: SandboxArgs,
 }

@@ -86,6 +86,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         fail_fast: args.fail_fast,
         jobs: args.jobs.map(usize::from),
         runner,
+        compare: args.compare,
     };
     let fixtures = select(discover(&args.paths).map_err(|e| e.to_string())?, &options);
     let total = case_count(&fixtures);
@@ -135,6 +136,8 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         points: score.as_ref(),
         warning: (args.exec.is_some() && !sandboxed).then_some(NO_SANDBOX_WARNING),
         extra: &[],
+        compare: args.compare,
+        ..Default::default()
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = match (to_terminal, args.color) {

@@ -107,6 +107,7 @@ pub(crate) fn submission_setup(
         work_dir: work.path().to_owned(),
         cache: Some(cache),
         sandbox,
+        compare: args.compare,
     };
     Ok((options, work))
 }
@@ -140,6 +141,7 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
         points: Some(&report.points),
         warning: report.warning(),
         extra: &submission,
+        compare: report.compare,
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = match (to_terminal, args.color) {

@@ -1,7 +1,9 @@
 //! Finding fixtures: every `NAME.cnf` with its `NAME.FUNCTION.solution`
 //! files, in folders and their sub-folders, in a stable order.
 //!
-//! Decisions: entries whose name starts with `.` are skipped (hidden files
+//! Decisions: a fixture is hidden when its path passes through a folder
+//! named `hidden` (e.g. `fixtures/hidden/g.cnf`), so an instructor hides
+//! tests by moving them, with no marker file to forget; entries whose name starts with `.` are skipped (hidden files
 //! and the temporary files of an interrupted `bless`); symbolic links to
 //! files are followed, symbolic links to folders are not (no loops). Paths
 //! are kept as they were reached from the given path, so the report shows
@@ -32,6 +34,15 @@ pub struct Fixture {
     pub cnf_exists: bool,
     /// The expected results, functions in part order, then unknown names.
     pub cases: Vec<Case>,
+    /// Whether it is a hidden test (its path passes through a folder named
+    /// `hidden`): students see only its name, status and points.
+    pub hidden: bool,
+}
+
+/// Whether `path` lies in a folder named `hidden` (a hidden test).
+pub fn is_hidden(path: &Path) -> bool {
+    path.parent()
+        .is_some_and(|p| p.components().any(|c| c.as_os_str() == "hidden"))
 }
 
 /// Why a tree could not be searched.
@@ -132,6 +143,7 @@ fn group(files: Vec<PathBuf>) -> Vec<Fixture> {
         };
         let cnf = dir.join(format!("{name}.cnf"));
         let fixture = fixtures.entry(cnf.clone()).or_insert_with(|| Fixture {
+            hidden: is_hidden(&cnf),
             cnf_exists: cnf.is_file(),
             cnf,
             cases: Vec::new(),

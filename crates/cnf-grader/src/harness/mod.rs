@@ -3,6 +3,7 @@
 //! and writing fixtures (`bless`, `gen`).
 
 pub mod bless;
+pub mod compare;
 pub mod diff;
 pub mod discover;
 pub mod exec;

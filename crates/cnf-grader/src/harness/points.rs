@@ -167,6 +167,8 @@ mod tests {
             diff: None,
             stderr: None,
             duration: Duration::ZERO,
+            hidden: false,
+            relaxed: false,
         }
     }
 

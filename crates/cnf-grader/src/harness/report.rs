@@ -15,13 +15,14 @@ use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use serde::Serialize;
 
+use crate::harness::compare::Compare;
 use crate::harness::diff::Style;
 use crate::harness::grade::{CaseReport, FailureKind, Status, Totals};
 use crate::harness::points::Points;
 use crate::harness::units::show_duration;
 
 /// What goes into a report besides the cases.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ReportOptions<'a> {
     /// Show durations.
     pub times: bool,
@@ -32,6 +33,8 @@ pub struct ReportOptions<'a> {
     /// More top-level fields of the JSON report (name, value), e.g. the
     /// submission's folder and GHC.
     pub extra: &'a [(&'a str, serde_json::Value)],
+    /// The comparison mode the cases were judged with.
+    pub compare: Compare,
 }
 
 fn actual_label(case: &CaseReport) -> String {
@@ -62,6 +65,9 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
     let mut out = String::new();
     if let Some(warning) = options.warning {
         let _ = writeln!(out, "{warning}\n");
+    }
+    if options.compare != Compare::Exact {
+        let _ = writeln!(out, "comparison: {} (not byte for byte)\n", options.compare);
     }
     let fixture_width = cases.iter().map(|c| c.fixture.len()).max().unwrap_or(0);
     let function_width = cases.iter().map(|c| c.function.len()).max().unwrap_or(0);
@@ -103,6 +109,17 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
             }
         }
     }
+    let relaxed: Vec<&CaseReport> = cases.iter().filter(|c| c.relaxed).collect();
+    if !relaxed.is_empty() {
+        out.push('\n');
+        for case in relaxed {
+            let _ = writeln!(
+                out,
+                "note: {} {} passes only with --compare {}: its output differs byte for byte",
+                case.fixture, case.function, options.compare
+            );
+        }
+    }
     if let Some(points) = options.points {
         out.push('\n');
         out.push_str(&points.table());
@@ -131,12 +148,17 @@ struct JsonCase<'a> {
     diff: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stderr: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    hidden: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    relaxed: bool,
 }
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     warning: Option<&'a str>,
+    compare: Compare,
     cases: Vec<JsonCase<'a>>,
     totals: Totals,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -150,6 +172,7 @@ struct JsonReport<'a> {
 pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
     let report = JsonReport {
         warning: options.warning,
+        compare: options.compare,
         cases: cases
             .iter()
             .map(|c| JsonCase {
@@ -168,6 +191,8 @@ pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
                     .as_ref()
                     .map(|d| d.render(&expected_label(c), &actual_label(c), Style::Plain)),
                 stderr: c.stderr.as_deref(),
+                hidden: c.hidden,
+                relaxed: c.relaxed,
             })
             .collect(),
         totals: Totals::of(cases),

@@ -191,6 +191,8 @@ pub struct SubmissionOptions {
     pub cache: Option<Cache>,
     /// The sandbox (`None`: `--no-sandbox`, programs run with the grader's rights).
     pub sandbox: Option<Sandbox>,
+    /// How outputs are compared with their expected results.
+    pub compare: crate::harness::compare::Compare,
 }
 
 impl SubmissionOptions {
@@ -205,7 +207,8 @@ impl SubmissionOptions {
             self.timeout,
             self.max_output,
             self.sandbox.as_ref().map(|s| &s.limits)
-        )
+        ) + " compare="
+            + self.compare.name()
     }
 }
 
@@ -283,6 +286,8 @@ impl PartBuild {
             diff: None,
             stderr,
             duration: self.duration,
+            hidden: false,
+            relaxed: false,
         }
     }
 }
@@ -302,6 +307,8 @@ pub struct SubmissionReport {
     pub points: Points,
     /// Whether the programs ran in the sandbox.
     pub sandboxed: bool,
+    /// How outputs were compared.
+    pub compare: crate::harness::compare::Compare,
 }
 
 impl SubmissionReport {
@@ -355,6 +362,7 @@ impl SubmissionReport {
                     points: Some(&self.points),
                     warning: self.warning(),
                     extra: &[],
+                    ..Default::default()
                 },
                 style,
             )
@@ -1066,6 +1074,7 @@ fn run_parts(
         fail_fast: false,
         jobs,
         runner: Runner::Exec(config),
+        compare: options.compare,
     };
     let mut ran = grade(&runnable, &grade_options, &|| {})
         .map_err(|e| SubmissionError::Threads(e.to_string()))?
@@ -1099,6 +1108,7 @@ fn run_parts(
         cases,
         points,
         sandboxed: prepared.sandbox.is_some(),
+        compare: options.compare,
     })
 }
 
