@@ -137,7 +137,6 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         warning: (args.exec.is_some() && !sandboxed).then_some(NO_SANDBOX_WARNING),
         extra: &[],
         compare: args.compare,
-        ..Default::default()
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = match (to_terminal, args.color) {
