@@ -17,6 +17,8 @@ pub(crate) enum Format {
     Json,
     /// JUnit XML, for CI systems.
     Junit,
+    /// Gradescope's autograder results.json (students' view: hidden tests show no details).
+    Gradescope,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

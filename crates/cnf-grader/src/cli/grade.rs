@@ -11,6 +11,7 @@ use cnf_grader::harness::exec::{ExecConfig, ExecSandbox, check_template};
 use cnf_grader::harness::grade::{
     FailureKind, GradeOptions, Runner, Totals, case_count, grade, select,
 };
+use cnf_grader::harness::gradescope::gradescope;
 use cnf_grader::harness::output::check_output_file;
 use cnf_grader::harness::points::points;
 use cnf_grader::harness::report::{ReportOptions, human, json, junit};
@@ -137,6 +138,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         warning: (args.exec.is_some() && !sandboxed).then_some(NO_SANDBOX_WARNING),
         extra: &[],
         compare: args.compare,
+        student: false,
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = match (to_terminal, args.color) {
@@ -147,6 +149,12 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         Format::Human => human(&cases, report_options, style),
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
+        Format::Gradescope => gradescope(
+            &cases,
+            score.as_ref().unwrap_or(&points(&cases)),
+            report_options.warning,
+            &[],
+        ),
     };
     emit(
         &text,

@@ -116,6 +116,19 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
     if let Some(path) = &args.output {
         check_output_file("--output", path)?;
     }
+    let result = grade_one(&args);
+    // Gradescope shows the student only results.json: one that says why
+    // nothing was graded beats a missing file.
+    if let (Err(message), Format::Gradescope, Some(path)) = (&result, args.format, &args.output) {
+        let _ = write_atomically(
+            path,
+            cnf_grader::harness::gradescope::not_graded(message).as_bytes(),
+        );
+    }
+    result
+}
+
+fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
     if !args.dir.is_dir() {
         return Err(format!(
             "{}: not a folder (expected the folder with csce322assignment03part01.hs ... part04.hs)",
@@ -142,6 +155,7 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
         warning: report.warning(),
         extra: &submission,
         compare: report.compare,
+        student: false,
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = match (to_terminal, args.color) {
@@ -149,9 +163,10 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
         _ => Style::Plain,
     };
     let text = match args.format {
-        Format::Human => report.human(&options.ghc, !args.no_times, style),
+        Format::Human => report.human(&options.ghc, !args.no_times, style, false),
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
+        Format::Gradescope => report.gradescope(),
     };
     emit(
         &text,
@@ -210,9 +225,16 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
     bar.finish_and_clear();
     if let Some(dir) = &args.reports {
         for student in &students {
-            let path = dir.join(format!("{}.txt", student.name));
-            write_atomically(&path, student.report.as_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            for (path, text) in [
+                (dir.join(format!("{}.txt", student.name)), &student.report),
+                (
+                    dir.join(format!("{}.results.json", student.name)),
+                    &student.gradescope,
+                ),
+            ] {
+                write_atomically(&path, text.as_bytes())
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
         }
     }
     let rows = gradebook::rows(&students);

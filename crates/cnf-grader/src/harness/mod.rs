@@ -9,6 +9,7 @@ pub mod discover;
 pub mod exec;
 pub mod generator;
 pub mod grade;
+pub mod gradescope;
 pub mod output;
 pub mod points;
 pub mod report;

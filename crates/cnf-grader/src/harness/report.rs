@@ -35,6 +35,8 @@ pub struct ReportOptions<'a> {
     pub extra: &'a [(&'a str, serde_json::Value)],
     /// The comparison mode the cases were judged with.
     pub compare: Compare,
+    /// A student's view: hidden cases show only their name, status and points.
+    pub student: bool,
 }
 
 fn actual_label(case: &CaseReport) -> String {
@@ -91,6 +93,16 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
         .filter(|c| matches!(c.status, Status::Fail | Status::Error))
     {
         out.push('\n');
+        if case.hidden && options.student {
+            let _ = writeln!(
+                out,
+                "{} {} {}: hidden test (its input, expected output and diff are not shown)",
+                paint_status(case.status, style, false),
+                case.fixture,
+                case.function,
+            );
+            continue;
+        }
         let _ = writeln!(
             out,
             "{} {} {}: {}",

@@ -350,8 +350,9 @@ impl SubmissionReport {
         (!self.sandboxed).then_some(NO_SANDBOX_WARNING)
     }
 
-    /// The whole human report: the header, the cases and the points.
-    pub fn human(&self, ghc: &Ghc, times: bool, style: Style) -> String {
+    /// The whole human report: the header, the cases and the points; in a
+    /// `student` view hidden cases show no details.
+    pub fn human(&self, ghc: &Ghc, times: bool, style: Style, student: bool) -> String {
         format!(
             "{}\n{}",
             self.header(ghc),
@@ -362,10 +363,30 @@ impl SubmissionReport {
                     points: Some(&self.points),
                     warning: self.warning(),
                     extra: &[],
-                    ..Default::default()
+                    compare: self.compare,
+                    student,
                 },
                 style,
             )
+        )
+    }
+
+    /// The Gradescope `results.json` of this submission (the student's view).
+    pub fn gradescope(&self) -> String {
+        let info = [(
+            "submission",
+            serde_json::json!({
+                "dir": self.dir.display().to_string(),
+                "helpers": if self.own_helpers { "own" } else { "default" },
+                "sandbox": self.sandboxed,
+                "compare": self.compare.name(),
+            }),
+        )];
+        crate::harness::gradescope::gradescope(
+            &self.all_cases(),
+            &self.points,
+            self.warning(),
+            &info,
         )
     }
 
@@ -719,6 +740,9 @@ pub struct StudentResult {
     pub row: Row,
     /// The student's full report (human text, without times).
     pub report: String,
+    /// The student's Gradescope `results.json`.
+    #[serde(default)]
+    pub gradescope: String,
     /// Whether it was graded (false: it could not be, and `row.error` says why).
     pub graded: bool,
 }
@@ -871,7 +895,8 @@ pub fn student_result(
                 notes: report.notes(),
                 error: None,
             },
-            report: report.human(ghc, false, Style::Plain),
+            report: report.human(ghc, false, Style::Plain, true),
+            gradescope: report.gradescope(),
             graded: true,
         },
         Err(e) => StudentResult {
@@ -886,6 +911,7 @@ pub fn student_result(
                 error: Some(e.to_string()),
             },
             report: format!("not graded: {e}\n"),
+            gradescope: String::new(),
             graded: false,
         },
     }

@@ -1,0 +1,165 @@
+//! The Gradescope autograder's `results.json` (Gradescope's documented
+//! format: top-level `score`, `execution_time`, `output`, `visibility`,
+//! `stdout_visibility`, `tests`; each test `name`, `number`, `score`,
+//! `max_score`, `status`, `output`, `visibility`).
+//!
+//! Decisions: the tests follow the assignment's allocation (spec §6): each
+//! part has a compilation test worth its compilation points, then one test
+//! per case worth an equal share of the part's test-case points; a broken
+//! fixture (an ERROR) is a test worth 0 that says why. A case's output is
+//! its reason, diff and standard error; a hidden case (its fixture under a
+//! folder named `hidden`) shows only its name, status and points, and has
+//! visibility `after_published`. The whole report is `visible`; the
+//! autograder's own standard output is `hidden` (it is for instructors).
+
+use serde::Serialize;
+
+use crate::harness::diff::Style;
+use crate::harness::grade::{CaseReport, Status, Totals};
+use crate::harness::points::Points;
+
+#[derive(Serialize)]
+struct Results<'a> {
+    score: f64,
+    execution_time: u64,
+    output: String,
+    visibility: &'a str,
+    stdout_visibility: &'a str,
+    tests: Vec<Test>,
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    extra_data: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct Test {
+    name: String,
+    number: String,
+    score: f64,
+    max_score: f64,
+    status: &'static str,
+    output: String,
+    visibility: &'static str,
+}
+
+/// What a student may see of a case: everything, or for a hidden case
+/// nothing but its name and status.
+fn case_output(case: &CaseReport) -> String {
+    if case.hidden {
+        return "hidden test: its input, expected output and diff are not shown".to_owned();
+    }
+    let mut out = case.reason.clone().unwrap_or_default();
+    if let Some(diff) = &case.diff {
+        out.push('\n');
+        out.push_str(&diff.render(
+            &format!("expected: {}", case.solution),
+            &format!("actual: {} on {}", case.function, case.fixture),
+            Style::Plain,
+        ));
+    }
+    if let Some(stderr) = &case.stderr {
+        out.push_str("\nstandard error:\n");
+        out.push_str(stderr);
+    }
+    out.trim_end().to_owned()
+}
+
+/// The `results.json` of these cases (compile entries, named `compile`,
+/// included for submissions) scored by `points`; `warning` and `extra`
+/// (e.g. provenance) go to the top-level `output` and `extra_data`.
+pub fn gradescope(
+    cases: &[CaseReport],
+    points: &Points,
+    warning: Option<&str>,
+    extra: &[(&str, serde_json::Value)],
+) -> String {
+    let mut tests = Vec::new();
+    for part in &points.parts {
+        let compile = cases.iter().find(|c| {
+            c.function == "compile" && c.fixture.ends_with(&format!("part{:02}.hs", part.part))
+        });
+        tests.push(Test {
+            name: format!("Part {} ({}): compilation", part.part, part.function),
+            number: format!("{}.0", part.part),
+            score: part.compilation,
+            max_score: part.compilation_max,
+            status: if part.compiled { "passed" } else { "failed" },
+            output: compile.map(case_output).unwrap_or_default(),
+            visibility: "visible",
+        });
+        let share = if part.cases == 0 {
+            0.0
+        } else {
+            part.test_cases_max / part.cases as f64
+        };
+        let mine = cases
+            .iter()
+            .filter(|c| c.part == Some(part.part) && c.function != "compile");
+        for (k, case) in mine.enumerate() {
+            let graded = case.status != Status::Error;
+            let passed = case.status == Status::Pass;
+            tests.push(Test {
+                name: format!("Part {}: {} {}", part.part, case.fixture, case.function),
+                number: format!("{}.{}", part.part, k + 1),
+                score: if passed { share } else { 0.0 },
+                max_score: if graded { share } else { 0.0 },
+                status: if passed { "passed" } else { "failed" },
+                output: case_output(case),
+                visibility: if case.hidden {
+                    "after_published"
+                } else {
+                    "visible"
+                },
+            });
+        }
+    }
+    let graded: Vec<CaseReport> = cases
+        .iter()
+        .filter(|c| c.function != "compile")
+        .cloned()
+        .collect();
+    let mut output = format!(
+        "{:.2}/{:.0} points; {}",
+        points.total,
+        points.total_max,
+        Totals::of(&graded).summary()
+    );
+    if let Some(warning) = warning {
+        output = format!("{warning}\n{output}");
+    }
+    let results = Results {
+        score: points.total,
+        execution_time: cases
+            .iter()
+            .map(|c| c.duration)
+            .sum::<std::time::Duration>()
+            .as_secs(),
+        output,
+        visibility: "visible",
+        stdout_visibility: "hidden",
+        tests,
+        extra_data: extra
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The `results.json` of a submission that could not be graded at all:
+/// score 0, and the reason as its output.
+pub fn not_graded(reason: &str) -> String {
+    let results = Results {
+        score: 0.0,
+        execution_time: 0,
+        output: format!("The autograder could not grade this submission: {reason}"),
+        visibility: "visible",
+        stdout_visibility: "hidden",
+        tests: Vec::new(),
+        extra_data: serde_json::Map::new(),
+    };
+    let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder image.
+# It installs what grading needs: GHC for the students' Haskell, bubblewrap
+# and util-linux for the sandbox, and the grader itself, shipped prebuilt in
+# the autograder zip as bin/cnf-grader (see README.md beside this file).
+set -euo pipefail
+root="${AUTOGRADER_ROOT:-/autograder}"
+if [ -z "${CNF_GRADER_SKIP_APT:-}" ]; then
+    apt-get update -qq
+    apt-get install -y -qq ghc bubblewrap util-linux
+fi
+install -m 0755 "$root/source/bin/cnf-grader" /usr/local/bin/cnf-grader
