@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use crate::cli::submission::*;
-use cnf_grader::harness::diff::Style;
 use cnf_grader::harness::discover::discover;
 use cnf_grader::harness::exec::{ExecConfig, ExecSandbox, check_template};
 use cnf_grader::harness::grade::{
@@ -141,10 +140,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         student: false,
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
-    let style = match (to_terminal, args.color) {
-        (true, ColorWhen::Auto | ColorWhen::Always) => Style::Color,
-        _ => Style::Plain,
-    };
+    let style = report_style(to_terminal, args.color);
     let text = match args.format {
         Format::Human => human(&cases, report_options, style),
         Format::Json => json(&cases, report_options),

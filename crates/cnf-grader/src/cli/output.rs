@@ -74,3 +74,16 @@ pub(crate) fn emit(
         None => print_out(text, color),
     }
 }
+
+/// The style of a human report: colour only on the terminal, when `--color`
+/// allows it there (the stream strips it again where it must).
+pub(crate) fn report_style(
+    to_terminal: bool,
+    color: ColorWhen,
+) -> cnf_grader::harness::diff::Style {
+    use cnf_grader::harness::diff::Style;
+    match (to_terminal, color) {
+        (true, ColorWhen::Auto | ColorWhen::Always) => Style::Color,
+        _ => Style::Plain,
+    }
+}

@@ -8,7 +8,6 @@ use crate::INTERRUPTED;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use cnf_grader::harness::bless::write_atomically;
-use cnf_grader::harness::diff::Style;
 use cnf_grader::harness::discover::{Fixture, discover};
 use cnf_grader::harness::grade::{GradeOptions, case_count, select};
 use cnf_grader::harness::output::{check_output_dir, check_output_file, fixture_roots};
@@ -158,10 +157,7 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         student: false,
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
-    let style = match (to_terminal, args.color) {
-        (true, ColorWhen::Auto | ColorWhen::Always) => Style::Color,
-        _ => Style::Plain,
-    };
+    let style = report_style(to_terminal, args.color);
     let text = match args.format {
         Format::Human => report.human(&options.ghc, !args.no_times, style, false),
         Format::Json => json(&cases, report_options),
