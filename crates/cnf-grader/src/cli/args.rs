@@ -21,15 +21,7 @@ pub(crate) enum Format {
     Gradescope,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum ColorWhen {
-    /// Colour on a terminal, unless NO_COLOR is set.
-    Auto,
-    /// Always colour.
-    Always,
-    /// Never colour.
-    Never,
-}
+pub(crate) use frontend::ColorWhen;
 
 #[derive(Args)]
 pub(crate) struct GradeArgs {

@@ -1,29 +1,15 @@
 //! Writing reports: standard output (a closed pipe ends quietly), colour, progress bars.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 
 use crate::cli::args::*;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Writes text to standard output; a closed pipe ends quietly.
+/// Writes text to standard output (colour codes stripped unless `color`
+/// allows them there); a closed pipe ends quietly.
 pub(crate) fn print_out(text: &str, color: Option<ColorWhen>) -> Result<(), String> {
-    let result = match color {
-        None => {
-            let mut out = io::stdout().lock();
-            out.write_all(text.as_bytes()).and_then(|()| out.flush())
-        }
-        Some(when) => {
-            let choice = match when {
-                ColorWhen::Auto => anstream::ColorChoice::Auto,
-                ColorWhen::Always => anstream::ColorChoice::Always,
-                ColorWhen::Never => anstream::ColorChoice::Never,
-            };
-            let mut out = anstream::AutoStream::new(io::stdout().lock(), choice);
-            out.write_all(text.as_bytes()).and_then(|()| out.flush())
-        }
-    };
-    match result {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+    match frontend::write_stdout(text, color.unwrap_or(ColorWhen::Never)) {
+        Err(frontend::Failure::Io(e)) if e.kind() != io::ErrorKind::BrokenPipe => {
             Err(format!("cannot write the report: {e}"))
         }
         _ => Ok(()),
