@@ -321,7 +321,7 @@ fn a_class_gets_an_index_and_a_page_per_student() {
     assert_self_contained(&page);
     let total = page
         .select(&sel("table.points tr.total td"))
-        .last()
+        .next_back()
         .unwrap();
     assert_eq!(text(total), "70.00/100");
     let compile: Vec<String> = all(&page, "table.compilation tbody tr td:first-child");
