@@ -419,20 +419,23 @@ fn relaxed_notes(cases: &[CaseReport], options: &ReportOptions<'_>) -> Vec<Strin
         .collect()
 }
 
-/// The body of a report page after its title and facts.
+/// The body of a report page after its title and facts: the banners, the
+/// points, the notes, the compilation, the failures, every case, the totals.
 fn body(out: &mut String, cases: &[CaseReport], options: &ReportOptions<'_>, notes: &[String]) {
     banners(out, options.warning, options.compare);
     let builds: Vec<&CaseReport> = cases.iter().filter(|c| c.function == "compile").collect();
     let graded: Vec<&CaseReport> = cases.iter().filter(|c| c.function != "compile").collect();
+    // What a reader needs first: the score and the remarks, then why
+    // points were lost, then every case.
     if let Some(points) = options.points {
         points_table(out, points);
     }
-    compilation(out, &builds);
-    cases_table(out, &graded, options);
-    details(out, &graded, options);
     let mut all_notes = notes.to_vec();
     all_notes.extend(relaxed_notes(cases, options));
     notes_list(out, &all_notes);
+    compilation(out, &builds);
+    details(out, &graded, options);
+    cases_table(out, &graded, options);
     let owned: Vec<CaseReport> = graded.into_iter().cloned().collect();
     let _ = writeln!(
         out,
@@ -442,8 +445,8 @@ fn body(out: &mut String, cases: &[CaseReport], options: &ReportOptions<'_>, not
 }
 
 /// The page of a grading run (`grade --format html`): `title`, then the
-/// warning, the comparison mode, the points (when asked), each case and the
-/// details of each failure.
+/// warning, the comparison mode, the points (when asked), the details of
+/// each failure and every case.
 pub fn report(cases: &[CaseReport], options: ReportOptions<'_>, title: &str) -> String {
     let mut out = String::new();
     head(&mut out, title);
@@ -454,8 +457,8 @@ pub fn report(cases: &[CaseReport], options: ReportOptions<'_>, title: &str) -> 
 }
 
 /// A submission's page: its folder, helper and GHC, then the points, the
-/// compilation of each part with GHC's errors, each case, the failures and
-/// the notes; with `student`, hidden cases show no details.
+/// notes, the compilation of each part with GHC's errors, the failures and
+/// every case; with `student`, hidden cases show no details.
 pub fn submission(
     report: &SubmissionReport,
     name: &str,
