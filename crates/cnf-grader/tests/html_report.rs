@@ -358,6 +358,33 @@ fn a_class_gets_an_index_and_a_page_per_student() {
         .count();
     assert_eq!(hidden_rows, 4, "hidden cases are still listed");
 
+    // `submission --format html` gives the same page for one student.
+    let single = tmp.path().join("single.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .arg("submission")
+        .arg(manifest().join(CLASS).join("no-diagonal"))
+        .arg(&fixtures)
+        .args([
+            "--timeout",
+            "2s",
+            "--no-times",
+            "--format",
+            "html",
+            "--output",
+        ])
+        .arg(&single)
+        .arg("--cache")
+        .arg(tmp.path().join("cache"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(fs::read_to_string(&single).unwrap(), html);
+
     // A resumed run restores each page as it was.
     let again = tmp.path().join("again");
     grade(&again, true);
