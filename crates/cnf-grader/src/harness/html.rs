@@ -42,7 +42,7 @@ h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
 table { border-collapse: collapse; margin: .4rem 0 1rem; }
 th, td { border: 1px solid #d0d7de; padding: .25rem .6rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.total td { font-weight: 700; background: #f6f8fa; }
 code, pre { font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace; font-size: 13px; }
 pre { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: .6rem .8rem;
@@ -66,6 +66,8 @@ footer { margin-top: 2rem; color: #57606a; font-weight: 600; }
   body { max-width: none; padding: 0; font-size: 11pt; }
   a { color: inherit; text-decoration: none; }
   .case, tr, pre .exp, pre .act { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  td code { overflow-wrap: anywhere; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 }
 ";
