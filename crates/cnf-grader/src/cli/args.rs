@@ -19,6 +19,8 @@ pub(crate) enum Format {
     Junit,
     /// Gradescope's autograder results.json (students' view: hidden tests show no details).
     Gradescope,
+    /// One self-contained HTML page (students' view: hidden tests show no details).
+    Html,
 }
 
 pub(crate) use frontend::ColorWhen;
@@ -213,6 +215,10 @@ pub(crate) struct SubmissionsArgs {
     /// Also write each student's full report to DIR/STUDENT.txt.
     #[arg(long, value_name = "DIR")]
     pub(crate) reports: Option<PathBuf>,
+    /// Also write an HTML gradebook to DIR/index.html, linking to each
+    /// student's page DIR/STUDENT.html.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) html: Option<PathBuf>,
     /// Reuse the saved results of students already graded with the same
     /// sources, fixtures and options (after Ctrl-C, kill or a crash).
     #[arg(long)]

@@ -11,6 +11,7 @@ use cnf_grader::harness::grade::{
     FailureKind, GradeOptions, Runner, Totals, case_count, grade, select,
 };
 use cnf_grader::harness::gradescope::gradescope;
+use cnf_grader::harness::html;
 use cnf_grader::harness::output::check_output_file;
 use cnf_grader::harness::points::points;
 use cnf_grader::harness::report::{ReportOptions, human, json, junit};
@@ -150,6 +151,14 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
             score.as_ref().unwrap_or(&points(&cases)),
             report_options.warning,
             &[],
+        ),
+        Format::Html => html::report(
+            &cases,
+            ReportOptions {
+                student: true,
+                ..report_options
+            },
+            &format!("cnf-grader: {}", Totals::of(&cases).summary()),
         ),
     };
     emit(

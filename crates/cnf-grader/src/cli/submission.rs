@@ -10,6 +10,7 @@ use crate::cli::output::*;
 use cnf_grader::harness::bless::write_atomically;
 use cnf_grader::harness::discover::{Fixture, discover};
 use cnf_grader::harness::grade::{GradeOptions, case_count, select};
+use cnf_grader::harness::html;
 use cnf_grader::harness::output::{check_output_dir, check_output_file, fixture_roots};
 use cnf_grader::harness::report::{ReportOptions, json, junit};
 use cnf_grader::submission::cache::Cache;
@@ -163,6 +164,13 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
         Format::Gradescope => report.gradescope(),
+        Format::Html => {
+            let name = args.dir.file_name().map_or_else(
+                || args.dir.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            html::submission(&report, &name, &options.ghc.version, !args.no_times, true)
+        }
     };
     emit(
         &text,
@@ -191,7 +199,19 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         check_output_dir("--reports", dir)?;
     }
     let fixtures = submission_fixtures(&args.fixtures)?;
-    let count = class_folders(&args.root).map_err(|e| e.to_string())?.len();
+    let names = class_folders(&args.root).map_err(|e| e.to_string())?;
+    if let Some(dir) = &args.html {
+        check_output_dir("--html", dir)?;
+        if let Some(name) = names.iter().find(|n| html::page_file(n) == "index.html") {
+            return Err(format!(
+                "--html {}: the student folder {:?} would have the page index.html, which is the \
+                 class's gradebook; rename that folder or leave out --html",
+                dir.display(),
+                args.root.join(name).display().to_string()
+            ));
+        }
+    }
+    let count = names.len();
     if count == 0 {
         return Err(format!(
             "{}: no sub-folders, so no submissions to grade",
@@ -204,6 +224,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
             Some(&args.root),
             args.csv.as_deref(),
             args.reports.as_deref(),
+            args.html.as_deref(),
         ],
     );
     let (options, _work) = submission_setup(&args.build, protected)?;
@@ -234,6 +255,31 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         }
     }
     let rows = gradebook::rows(&students);
+    if let Some(dir) = &args.html {
+        let warning = options.sandbox.is_none().then_some(NO_SANDBOX_WARNING);
+        for student in &students {
+            let page = if !student.graded {
+                html::not_graded(
+                    &student.name,
+                    student.row.error.as_deref().unwrap_or("unknown"),
+                    warning,
+                    options.compare,
+                )
+            } else if student.html.is_empty() {
+                html::no_page(&student.name, warning, options.compare)
+            } else {
+                student.html.clone()
+            };
+            let path = dir.join(html::page_file(&student.name));
+            write_atomically(&path, page.as_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        let title = format!("Gradebook: {}", args.root.display());
+        let index = html::class_index(&rows, &title, warning, options.compare);
+        let path = dir.join("index.html");
+        write_atomically(&path, index.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     if let Some(path) = &args.csv {
         write_atomically(path, gradebook::csv(&rows).as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;

@@ -10,6 +10,7 @@ pub mod exec;
 pub mod generator;
 pub mod grade;
 pub mod gradescope;
+pub mod html;
 pub mod output;
 pub mod points;
 pub mod report;

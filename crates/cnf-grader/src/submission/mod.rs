@@ -743,6 +743,10 @@ pub struct StudentResult {
     /// The student's Gradescope `results.json`.
     #[serde(default)]
     pub gradescope: String,
+    /// The student's HTML page (empty when not graded, and in results saved
+    /// by a grader without pages).
+    #[serde(default)]
+    pub html: String,
     /// Whether it was graded (false: it could not be, and `row.error` says why).
     pub graded: bool,
 }
@@ -897,6 +901,7 @@ pub fn student_result(
             },
             report: report.human(ghc, false, Style::Plain, true),
             gradescope: report.gradescope(),
+            html: crate::harness::html::submission(report, name, &ghc.version, false, true),
             graded: true,
         },
         Err(e) => StudentResult {
@@ -912,6 +917,7 @@ pub fn student_result(
             },
             report: format!("not graded: {e}\n"),
             gradescope: String::new(),
+            html: String::new(),
             graded: false,
         },
     }

@@ -1,0 +1,712 @@
+//! HTML pages: one run's report (`grade`, `submission`), a class's
+//! gradebook index (`submissions --html`) and one page per student.
+//!
+//! Decisions:
+//! - a page is self-contained: its CSS is inline, it loads nothing, runs no
+//!   script (its Content-Security-Policy forbids both) and reads the same
+//!   printed, where the status words, the `-`/`+` signs and the underlined
+//!   changed characters say what the colours say;
+//! - every text from a program, a fixture or a file name goes through
+//!   [`escape`]; control characters other than tab and line end become
+//!   U+FFFD (the diff shows them as `\r`, `\u{1b}` already);
+//! - a page is a student's view when `ReportOptions::student` is set: a
+//!   hidden case shows only its name, status and points, never its input,
+//!   expected output, reason or diff; the class index lists only the
+//!   gradebook rows, so it shows everything they show;
+//! - the `--no-sandbox` warning and the comparison mode are on every page.
+
+use std::fmt::Write as _;
+
+use crate::harness::compare::Compare;
+use crate::harness::diff::{Diff, LineKind, MAX_LINES};
+use crate::harness::grade::{CaseReport, Status, Totals};
+use crate::harness::points::Points;
+use crate::harness::report::ReportOptions;
+use crate::harness::units::show_duration;
+use crate::submission::SubmissionReport;
+use crate::submission::gradebook::Row;
+
+/// The pages' style sheet, inline in each page.
+const STYLE: &str = "\
+:root { color-scheme: light; }
+body { font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; color: #1b1f24;
+  margin: 0 auto; padding: 1.5rem 2rem 3rem; max-width: 72rem; }
+h1 { font-size: 1.5rem; margin: 0 0 .3rem; }
+h2 { font-size: 1.15rem; margin: 1.8rem 0 .6rem; border-bottom: 1px solid #d0d7de; padding-bottom: .2rem; }
+h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
+.facts { color: #57606a; margin: 0 0 1rem; }
+.facts code { color: #1b1f24; }
+.warning { border: 2px solid #cf222e; background: #ffebe9; padding: .6rem .9rem; border-radius: 6px;
+  font-weight: 600; margin: 1rem 0; }
+.mode { border-left: 4px solid #0969da; background: #f6f8fa; padding: .4rem .8rem; margin: 1rem 0; }
+table { border-collapse: collapse; margin: .4rem 0 1rem; }
+th, td { border: 1px solid #d0d7de; padding: .25rem .6rem; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.total td { font-weight: 700; background: #f6f8fa; }
+code, pre { font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace; font-size: 13px; }
+pre { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: .6rem .8rem;
+  white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0 1rem; }
+.status { font-weight: 700; font-family: ui-monospace, Menlo, Consolas, monospace; }
+.pass { color: #1a7f37; } .fail { color: #cf222e; } .error { color: #8250df; } .skipped { color: #6e7781; }
+.tag { font-size: 12px; border: 1px solid #8c959f; border-radius: 10px; padding: 0 .45rem; color: #57606a;
+  margin-left: .4rem; white-space: nowrap; }
+.case { border: 1px solid #d0d7de; border-radius: 6px; padding: .2rem 1rem .4rem; margin: 1rem 0; }
+.reason { margin: .4rem 0; }
+.diff .hdr { color: #57606a; font-weight: 600; }
+.diff .hunk { color: #0550ae; }
+.diff .exp { background: #ffebe9; display: block; }
+.diff .act { background: #dafbe1; display: block; }
+.diff del { background: #ff8182; text-decoration: underline; font-weight: 700; }
+.diff ins { background: #4ac26b; text-decoration: underline; font-weight: 700; }
+.diff .note { color: #57606a; font-style: italic; }
+ul.notes { margin: .2rem 0 1rem; padding-left: 1.4rem; }
+footer { margin-top: 2rem; color: #57606a; font-weight: 600; }
+@media print {
+  body { max-width: none; padding: 0; font-size: 11pt; }
+  a { color: inherit; text-decoration: none; }
+  .case, tr, pre .exp, pre .act { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  td code { overflow-wrap: anywhere; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+";
+
+/// `text` safe as HTML element text or a quoted attribute value: `&`, `<`,
+/// `>`, `\"` and `'` escaped, control characters other than tab, LF and CR
+/// replaced by U+FFFD.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c.is_control() => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The file name of a student's page in a class folder: `NAME.html`.
+pub fn page_file(student: &str) -> String {
+    format!("{student}.html")
+}
+
+/// A relative link to `file`: every byte but letters, digits and `-._~`
+/// percent-encoded (so `#`, `?`, `%` and spaces in a folder name work).
+fn href(file: &str) -> String {
+    let mut out = String::new();
+    for b in file.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+fn head(out: &mut String, title: &str) {
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"generator\" content=\"cnf-grader {}\">\n\
+         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
+        env!("CARGO_PKG_VERSION"),
+        escape(title)
+    );
+}
+
+fn tail(out: &mut String) {
+    out.push_str("</body>\n</html>\n");
+}
+
+/// The warning (if any) and the comparison mode, on every page.
+fn banners(out: &mut String, warning: Option<&str>, compare: Compare) {
+    if let Some(warning) = warning {
+        let _ = writeln!(
+            out,
+            "<p class=\"warning\" role=\"alert\">{}</p>",
+            escape(warning)
+        );
+    }
+    let how = match compare {
+        Compare::Exact => "byte for byte",
+        Compare::TrailingWhitespace => {
+            "line ends, trailing spaces and tabs and a final newline do not count"
+        }
+        Compare::Whitespace => "any run of white space equals any other",
+    };
+    let _ = writeln!(
+        out,
+        "<p class=\"mode\">Comparison: <code>{}</code> ({how}).</p>",
+        compare.name()
+    );
+}
+
+fn status_class(status: Status) -> &'static str {
+    match status {
+        Status::Pass => "pass",
+        Status::Fail => "fail",
+        Status::Error => "error",
+        Status::Skipped => "skipped",
+    }
+}
+
+fn status_cell(status: Status) -> String {
+    format!(
+        "<span class=\"status {}\">{}</span>",
+        status_class(status),
+        status.label()
+    )
+}
+
+fn points_table(out: &mut String, points: &Points) {
+    out.push_str("<h2 id=\"points\">Points</h2>\n<table class=\"points\">\n<thead><tr><th class=\"num\">part</th><th>function</th>\
+                  <th class=\"num\">compilation</th><th class=\"num\">test cases</th><th class=\"num\">total</th></tr></thead>\n<tbody>\n");
+    for p in &points.parts {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"num\">{}</td><td><code>{}</code></td><td class=\"num\">{:.0}/{:.0}</td>\
+             <td class=\"num\">({}/{}) {:.2}/{:.0}</td><td class=\"num\">{:.2}/{:.0}</td></tr>",
+            p.part,
+            p.function,
+            p.compilation,
+            p.compilation_max,
+            p.passed,
+            p.cases,
+            p.test_cases,
+            p.test_cases_max,
+            p.total,
+            p.total_max
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<tr class=\"total\"><td></td><td>total</td><td></td><td></td><td class=\"num\">{:.2}/{:.0}</td></tr>\n</tbody>\n</table>",
+        points.total, points.total_max
+    );
+}
+
+/// A case's points (earned, available) under `points`: an equal share of
+/// its part's test-case points; a broken fixture is worth nothing.
+fn case_points(case: &CaseReport, points: &Points) -> Option<(f64, f64)> {
+    let part = points.parts.iter().find(|p| Some(p.part) == case.part)?;
+    if case.status == Status::Error || part.cases == 0 {
+        return Some((0.0, 0.0));
+    }
+    let share = part.test_cases_max / part.cases as f64;
+    Some((
+        if case.status == Status::Pass {
+            share
+        } else {
+            0.0
+        },
+        share,
+    ))
+}
+
+/// The diff as a `<pre>`: changed characters in `<del>` (expected side)
+/// and `<ins>` (actual side).
+fn diff_html(diff: &Diff, expected: &str, actual: &str) -> String {
+    let mut out = String::from("<pre class=\"diff\">");
+    let _ = write!(
+        out,
+        "<span class=\"hdr\">--- {}</span>\n<span class=\"hdr\">+++ {}</span>\n",
+        escape(expected),
+        escape(actual)
+    );
+    for hunk in &diff.hunks {
+        let _ = writeln!(out, "<span class=\"hunk\">{}</span>", escape(&hunk.header));
+        for line in &hunk.lines {
+            let (class, sign, mark) = match line.kind {
+                LineKind::Same => ("same", ' ', ""),
+                LineKind::Expected => ("exp", '-', "del"),
+                LineKind::Actual => ("act", '+', "ins"),
+            };
+            let _ = write!(out, "<span class=\"{class}\">{sign}");
+            for (changed, text) in &line.runs {
+                if *changed && !mark.is_empty() {
+                    let _ = write!(out, "<{mark}>{}</{mark}>", escape(text));
+                } else {
+                    out.push_str(&escape(text));
+                }
+            }
+            // The line end inside the span, so a block span ends the line.
+            out.push_str("\n</span>");
+            if line.missing_newline {
+                out.push_str("<span class=\"note\">\\ No newline at end of file</span>\n");
+            }
+        }
+    }
+    if diff.cut {
+        let _ = writeln!(
+            out,
+            "<span class=\"note\">[... the diff is cut after {MAX_LINES} lines]</span>"
+        );
+    }
+    out.push_str("</pre>\n");
+    out
+}
+
+/// Whether the details of `case` are kept from this page's reader.
+fn withheld(case: &CaseReport, options: &ReportOptions<'_>) -> bool {
+    case.hidden && options.student
+}
+
+fn hidden_tag(case: &CaseReport) -> &'static str {
+    if case.hidden {
+        "<span class=\"tag\">hidden</span>"
+    } else {
+        ""
+    }
+}
+
+/// The compilation entries (submissions): each part's source, whether it
+/// built, and GHC's error.
+fn compilation(out: &mut String, builds: &[&CaseReport]) {
+    if builds.is_empty() {
+        return;
+    }
+    out.push_str("<h2 id=\"compilation\">Compilation</h2>\n<table class=\"compilation\">\n<thead><tr><th>status</th><th>source</th><th>result</th></tr></thead>\n<tbody>\n");
+    for case in builds {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
+            status_cell(case.status),
+            escape(&case.fixture),
+            escape(case.reason.as_deref().unwrap_or("compiled"))
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+    for case in builds {
+        if let Some(stderr) = &case.stderr {
+            let _ = writeln!(
+                out,
+                "<h3>Compile errors: <code>{}</code></h3>\n<pre class=\"compile-errors\">{}</pre>",
+                escape(&case.fixture),
+                escape(stderr)
+            );
+        }
+    }
+}
+
+fn cases_table(out: &mut String, cases: &[&CaseReport], options: &ReportOptions<'_>) {
+    let _ = writeln!(
+        out,
+        "<h2 id=\"cases\">Cases</h2>\n<table class=\"cases\">\n<thead><tr><th>status</th><th>fixture</th><th>function</th>{}{}</tr></thead>\n<tbody>",
+        if options.points.is_some() {
+            "<th class=\"num\">points</th>"
+        } else {
+            ""
+        },
+        if options.times {
+            "<th class=\"num\">time</th>"
+        } else {
+            ""
+        },
+    );
+    for (i, case) in cases.iter().enumerate() {
+        let detailed = matches!(case.status, Status::Fail | Status::Error);
+        let name = if detailed {
+            format!(
+                "<a href=\"#case-{i}\"><code>{}</code></a>",
+                escape(&case.fixture)
+            )
+        } else {
+            format!("<code>{}</code>", escape(&case.fixture))
+        };
+        let _ = write!(
+            out,
+            "<tr class=\"case-{}\"><td>{}</td><td>{name}{}</td><td><code>{}</code></td>",
+            status_class(case.status),
+            status_cell(case.status),
+            hidden_tag(case),
+            escape(&case.function)
+        );
+        if let Some(points) = options.points {
+            let cell = case_points(case, points)
+                .map_or(String::new(), |(got, max)| format!("{got:.2}/{max:.2}"));
+            let _ = write!(out, "<td class=\"num\">{cell}</td>");
+        }
+        if options.times {
+            let time = if case.status == Status::Skipped {
+                String::new()
+            } else {
+                show_duration(case.duration)
+            };
+            let _ = write!(out, "<td class=\"num\">{}</td>", escape(&time));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n");
+}
+
+fn details(out: &mut String, cases: &[&CaseReport], options: &ReportOptions<'_>) {
+    let failing: Vec<(usize, &&CaseReport)> = cases
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.status, Status::Fail | Status::Error))
+        .collect();
+    if failing.is_empty() {
+        return;
+    }
+    out.push_str("<h2 id=\"failures\">Failures</h2>\n");
+    for (i, case) in failing {
+        let _ = writeln!(
+            out,
+            "<section class=\"case\" id=\"case-{i}\">\n<h3>{} <code>{}</code> <code>{}</code>{}</h3>",
+            status_cell(case.status),
+            escape(&case.fixture),
+            escape(&case.function),
+            hidden_tag(case)
+        );
+        if withheld(case, options) {
+            out.push_str("<p class=\"reason\">Hidden test: its input, expected output and diff are not shown.</p>\n</section>\n");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "<p class=\"reason\">{}</p>",
+            escape(case.reason.as_deref().unwrap_or(""))
+        );
+        if let Some(diff) = &case.diff {
+            out.push_str(&diff_html(
+                diff,
+                &format!("expected: {}", case.solution),
+                &format!("actual: {} on {}", case.function, case.fixture),
+            ));
+        }
+        if let Some(stderr) = &case.stderr {
+            let _ = writeln!(
+                out,
+                "<p>Standard error:</p>\n<pre class=\"stderr\">{}</pre>",
+                escape(stderr)
+            );
+        }
+        out.push_str("</section>\n");
+    }
+}
+
+fn notes_list(out: &mut String, notes: &[String]) {
+    if notes.is_empty() {
+        return;
+    }
+    out.push_str("<h2 id=\"notes\">Notes</h2>\n<ul class=\"notes\">\n");
+    for note in notes {
+        let _ = writeln!(out, "<li>{}</li>", escape(note));
+    }
+    out.push_str("</ul>\n");
+}
+
+/// The notes on cases that pass only because of the comparison mode (not
+/// on hidden ones in a student's view).
+fn relaxed_notes(cases: &[CaseReport], options: &ReportOptions<'_>) -> Vec<String> {
+    cases
+        .iter()
+        .filter(|c| c.relaxed && !withheld(c, options))
+        .map(|c| {
+            format!(
+                "{} {} passes only with --compare {}: its output differs byte for byte",
+                c.fixture, c.function, options.compare
+            )
+        })
+        .collect()
+}
+
+/// The body of a report page after its title and facts: the banners, the
+/// points, the notes, the compilation, the failures, every case, the totals.
+fn body(out: &mut String, cases: &[CaseReport], options: &ReportOptions<'_>, notes: &[String]) {
+    banners(out, options.warning, options.compare);
+    let builds: Vec<&CaseReport> = cases.iter().filter(|c| c.function == "compile").collect();
+    let graded: Vec<&CaseReport> = cases.iter().filter(|c| c.function != "compile").collect();
+    // What a reader needs first: the score and the remarks, then why
+    // points were lost, then every case.
+    if let Some(points) = options.points {
+        points_table(out, points);
+    }
+    let mut all_notes = notes.to_vec();
+    all_notes.extend(relaxed_notes(cases, options));
+    notes_list(out, &all_notes);
+    compilation(out, &builds);
+    details(out, &graded, options);
+    cases_table(out, &graded, options);
+    let owned: Vec<CaseReport> = graded.into_iter().cloned().collect();
+    let _ = writeln!(
+        out,
+        "<footer class=\"totals\">{}</footer>",
+        Totals::of(&owned).summary()
+    );
+}
+
+/// The page of a grading run (`grade --format html`): `title`, then the
+/// warning, the comparison mode, the points (when asked), the details of
+/// each failure and every case.
+pub fn report(cases: &[CaseReport], options: ReportOptions<'_>, title: &str) -> String {
+    let mut out = String::new();
+    head(&mut out, title);
+    let _ = writeln!(out, "<h1>{}</h1>", escape(title));
+    body(&mut out, cases, &options, &[]);
+    tail(&mut out);
+    out
+}
+
+/// A submission's page: its folder, helper and GHC, then the points, the
+/// notes, the compilation of each part with GHC's errors, the failures and
+/// every case; with `student`, hidden cases show no details.
+pub fn submission(
+    report: &SubmissionReport,
+    name: &str,
+    ghc_version: &str,
+    times: bool,
+    student: bool,
+) -> String {
+    let mut out = String::new();
+    let title = format!(
+        "{name}: {:.2}/{:.0} points",
+        report.points.total, report.points.total_max
+    );
+    head(&mut out, &title);
+    let _ = writeln!(
+        out,
+        "<h1>{}</h1>\n<p class=\"facts\">Submission <code>{}</code> · {} <code>Helpers.hs</code> · GHC <code>{}</code></p>",
+        escape(&title),
+        escape(&report.dir.display().to_string()),
+        if report.own_helpers {
+            "its own"
+        } else {
+            "the default"
+        },
+        escape(ghc_version)
+    );
+    let options = ReportOptions {
+        times,
+        points: Some(&report.points),
+        warning: report.warning(),
+        extra: &[],
+        compare: report.compare,
+        student,
+    };
+    body(&mut out, &report.all_cases(), &options, &report.notes());
+    tail(&mut out);
+    out
+}
+
+/// The page of a student whose folder could not be graded at all.
+pub fn not_graded(name: &str, reason: &str, warning: Option<&str>, compare: Compare) -> String {
+    message(
+        &format!("{name}: not graded"),
+        &format!("The submission could not be graded: {reason}"),
+        warning,
+        compare,
+    )
+}
+
+/// The page of a student graded by an earlier run that kept no page
+/// (restored by `--resume`).
+pub fn no_page(name: &str, warning: Option<&str>, compare: Compare) -> String {
+    message(
+        &format!("{name}: no page"),
+        "This result was restored by --resume from a run that kept no HTML page; \
+         grade the class again without --resume for this page.",
+        warning,
+        compare,
+    )
+}
+
+fn message(title: &str, text: &str, warning: Option<&str>, compare: Compare) -> String {
+    let mut out = String::new();
+    head(&mut out, title);
+    let _ = writeln!(out, "<h1>{}</h1>", escape(title));
+    banners(&mut out, warning, compare);
+    let _ = writeln!(out, "<p class=\"reason\">{}</p>", escape(text));
+    tail(&mut out);
+    out
+}
+
+/// A class's gradebook (`index.html`): one row per student, the name
+/// linking to the student's page [`page_file`], the points of each part,
+/// the total, the failed cases and the notes.
+pub fn class_index(rows: &[Row], title: &str, warning: Option<&str>, compare: Compare) -> String {
+    let mut out = String::new();
+    head(&mut out, title);
+    let graded: Vec<&Row> = rows.iter().filter(|r| r.error.is_none()).collect();
+    let mean = if graded.is_empty() {
+        0.0
+    } else {
+        graded.iter().map(|r| r.total).sum::<f64>() / graded.len() as f64
+    };
+    let _ = writeln!(
+        out,
+        "<h1>{}</h1>\n<p class=\"facts\">{} students, {} graded; mean total {mean:.2}/100</p>",
+        escape(title),
+        rows.len(),
+        graded.len()
+    );
+    banners(&mut out, warning, compare);
+    out.push_str("<table class=\"gradebook\">\n<thead><tr><th>student</th><th class=\"num\">part 1</th><th class=\"num\">part 2</th>\
+                  <th class=\"num\">part 3</th><th class=\"num\">part 4</th><th class=\"num\">total</th><th class=\"num\">failed</th><th>notes</th></tr></thead>\n<tbody>\n");
+    for row in rows {
+        let _ = write!(
+            out,
+            "<tr><td><a href=\"{}\">{}</a></td>",
+            escape(&href(&page_file(&row.student))),
+            escape(&row.student)
+        );
+        for p in row.parts {
+            let _ = write!(out, "<td class=\"num\">{p:.2}</td>");
+        }
+        let _ = writeln!(
+            out,
+            "<td class=\"num\"><strong>{:.2}</strong></td><td class=\"num\">{}</td><td>{}</td></tr>",
+            row.total,
+            row.failed_cases,
+            escape(&row.notes.join("; "))
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+    tail(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_by_hand() {
+        assert_eq!(
+            escape("<script>x</script></pre>&amp;\"'"),
+            "&lt;script&gt;x&lt;/script&gt;&lt;/pre&gt;&amp;amp;&quot;&#39;"
+        );
+        assert_eq!(escape("a\tb\nc\u{1b}[31m\0"), "a\tb\nc\u{fffd}[31m\u{fffd}");
+        assert_eq!(escape("ümlaut ·→"), "ümlaut ·→");
+    }
+
+    #[test]
+    fn links_are_percent_encoded() {
+        assert_eq!(href("ann lee#1?.html"), "ann%20lee%231%3F.html");
+        assert_eq!(href("b%ø.html"), "b%25%C3%B8.html");
+    }
+
+    #[test]
+    fn changed_characters_are_marked_on_each_side() {
+        let diff = Diff::new("\"-12-\"\n", "\"-1<-\"\n").unwrap();
+        let html = diff_html(&diff, "e", "a");
+        assert!(
+            html.contains("<span class=\"exp\">-&quot;-1<del>2</del>-&quot;\n</span>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<span class=\"act\">+&quot;-1<ins>&lt;</ins>-&quot;\n</span>"),
+            "{html}"
+        );
+    }
+
+    fn hostile_case(hidden: bool) -> CaseReport {
+        CaseReport {
+            fixture: "g<i>.cnf".into(),
+            function: "onePlayerOneMove".into(),
+            part: Some(1),
+            solution: "g.onePlayerOneMove.solution".into(),
+            status: Status::Fail,
+            failure: Some(crate::harness::grade::FailureKind::WrongOutput),
+            reason: Some("the output differs".into()),
+            diff: Diff::new("\"-1-\"\n", "</pre><script>x</script>&amp;\n"),
+            stderr: Some("</pre>oops".into()),
+            duration: std::time::Duration::ZERO,
+            hidden,
+            relaxed: false,
+        }
+    }
+
+    fn parse(html: &str) -> scraper::Html {
+        scraper::Html::parse_document(html)
+    }
+
+    fn texts(doc: &scraper::Html, css: &str) -> Vec<String> {
+        let sel = scraper::Selector::parse(css).unwrap();
+        doc.select(&sel).map(|e| e.text().collect()).collect()
+    }
+
+    #[test]
+    fn hidden_details_go_only_to_the_instructor() {
+        let options = |student| ReportOptions {
+            student,
+            ..ReportOptions::default()
+        };
+        let cases = [hostile_case(true)];
+        let instructor = parse(&report(&cases, options(false), "t"));
+        assert_eq!(
+            texts(&instructor, "pre.diff span.act"),
+            ["+</pre><script>x</script>&amp;\n"]
+        );
+        assert_eq!(texts(&instructor, "pre.stderr"), ["</pre>oops"]);
+        assert!(texts(&instructor, "script").is_empty());
+        let student = report(&cases, options(true), "t");
+        let doc = parse(&student);
+        assert!(texts(&doc, "pre").is_empty(), "{student}");
+        assert!(!student.contains("differs") && !student.contains("oops"));
+        assert_eq!(texts(&doc, "table.cases td span.status"), ["FAIL"]);
+        assert_eq!(texts(&doc, "table.cases td code")[0], "g<i>.cnf");
+    }
+
+    #[test]
+    fn the_index_escapes_names_and_notes_and_links_each_page() {
+        let row = Row {
+            student: "a<b> & \"c#1".into(),
+            parts: [20.0, 0.0, 30.0, 30.0],
+            total: 80.0,
+            failed_cases: 5,
+            cases: 20,
+            notes: vec!["<script>x</script>".into()],
+            error: None,
+        };
+        let html = class_index(&[row], "class <x>", Some("warn & <b>"), Compare::Exact);
+        let doc = parse(&html);
+        assert!(texts(&doc, "script").is_empty());
+        assert_eq!(texts(&doc, "h1"), ["class <x>"]);
+        assert_eq!(texts(&doc, "p.warning"), ["warn & <b>"]);
+        assert_eq!(texts(&doc, "td a"), ["a<b> & \"c#1"]);
+        let sel = scraper::Selector::parse("td a").unwrap();
+        let a = doc.select(&sel).next().unwrap();
+        assert_eq!(
+            a.value().attr("href"),
+            Some("a%3Cb%3E%20%26%20%22c%231.html")
+        );
+        let cells = texts(&doc, "tbody td");
+        assert_eq!(
+            cells[1..],
+            [
+                "20.00",
+                "0.00",
+                "30.00",
+                "30.00",
+                "80.00",
+                "5",
+                "<script>x</script>"
+            ]
+        );
+        let page = parse(&not_graded(
+            "a<b>",
+            "cannot read </p>",
+            None,
+            Compare::Whitespace,
+        ));
+        assert_eq!(
+            texts(&page, "p.reason"),
+            ["The submission could not be graded: cannot read </p>"]
+        );
+        assert_eq!(
+            texts(&page, "p.mode"),
+            ["Comparison: whitespace (any run of white space equals any other)."]
+        );
+    }
+}
