@@ -69,7 +69,7 @@ const ATTACKS: [(&str, &str, &str); 9] = [
     (
         "processes-300",
         "",
-        "mapM_ (const (spawnProcess \"sleep\" [\"30\"])) [1 .. 300 :: Int]",
+        "mapM_ (const (spawnProcess \"sleep\" [\"29.631\"])) [1 .. 300 :: Int]",
     ),
 ];
 
@@ -345,7 +345,7 @@ fn three_hundred_processes_cannot_be_started() {
         .unwrap()
         .flatten()
         .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-        .filter(|c| c == b"sleep\x0030\x00")
+        .filter(|c| c == b"sleep\x0029.631\x00")
         .count();
     assert_eq!(sleeping, 0, "the sleeps ended with the case");
 }
