@@ -3,8 +3,9 @@
 //! What is accepted, following GHC's derived `Read` instances and
 //! `Text.Read.Lex`:
 //!
-//! - any whitespace (Haskell's `isSpace`: tab, line feed, vertical tab, form
-//!   feed, carriage return and the Unicode space separators) before and between tokens and at the
+//! - any whitespace (Haskell's `isSpace`, as `haskell_text::is_space`: tab,
+//!   line feed, vertical tab, form feed, carriage return and the Unicode space
+//!   separators, but not U+2028/U+2029) before and between tokens and at the
 //!   end, including line breaks, so boards copied across lines parse; none is
 //!   needed between tokens (`Peg(0,0)W` reads), except to separate two words;
 //! - any number of redundant parentheses around any value: `((1,2))`,
@@ -26,16 +27,17 @@
 
 use std::fmt;
 
-use nom::bytes::complete::{take_while, take_while1};
-use nom::character::complete::char;
-use nom::error::{ErrorKind, ParseError as NomParseError};
-use nom::{IResult, Parser};
+use haskell_text::{Diagnostic, Res, SyntaxError, fail, is_ident_char, line_column, ws};
+use nom::Parser;
+use nom::bytes::complete::take_while1;
 
 use crate::types::{Board, Color, Move, Peg, Position, State};
 
 /// A text that does not read as the expected value: where, and what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
+    /// Byte offset of the problem in the text read.
+    pub offset: usize,
     /// 1-based line of the problem.
     pub line: usize,
     /// 1-based column (in characters) of the problem.
@@ -52,91 +54,45 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// The internal nom error: the furthest point reached and what was expected there.
-#[derive(Debug, Clone)]
-struct PErr<'a> {
-    rest: &'a str,
-    expected: Vec<&'static str>,
-    /// A complete message that overrides "expected ...", e.g. for an out-of-range number.
-    message: Option<String>,
-}
+impl ParseError {
+    /// A problem at byte `offset` of `full`.
+    fn at(full: &str, offset: usize, message: String) -> ParseError {
+        let (line, column) = line_column(full, offset);
+        ParseError {
+            offset,
+            line,
+            column,
+            message,
+        }
+    }
 
-impl<'a> PErr<'a> {
-    fn expected(rest: &'a str, what: &'static str) -> Self {
-        Self {
-            rest,
-            expected: vec![what],
-            message: None,
+    /// The problem as `FILE:LINE:COLUMN: message` with the line of `source`
+    /// (the text that was read) and a caret under the column.
+    pub fn render<'a>(&'a self, file: &'a str, source: &'a str) -> impl fmt::Display + 'a {
+        RenderedError {
+            diagnostic: Diagnostic::new(self.offset, self.message.as_str()),
+            file,
+            source,
         }
     }
 }
 
-impl<'a> NomParseError<&'a str> for PErr<'a> {
-    fn from_error_kind(input: &'a str, _kind: ErrorKind) -> Self {
-        Self {
-            rest: input,
-            expected: Vec::new(),
-            message: None,
-        }
-    }
+/// A [`ParseError`] with its file name and source, ready to display.
+struct RenderedError<'a> {
+    diagnostic: Diagnostic,
+    file: &'a str,
+    source: &'a str,
+}
 
-    fn append(_input: &'a str, _kind: ErrorKind, other: Self) -> Self {
-        other
-    }
-
-    fn or(self, other: Self) -> Self {
-        // Keep the error that got furthest; merge what was expected on a tie.
-        match self.rest.len().cmp(&other.rest.len()) {
-            std::cmp::Ordering::Less => self,
-            std::cmp::Ordering::Greater => other,
-            std::cmp::Ordering::Equal => {
-                if self.message.is_some() {
-                    return self;
-                }
-                if other.message.is_some() {
-                    return other;
-                }
-                let mut merged = self;
-                for e in other.expected {
-                    if !merged.expected.contains(&e) {
-                        merged.expected.push(e);
-                    }
-                }
-                merged
-            }
-        }
+impl fmt::Display for RenderedError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.diagnostic.render(self.file, self.source).fmt(f)
     }
 }
 
-type Res<'a, O> = IResult<&'a str, O, PErr<'a>>;
-
-fn fail<'a, O>(e: PErr<'a>) -> Res<'a, O> {
+/// A recoverable failure described by `e`.
+fn fail_with<'a, O>(e: SyntaxError<'a>) -> Res<'a, O> {
     Err(nom::Err::Error(e))
-}
-
-/// Whether `c` is whitespace for Haskell's `isSpace`: tab to carriage
-/// return, and the Unicode space separators (category Zs). Unlike Rust's
-/// `char::is_whitespace`, U+0085 and the line/paragraph separators are not.
-fn is_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t'..='\r'
-            | ' '
-            | '\u{A0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200A}'
-            | '\u{202F}'
-            | '\u{205F}'
-            | '\u{3000}'
-    )
-}
-
-fn ws(i: &str) -> Res<'_, &str> {
-    take_while(is_space).parse(i)
-}
-
-fn is_ident_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '\''
 }
 
 fn is_symbol_char(c: char) -> bool {
@@ -147,9 +103,9 @@ fn is_symbol_char(c: char) -> bool {
 fn punct<'a>(c: char, label: &'static str) -> impl Fn(&'a str) -> Res<'a, ()> {
     move |i| {
         let (i, _) = ws(i)?;
-        match char::<&str, PErr<'a>>(c).parse(i) {
-            Ok((rest, _)) => Ok((rest, ())),
-            Err(_) => fail(PErr::expected(i, label)),
+        match i.strip_prefix(c) {
+            Some(rest) => Ok((rest, ())),
+            None => fail(i, label),
         }
     }
 }
@@ -161,7 +117,7 @@ fn ident<'a>(name: &'static str, label: &'static str) -> impl Fn(&'a str) -> Res
         let word: Res<'a, &str> = take_while1(is_ident_char).parse(i);
         match word {
             Ok((rest, w)) if w == name => Ok((rest, ())),
-            _ => fail(PErr::expected(i, label)),
+            _ => fail(i, label),
         }
     }
 }
@@ -187,7 +143,7 @@ fn literal(i: &str) -> Res<'_, u64> {
     };
     let digits: Res<'_, &str> = take_while1(move |c: char| c.is_digit(radix)).parse(body);
     let Ok((rest, digits)) = digits else {
-        return fail(PErr::expected(start, "an integer"));
+        return fail(start, "an integer");
     };
     if radix == 10 {
         // `1.5` and `1e3` are one fractional lexeme in Haskell, never an Int.
@@ -199,24 +155,22 @@ fn literal(i: &str) -> Res<'_, u64> {
             _ => false,
         };
         if fractional {
-            return fail(PErr {
-                rest: start,
-                expected: Vec::new(),
-                message: Some("expected an integer (Int), found a fractional number".into()),
-            });
+            return fail_with(SyntaxError::message(
+                start,
+                "expected an integer (Int), found a fractional number".into(),
+            ));
         }
     }
     match u64::from_str_radix(digits, radix) {
         Ok(n) => Ok((rest, n)),
-        Err(_) => fail(PErr {
-            rest: start,
-            expected: Vec::new(),
-            message: Some(format!(
+        Err(_) => fail_with(SyntaxError::message(
+            start,
+            format!(
                 "the integer `{digits}` does not fit in a 64-bit Int (from {} to {})",
                 i64::MIN,
                 i64::MAX
-            )),
-        }),
+            ),
+        )),
     }
 }
 
@@ -226,34 +180,32 @@ fn int_bare(i: &str) -> Res<'_, i64> {
     let start = i;
     if let Some(after) = i.strip_prefix('-') {
         if after.starts_with(is_symbol_char) {
-            return fail(PErr::expected(start, "an integer"));
+            return fail(start, "an integer");
         }
         let (rest, n) = literal(after)?;
         return match 0i64.checked_sub_unsigned(n) {
             Some(v) => Ok((rest, v)),
-            None => fail(PErr {
-                rest: start,
-                expected: Vec::new(),
-                message: Some(format!(
+            None => fail_with(SyntaxError::message(
+                start,
+                format!(
                     "the integer `-{n}` does not fit in a 64-bit Int (from {} to {})",
                     i64::MIN,
                     i64::MAX
-                )),
-            }),
+                ),
+            )),
         };
     }
     let (rest, n) = literal(i)?;
     match i64::try_from(n) {
         Ok(v) => Ok((rest, v)),
-        Err(_) => fail(PErr {
-            rest: start,
-            expected: Vec::new(),
-            message: Some(format!(
+        Err(_) => fail_with(SyntaxError::message(
+            start,
+            format!(
                 "the integer `{n}` does not fit in a 64-bit Int (from {} to {})",
                 i64::MIN,
                 i64::MAX
-            )),
-        }),
+            ),
+        )),
     }
 }
 
@@ -271,15 +223,15 @@ fn parens<'a, O>(i: &'a str, bare_ok: bool, p: &dyn Fn(&'a str) -> Res<'a, O>) -
         }
     }
     let mandatory = (|| {
-        let (i, _) = punct('(', "`(`")(i)?;
+        let (i, _) = punct('(', "'('")(i)?;
         let (i, o) = parens(i, true, p)?;
-        let (i, _) = punct(')', "`)`")(i)?;
+        let (i, _) = punct(')', "')'")(i)?;
         Ok((i, o))
     })();
     match mandatory {
         Ok(r) => Ok(r),
-        Err(nom::Err::Error(e)) => fail(match first_err {
-            Some(f) => f.or(e),
+        Err(nom::Err::Error(e)) => fail_with(match first_err {
+            Some(f) => f.merge(e),
             None => e,
         }),
         Err(e) => Err(e),
@@ -292,23 +244,23 @@ fn int(i: &str) -> Res<'_, i64> {
 
 fn position(i: &str) -> Res<'_, Position> {
     parens(i, true, &|i| {
-        let (i, _) = punct('(', "`(` starting a position (x,y)")(i)?;
+        let (i, _) = punct('(', "'(' starting a position (x,y)")(i)?;
         let (i, x) = int(i)?;
-        let (i, _) = punct(',', "`,`")(i)?;
+        let (i, _) = punct(',', "','")(i)?;
         let (i, y) = int(i)?;
-        let (i, _) = punct(')', "`)`")(i)?;
+        let (i, _) = punct(')', "')'")(i)?;
         Ok((i, Position::new(x, y)))
     })
 }
 
 fn color(i: &str) -> Res<'_, Color> {
     parens(i, true, &|i| {
-        let w: Res<'_, ()> = ident("W", "`W`")(i);
+        let w: Res<'_, ()> = ident("W", "'W'")(i);
         match w {
             Ok((rest, ())) => Ok((rest, Color::W)),
-            Err(nom::Err::Error(e)) => match ident("B", "`B`")(i) {
+            Err(nom::Err::Error(e)) => match ident("B", "'B'")(i) {
                 Ok((rest, ())) => Ok((rest, Color::B)),
-                Err(nom::Err::Error(e2)) => fail(e.or(e2)),
+                Err(nom::Err::Error(e2)) => fail_with(e.merge(e2)),
                 Err(e2) => Err(e2),
             },
             Err(e) => Err(e),
@@ -319,7 +271,7 @@ fn color(i: &str) -> Res<'_, Color> {
 /// A peg; `arg` says it is a constructor argument (precedence 11).
 fn peg(i: &str, arg: bool) -> Res<'_, Peg> {
     parens(i, !arg, &|i| {
-        let (i, _) = ident("Peg", "`Peg`")(i)?;
+        let (i, _) = ident("Peg", "'Peg'")(i)?;
         let (i, pos) = position(i)?;
         let (i, c) = color(i)?;
         Ok((i, Peg::new(pos, c)))
@@ -329,7 +281,7 @@ fn peg(i: &str, arg: bool) -> Res<'_, Peg> {
 /// A move; `arg` says it is a constructor argument (precedence 11).
 fn mv(i: &str, arg: bool) -> Res<'_, Move> {
     parens(i, !arg, &|i| {
-        let (i, _) = ident("M", "`M`")(i)?;
+        let (i, _) = ident("M", "'M'")(i)?;
         let (i, pos) = position(i)?;
         Ok((i, Move(pos)))
     })
@@ -338,23 +290,23 @@ fn mv(i: &str, arg: bool) -> Res<'_, Move> {
 /// A Haskell list of `elem`, with redundant parentheses around it allowed.
 fn list<'a, O>(i: &'a str, elem: &dyn Fn(&'a str) -> Res<'a, O>) -> Res<'a, Vec<O>> {
     parens(i, true, &|i| {
-        let (mut i, _) = punct('[', "`[`")(i)?;
+        let (mut i, _) = punct('[', "'['")(i)?;
         let mut out = Vec::new();
-        if let Ok((rest, ())) = punct(']', "`]`")(i) {
+        if let Ok((rest, ())) = punct(']', "']'")(i) {
             return Ok((rest, out));
         }
         loop {
             let (rest, o) = elem(i)?;
             out.push(o);
             i = rest;
-            match punct(',', "`,`")(i) {
+            match punct(',', "','")(i) {
                 Ok((rest, ())) => {
                     i = rest;
                     continue;
                 }
-                Err(nom::Err::Error(e)) => match punct(']', "`]`")(i) {
+                Err(nom::Err::Error(e)) => match punct(']', "']'")(i) {
                     Ok((rest, ())) => return Ok((rest, out)),
-                    Err(nom::Err::Error(e2)) => return fail(e.or(e2)),
+                    Err(nom::Err::Error(e2)) => return fail_with(e.merge(e2)),
                     Err(e2) => return Err(e2),
                 },
                 Err(e) => return Err(e),
@@ -374,54 +326,9 @@ fn board_raw(i: &str) -> Res<'_, Vec<(Peg, &str)>> {
     list(i, &located_peg)
 }
 
-fn line_col(full: &str, rest: &str) -> (usize, usize) {
-    let offset = full.len() - rest.len();
-    let before = &full[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |k| k + 1);
-    let column = before[line_start..].chars().count() + 1;
-    (line, column)
-}
-
-fn describe_found(rest: &str) -> String {
-    match rest.chars().next() {
-        None => "end of input".to_string(),
-        Some(c) if c.is_whitespace() || c.is_control() => format!("{c:?}"),
-        Some(c) => {
-            let token: String = if is_ident_char(c) {
-                rest.chars()
-                    .take_while(|&c| is_ident_char(c))
-                    .take(20)
-                    .collect()
-            } else {
-                c.to_string()
-            };
-            format!("`{token}`")
-        }
-    }
-}
-
-fn to_error(full: &str, e: PErr<'_>) -> ParseError {
-    let (line, column) = line_col(full, e.rest);
-    let message = match e.message {
-        Some(m) => m,
-        None => {
-            let expected = match e.expected.as_slice() {
-                [] => "a value".to_string(),
-                [one] => (*one).to_string(),
-                many => {
-                    let (last, init) = many.split_last().expect("non-empty");
-                    format!("{} or {}", init.join(", "), last)
-                }
-            };
-            format!("expected {expected}, found {}", describe_found(e.rest))
-        }
-    };
-    ParseError {
-        line,
-        column,
-        message,
-    }
+/// The located error for a failure of the parser over `full`.
+fn to_error(full: &str, e: SyntaxError<'_>) -> ParseError {
+    ParseError::at(full, full.len() - e.at.len(), e.text())
 }
 
 /// Deepest nesting of parentheses read; the game's values need at most 4,
@@ -437,14 +344,13 @@ fn too_deep(full: &str) -> Option<ParseError> {
             '(' => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    let (line, column) = line_col(full, &full[at..]);
-                    return Some(ParseError {
-                        line,
-                        column,
-                        message: format!(
+                    return Some(ParseError::at(
+                        full,
+                        at,
+                        format!(
                             "parentheses nested more than {MAX_NESTING} deep; a value of the game needs only a few"
                         ),
-                    });
+                    ));
                 }
             }
             ')' => depth = depth.saturating_sub(1),
@@ -469,7 +375,7 @@ fn run<'a, O>(
         if rest.is_empty() {
             Ok((rest, o))
         } else {
-            fail(PErr::expected(rest, "end of input"))
+            fail(rest, "end of input")
         }
     });
     match parsed {
@@ -479,11 +385,11 @@ fn run<'a, O>(
             err.message = format!("cannot read {what}: {}", err.message);
             Err(err)
         }
-        Err(nom::Err::Incomplete(_)) => Err(ParseError {
-            line: 1,
-            column: 1,
-            message: format!("cannot read {what}: incomplete input"),
-        }),
+        Err(nom::Err::Incomplete(_)) => Err(ParseError::at(
+            full,
+            0,
+            format!("cannot read {what}: incomplete input"),
+        )),
     }
 }
 
@@ -511,12 +417,8 @@ fn check_board(full: &str, located: Vec<(Peg, &str)>) -> Result<Board, ParseErro
     let starts: Vec<&str> = located.iter().map(|(_, s)| *s).collect();
     let pegs = located.into_iter().map(|(p, _)| p).collect();
     Board::new(pegs).map_err(|e| {
-        let (line, column) = line_col(full, starts[e.peg_index()]);
-        ParseError {
-            line,
-            column,
-            message: format!("not a board: {e}"),
-        }
+        let offset = full.len() - starts[e.peg_index()].len();
+        ParseError::at(full, offset, format!("not a board: {e}"))
     })
 }
 
@@ -528,7 +430,7 @@ pub fn parse_board(text: &str) -> Result<Board, ParseError> {
 
 fn state_raw(i: &str) -> Res<'_, (Move, Vec<(Peg, &str)>)> {
     parens(i, true, &|i| {
-        let (i, _) = ident("S", "`S`")(i)?;
+        let (i, _) = ident("S", "'S'")(i)?;
         let (i, m) = mv(i, true)?;
         let (i, b) = board_raw(i)?;
         Ok((i, (m, b)))
@@ -564,7 +466,7 @@ pub fn parse_position_arg(text: &str) -> Result<Position, ParseError> {
     }
     let loose = run(text, "a position", |i| {
         let (i, x) = int(i)?;
-        let (i, _) = match punct(',', "`,`")(i) {
+        let (i, _) = match punct(',', "','")(i) {
             Ok(r) => r,
             Err(_) => (i, ()),
         };
