@@ -14,16 +14,17 @@ use nom::{IResult, Parser};
 /// Unlike Rust's `char::is_whitespace`, U+0085 (next line), U+2028 (line
 /// separator) and U+2029 (paragraph separator) are not space.
 pub fn is_space(c: char) -> bool {
-    let uc = u32::from(c);
-    // GHC tests the Latin-1 range directly; above it, only category Zs.
-    if uc <= 0x377 {
-        uc == 32 || uc.wrapping_sub(0x9) <= 4 || uc == 0xa0
-    } else {
-        matches!(
-            c,
-            '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
-        )
-    }
+    matches!(
+        c,
+        '\t'..='\r'
+            | ' '
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
 }
 
 /// Whether `c` continues a Haskell identifier (`isAlphaNum`, `_` or `'`).

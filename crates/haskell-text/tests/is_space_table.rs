@@ -11,9 +11,9 @@ fn every_char() -> impl Iterator<Item = char> {
     (0..=u32::from(char::MAX)).filter_map(char::from_u32)
 }
 
-/// GHC documents `isSpace` as "any Unicode space character, and the control
-/// characters `\t`, `\n`, `\r`, `\f`, `\v`"; a space character is one of
-/// general category Zs (`Space` in `GHC.Unicode`).
+/// `isSpace` as GHC defines it: the characters of general category Zs
+/// (space separator), plus the five controls tab, line feed, vertical tab,
+/// form feed and carriage return.
 fn ghc_documented(c: char) -> bool {
     get_general_category(c) == GeneralCategory::SpaceSeparator || ('\t'..='\r').contains(&c)
 }

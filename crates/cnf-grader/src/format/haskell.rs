@@ -4,6 +4,6 @@
 
 pub use haskell_text::show_string;
 pub(crate) use haskell_text::{
-    Res, SyntaxError, close_parens, fail, is_space, open_parens, string_literal, to_failure, token,
-    ws,
+    Res, SyntaxError, close_parens, describe_found, fail, is_space, open_parens, string_literal,
+    to_failure, token, ws,
 };

@@ -10,10 +10,8 @@
 
 use connect_core::Board;
 
-use haskell_text::describe_found;
-
 use crate::format::diagnostic::{Diagnostic, Diagnostics};
-use crate::format::haskell::{is_space, show_string, string_literal};
+use crate::format::haskell::{describe_found, is_space, show_string, string_literal};
 
 /// The header line's string.
 const HEADER: &str = "Result";
