@@ -102,8 +102,8 @@ fn escape(i: &str) -> Res<'_, Option<char>> {
             _ => fatal(&after[1..], "a control character '@'..'_' after '\\^'"),
         },
         '0'..='9' => numeric_escape(after, 10, after),
-        'x' => numeric_escape(&after[1..], 16, after),
-        'o' => numeric_escape(&after[1..], 8, after),
+        'x' | 'X' => numeric_escape(&after[1..], 16, after),
+        'o' | 'O' => numeric_escape(&after[1..], 8, after),
         c if is_space(c) => {
             // A string gap: `\`, white space, `\`.
             let (r, ()) = ws(after)?;
@@ -217,6 +217,8 @@ mod tests {
         assert_eq!(lit(r#""a\"b\\c""#), "a\"b\\c");
         assert_eq!(lit(r#""\n\t\r\a\b\f\v\'""#), "\n\t\r\x07\x08\x0c\x0b'");
         assert_eq!(lit(r#""\65\x42\o103""#), "ABC");
+        // GHC's `read` also takes the base letters in capitals.
+        assert_eq!(lit(r#""\X41\O102""#), "AB");
         assert_eq!(lit(r#""\45\&1""#), "-1");
         assert_eq!(lit(r#""\SOH\SO\DEL\NUL""#), "\x01\x0e\x7f\0");
         assert_eq!(lit(r#""\^A\^@""#), "\x01\0");
