@@ -13,6 +13,7 @@ use nom::{IResult, Parser};
 /// return, and every character of Unicode category Zs (space separator).
 /// Unlike Rust's `char::is_whitespace`, U+0085 (next line), U+2028 (line
 /// separator) and U+2029 (paragraph separator) are not space.
+#[inline]
 pub fn is_space(c: char) -> bool {
     matches!(
         c,
@@ -28,6 +29,7 @@ pub fn is_space(c: char) -> bool {
 }
 
 /// Whether `c` continues a Haskell identifier (`isAlphaNum`, `_` or `'`).
+#[inline]
 pub fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '\''
 }
@@ -148,6 +150,7 @@ pub fn fatal<'a, T>(at: &'a str, what: &'static str) -> Res<'a, T> {
 }
 
 /// Turns a recoverable error into an unrecoverable one.
+#[inline]
 pub fn to_failure(e: nom::Err<SyntaxError<'_>>) -> nom::Err<SyntaxError<'_>> {
     match e {
         nom::Err::Error(e) => nom::Err::Failure(e),
@@ -156,21 +159,31 @@ pub fn to_failure(e: nom::Err<SyntaxError<'_>>) -> nom::Err<SyntaxError<'_>> {
 }
 
 /// `ws := isSpace*`
+#[inline]
 pub fn ws(i: &str) -> Res<'_, ()> {
     take_while(is_space).map(|_| ()).parse(i)
 }
 
 /// The character `c`, then white space; else `expected WHAT`.
+#[inline]
 pub fn token<'a>(c: char, what: &'static str) -> impl Fn(&'a str) -> Res<'a, ()> {
-    move |i: &'a str| match i.strip_prefix(c) {
-        Some(rest) => ws(rest),
-        None => fail(i, what),
+    move |i: &'a str| {
+        // Compared as a char, not with `strip_prefix`: `c` is not known
+        // where this is compiled, and a byte comparison of unknown length
+        // becomes a call to `memcmp` for every token.
+        let mut chars = i.chars();
+        if chars.next() == Some(c) {
+            ws(chars.as_str())
+        } else {
+            fail(i, what)
+        }
     }
 }
 
 /// `( ws` repeated: how many opening parentheses come next.
 ///
 /// Parentheses are counted, never recursed into, so any depth is safe.
+#[inline]
 pub fn open_parens(mut i: &str) -> Res<'_, usize> {
     let mut n = 0;
     while let Some(rest) = i.strip_prefix('(') {
@@ -182,6 +195,7 @@ pub fn open_parens(mut i: &str) -> Res<'_, usize> {
 
 /// Exactly `n` closing parentheses, each followed by white space; a missing
 /// one is unrecoverable.
+#[inline]
 pub fn close_parens(mut i: &str, n: usize) -> Res<'_, ()> {
     for _ in 0..n {
         (i, ()) = token(')', "')'")(i).map_err(to_failure)?;
