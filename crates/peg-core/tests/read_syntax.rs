@@ -83,12 +83,25 @@ fn list_syntax_is_strict() {
 fn errors_say_line_and_column() {
     let e = parse_board("[Peg (0,0) W,\n Peg (1,0) X]").unwrap_err();
     assert_eq!((e.line, e.column), (2, 12));
-    assert!(e.message.contains("expected `W`, `B` or `(`"), "{e}");
-    assert!(e.message.contains("found `X`"), "{e}");
+    assert!(e.message.contains("expected 'W', 'B' or '('"), "{e}");
+    assert!(e.message.contains("found 'X'"), "{e}");
     assert!(e.to_string().starts_with("2:12: "), "{e}");
     let e = parse_board("[Peg (0,0) W").unwrap_err();
     assert_eq!((e.line, e.column), (1, 13));
     assert!(e.message.contains("end of input"), "{e}");
+}
+
+#[test]
+fn errors_render_with_the_source_line_and_a_caret() {
+    let text = "[Peg (0,0) W,\n Peg (1,0) X]";
+    let e = parse_board(text).unwrap_err();
+    assert_eq!(e.offset, text.find('X').unwrap());
+    assert_eq!(
+        e.render("stdin", text).to_string(),
+        "stdin:2:12: cannot read a board ([Peg (x,y) W, ...]): expected 'W', 'B' or '(', found 'X'\n\
+         2 |  Peg (1,0) X]\n\
+         \x20 |            ^"
+    );
 }
 
 #[test]

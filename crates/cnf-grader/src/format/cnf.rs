@@ -19,9 +19,12 @@ use connect_core::{Board, BoardError, Cell, GameError, check_move};
 
 use crate::format::diagnostic::{Diagnostic, Diagnostics};
 use crate::format::haskell::{
-    In, PErr, Res, close_parens, fail, open_parens, show_string, string_literal, to_failure, token,
-    ws,
+    Res, SyntaxError, close_parens, fail, open_parens, show_string, string_literal, to_failure,
+    token, ws,
 };
+
+/// Parser input: the unread rest of the source.
+type In<'a> = &'a str;
 
 /// A game read from a `.cnf` file: a valid board and moves that are all columns of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +51,7 @@ pub fn parse_cnf(source: &str) -> Result<CnfGame, Diagnostics> {
         Err(e) => {
             let e = match e {
                 nom::Err::Error(e) | nom::Err::Failure(e) => e,
-                nom::Err::Incomplete(_) => PErr::expected("", "more input"),
+                nom::Err::Incomplete(_) => SyntaxError::expected("", "more input"),
             };
             let offset = source.len() - e.at.len();
             parser.push(offset, e.text());
@@ -137,9 +140,9 @@ impl<'s> GameParser<'s> {
         let (i, moves) = self.moves(i, width).map_err(to_failure)?;
         let (i, ()) = close_parens(i, outer - closed)?;
         if !i.is_empty() {
-            return Err(nom::Err::Failure(PErr::expected(
+            return Err(nom::Err::Failure(SyntaxError::expected(
                 i,
-                "end of file after the game",
+                "end of input after the game",
             )));
         }
         Ok((i, board.map(|board| CnfGame { board, moves })))
@@ -191,7 +194,7 @@ impl<'s> GameParser<'s> {
         let (rest, (value, escaped)) = match string_literal(i) {
             Ok(ok) => ok,
             Err(nom::Err::Error(_)) => {
-                return Err(nom::Err::Failure(PErr::expected(
+                return Err(nom::Err::Failure(SyntaxError::expected(
                     i,
                     "a row string such as \"--1-\"",
                 )));
@@ -284,7 +287,7 @@ impl<'s> GameParser<'s> {
         };
         let len = i.bytes().take_while(u8::is_ascii_digit).count();
         if len == 0 {
-            return Err(nom::Err::Failure(PErr::expected(
+            return Err(nom::Err::Failure(SyntaxError::expected(
                 i,
                 "a move (a column number such as 3)",
             )));
@@ -365,6 +368,27 @@ mod tests {
     }
 
     #[test]
+    fn white_space_is_exactly_haskells_is_space() {
+        // Vertical tab, no-break space and the Unicode space separators are
+        // white space for `read`...
+        let g = ok("(\x0b[\u{a0}\"-1\"\u{3000}],\u{2003}[1]\u{1680})");
+        assert_eq!(rows(&g), ["-1"]);
+        // ...but the line and paragraph separators and NEL are not, although
+        // Rust's `char::is_whitespace` says they are.
+        assert_eq!(
+            err("([\"-1\"],\u{2028}[1])"),
+            "t.cnf:1:9: expected '[' opening the list of moves, found '\\u{2028}'\n1 | ([\"-1\"],\u{2028}[1])\n  |         ^"
+        );
+        assert!(
+            err("(\u{2029}[\"-1\"],[1])")
+                .starts_with("t.cnf:1:2: expected '[' opening the list of rows")
+        );
+        assert!(
+            err("([\"-1\"],[1]\u{85})").starts_with("t.cnf:1:12: expected ')', found '\\u{85}'")
+        );
+    }
+
+    #[test]
     fn redundant_parentheses_negative_signs_and_empty_lists() {
         let g = ok(r#"((( (["-1","2-"]) , ([(1),((2))]) )))"#);
         assert_eq!(rows(&g), ["-1", "2-"]);
@@ -405,19 +429,19 @@ mod tests {
         );
         assert!(
             err("([\"-\"],[1])x")
-                .starts_with("t.cnf:1:12: expected end of file after the game, found 'x'")
+                .starts_with("t.cnf:1:12: expected end of input after the game, found 'x'")
         );
-        assert!(err("([\"-\"],[1]").starts_with("t.cnf:1:11: expected ')', found end of file"));
+        assert!(err("([\"-\"],[1]").starts_with("t.cnf:1:11: expected ')', found end of input"));
         assert!(
             err("([\"-\"],[1]))")
-                .starts_with("t.cnf:1:12: expected end of file after the game, found ')'")
+                .starts_with("t.cnf:1:12: expected end of input after the game, found ')'")
         );
         assert!(
             err("([\"-\"][1])")
                 .starts_with("t.cnf:1:7: expected ',' between the rows and the moves, found '['")
         );
         assert!(
-            err("([\"-],[1])").contains("expected '\"' to close the string, found end of file")
+            err("([\"-],[1])").contains("expected '\"' to close the string, found end of input")
         );
         assert!(err("").starts_with("t.cnf:1:1: expected '(' opening the game"));
         // `-(5)` is not an integer for `read`.

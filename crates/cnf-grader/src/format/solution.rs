@@ -10,8 +10,8 @@
 
 use connect_core::Board;
 
-use crate::format::diagnostic::{Diagnostic, Diagnostics, describe_found};
-use crate::format::haskell::{What, is_space, show_string, string_literal};
+use crate::format::diagnostic::{Diagnostic, Diagnostics};
+use crate::format::haskell::{describe_found, is_space, show_string, string_literal};
 
 /// The header line's string.
 const HEADER: &str = "Result";
@@ -66,12 +66,12 @@ pub fn parse_solution(source: &str) -> Result<Vec<String>, Diagnostics> {
             Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
                 let pos = offset + lead + (at.len() - e.at.len());
                 let found = describe_found(&source[pos..]);
-                let msg = match e.what {
-                    What::Expected(_) if e.at.len() == at.len() => {
+                let msg = match e.message {
+                    None if e.at.len() == at.len() => {
                         format!("expected a row as a quoted string such as \"--1-\", found {found}")
                     }
-                    What::Expected(x) => format!("expected {x}, found {found}"),
-                    What::Message(m) => m,
+                    None => format!("expected {}, found {found}", e.expected_text()),
+                    Some(m) => m,
                 };
                 return err(pos, msg);
             }
@@ -92,7 +92,7 @@ pub fn parse_solution(source: &str) -> Result<Vec<String>, Diagnostics> {
     if strings.len() < 2 || !strings[strings.len() - 1].1.is_empty() {
         return err(
             source.len(),
-            "expected the closing line \"\" after the rows, found end of file".to_owned(),
+            "expected the closing line \"\" after the rows, found end of input".to_owned(),
         );
     }
     let rows = strings.len() - 2;

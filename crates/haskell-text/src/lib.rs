@@ -1,0 +1,40 @@
+//! Haskell's lexical rules as `read` accepts text and `show` writes it, and
+//! located diagnostics for the readers built on them.
+//!
+//! The `.cnf` reader of `cnf-grader` and the Peg reader of `peg-core` both
+//! read values the way GHC's derived `Read` instances do. The key design
+//! decision is that the rules they share live here once: what counts as
+//! white space (exactly GHC's `Data.Char.isSpace`, not Rust's
+//! `char::is_whitespace`), string literals with every escape, `show` of a
+//! string, parentheses counted rather than recursed into, how the text found
+//! at a failure is named, and how a byte offset becomes `FILE:LINE:COLUMN`
+//! with the source line and a caret. Both readers therefore accept the same
+//! white space and word their errors the same way.
+//!
+//! ```
+//! use haskell_text::{Diagnostic, is_space, show_string, string_literal};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! assert!(is_space('\u{3000}') && !is_space('\u{2028}'));
+//! let (rest, (row, _escaped)) = string_literal(r#""\45\&1" ]"#).map_err(|e| e.to_string())?;
+//! assert_eq!((row.as_str(), rest), ("-1", " ]"));
+//! assert_eq!(show_string("é1"), r#""\233\&1""#);
+//!
+//! let source = "([\"-\"],\n [x])";
+//! let problem = Diagnostic::new(10, "expected a move, found 'x'");
+//! assert_eq!(problem.render("g.cnf", source).to_string(), "g.cnf:2:3: expected a move, found 'x'\n2 |  [x])\n  |   ^");
+//! # Ok(())
+//! # }
+//! ```
+#![deny(missing_docs)]
+
+pub mod diagnostic;
+pub mod lex;
+pub mod string;
+
+pub use diagnostic::{Diagnostic, Diagnostics, Rendered, line_column};
+pub use lex::{
+    Res, SyntaxError, close_parens, describe_found, fail, fatal, is_ident_char, is_space,
+    open_parens, to_failure, token, ws,
+};
+pub use string::{show_string, string_literal};
