@@ -74,7 +74,7 @@ fn read_board(text: Option<String>) -> Result<Board, Failure> {
 
 /// The board in `text`, or an input error naming `source` and the line and column.
 fn board_from(source: &str, text: &str) -> Result<Board, Failure> {
-    parse_board(text).map_err(|e| Input(format!("{source}:{e}")))
+    parse_board(text).map_err(|e| Input(e.render(source, text).to_string()))
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Failure> {
