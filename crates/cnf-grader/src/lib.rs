@@ -7,7 +7,7 @@
 //! games, and grades fixture trees.
 //!
 //! Three layers, one folder each:
-//! - [`format`](crate::format): the text formats, `.cnf` and `.solution`, and playing a
+//! - [`mod@format`]: the text formats, `.cnf` and `.solution`, and playing a
 //!   game file; no file system, no processes;
 //! - [`harness`]: grading fixture trees: [`harness::discover`] finds
 //!   fixtures, [`harness::grade`] runs every case (in-process or through
