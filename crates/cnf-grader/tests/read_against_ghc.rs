@@ -4,9 +4,6 @@
 //! space in every place `read` allows them (and some where it does not).
 //! Each must be accepted by both with the same value, or refused by both.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
-
 use cnf_grader::format::cnf::parse_cnf;
 use test_support::{Tool, require};
 
@@ -103,32 +100,11 @@ fn games_are_read_as_ghc_reads_them() {
         return;
     }
     let texts = texts();
-    let dir = std::env::temp_dir().join(format!("cnf-read-ghc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let program = dir.join("ReadGame.hs");
-    std::fs::write(&program, PROGRAM).unwrap();
-    let mut child = Command::new("runghc")
-        .arg(&program)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input: String = texts.iter().map(|t| format!("{t}\n")).collect();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let ghc = test_support::runghc(
+        "ReadGame",
+        PROGRAM,
+        &texts.iter().map(|t| format!("{t}\n")).collect::<String>(),
     );
-    let ghc = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = ghc.lines().collect();
     let (games, spaces) = lines.split_at(texts.len().min(lines.len()));
 

@@ -50,31 +50,14 @@ fn is_space_agrees_with_ghc_data_char_for_every_char() {
     ) {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("haskell-text-isspace-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let program = dir.join("IsSpace.hs");
-    std::fs::write(
-        &program,
+    let out = test_support::runghc(
+        "IsSpace",
         "import Data.Char (isSpace)\n\
          main :: IO ()\n\
          main = mapM_ (print . fromEnum) (filter isSpace [minBound .. maxBound])\n",
-    )
-    .unwrap();
-    let out = std::process::Command::new("runghc")
-        .arg(&program)
-        .output()
-        .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        "",
     );
-    let ghc: Vec<u32> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
+    let ghc: Vec<u32> = out.lines().map(|l| l.parse().unwrap()).collect();
     // GHC's Char includes the surrogates, which are never space.
     let ours: Vec<u32> = every_char()
         .filter(|&c| is_space(c))

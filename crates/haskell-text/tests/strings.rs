@@ -35,28 +35,14 @@ fn show_string_agrees_with_ghc_show() {
             format!("[{}]", points.join(","))
         })
         .collect();
-    let dir = std::env::temp_dir().join(format!("haskell-text-show-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let program = dir.join("Show.hs");
-    std::fs::write(
-        &program,
-        format!(
+    let ghc = test_support::runghc(
+        "Show",
+        &format!(
             "main :: IO ()\nmain = mapM_ (putStrLn . show . map (toEnum :: Int -> Char)) [{}]\n",
             lists.join(", ")
         ),
-    )
-    .unwrap();
-    let out = std::process::Command::new("runghc")
-        .arg(&program)
-        .output()
-        .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        "",
     );
-    let ghc = String::from_utf8(out.stdout).unwrap();
     let ghc: Vec<&str> = ghc.lines().collect();
     let ours: Vec<String> = SAMPLES.iter().map(|s| show_string(s)).collect();
     assert_eq!(ours, ghc);
@@ -120,21 +106,7 @@ main = mapM_ escape [minBound .. maxBound] >> mapM_ plain plains >> mapM_ named 
 plains :: [Char]
 plains = ['\\0' .. '\\xffff'] ++ ['\\x10000', '\\x100fb' .. maxBound] ++ [maxBound]
 ";
-    let dir = std::env::temp_dir().join(format!("haskell-text-escape-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("Escapes.hs");
-    std::fs::write(&file, program).unwrap();
-    let out = std::process::Command::new("runghc")
-        .arg(&file)
-        .output()
-        .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let ghc = String::from_utf8(out.stdout).unwrap();
+    let ghc = test_support::runghc("Escapes", program, "");
 
     let chars = || (0..=u32::from(char::MAX)).filter_map(char::from_u32);
     let mut ours = String::new();

@@ -3,9 +3,6 @@
 //! not), read by both; each must be accepted by both with the same value,
 //! or refused by both.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
-
 use peg_core::{parse_board, parse_move, parse_peg, parse_position, parse_state};
 use test_support::{Tool, require};
 
@@ -187,32 +184,14 @@ fn parentheses_are_read_as_ghc_reads_them() {
     cases.extend(boards().into_iter().map(|t| ('b', t)));
     cases.extend(states().into_iter().map(|t| ('s', t)));
 
-    let dir = std::env::temp_dir().join(format!("peg-read-ghc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let program = dir.join("ReadPeg.hs");
-    std::fs::write(&program, PROGRAM).unwrap();
-    let mut child = Command::new("runghc")
-        .arg(&program)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input: String = cases.iter().map(|(k, t)| format!("{k} {t}\n")).collect();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let ghc = test_support::runghc(
+        "ReadPeg",
+        PROGRAM,
+        &cases
+            .iter()
+            .map(|(k, t)| format!("{k} {t}\n"))
+            .collect::<String>(),
     );
-    let ghc = String::from_utf8(out.stdout).unwrap();
     let ghc: Vec<&str> = ghc.lines().collect();
     assert_eq!(ghc.len(), cases.len());
 

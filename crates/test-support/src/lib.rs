@@ -177,3 +177,40 @@ pub fn assert_clean(run: &Run, what: &str) {
     );
     assert!(run.stderr.is_empty(), "{what}: stderr {}", run.stderr);
 }
+
+/// Runs the Haskell program `source` with `runghc` (GHC must be there: see
+/// [`require`]), `stdin` on its standard input, and returns its standard
+/// output; fails the test if it does not succeed.
+pub fn runghc(name: &str, source: &str, stdin: &str) -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "test-support-runghc-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let program = dir.join(format!("{name}.hs"));
+    std::fs::write(&program, source).expect("write the program");
+    let mut child = Command::new("runghc")
+        .arg(&program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runghc starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let text = stdin.to_owned();
+    let writer = thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let out = child.wait_with_output().expect("runghc ends");
+    writer.join().expect("writer");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "runghc {name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
