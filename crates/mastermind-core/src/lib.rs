@@ -66,6 +66,7 @@
 
 mod breaker;
 mod builder;
+mod check;
 mod codes;
 mod consistent;
 mod error;
@@ -82,6 +83,7 @@ pub use breaker::Breaker;
 pub use error::Error;
 pub use game::{Code, Game, MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS, Score};
 pub use optimal::{MAX_GUESS_LIMIT, MAX_OPTIMAL_CODES, SearchStats};
+pub use render::MAX_DOT_CODES;
 pub use scorer::{MAX_LIST_CODES, Scorer};
 pub use solver::{MAX_HEURISTIC_CODES, Solver, stats};
 pub use strategy::Strategy;
