@@ -381,7 +381,7 @@ fn the_biggest_game_is_played_without_listing_codes() {
             "knuth",
             "both",
         ],
-        &["knuth", "131072", "first-consistent"],
+        &["knuth", "2097152", "first-consistent"],
     );
 }
 
