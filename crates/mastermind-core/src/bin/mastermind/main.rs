@@ -2,8 +2,9 @@
 //!
 //! A thin front end: it parses the command line, calls [`mastermind_core::play`] or the
 //! statistics, and prints. Exit codes: 0 for success (also end of input at a prompt and a
-//! closed standard output), 2 for bad usage or input and for a failed read or write. Every
-//! error message starts with `error: `, as clap's own do.
+//! closed standard output), 1 for a tree `check-tree` finds invalid, 2 for bad usage or
+//! input (also a tree file that cannot be read or is not JSON) and for a failed read or
+//! write. Every error message starts with `error: `, as clap's own do.
 #![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a command-line program talks on stdout/stderr
 
 use std::io::{self, IsTerminal, Write};
