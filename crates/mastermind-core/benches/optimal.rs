@@ -45,9 +45,9 @@ fn optimal_4x7(c: &mut Criterion) {
     group.finish();
 }
 
-/// 4×8 takes minutes per run: only with `MASTERMIND_BENCH_4X8=1`, 10 samples each (an hour
-/// or more; for a single figure, time `mastermind stats --strategy optimal --pegs 4
-/// --colors 8` instead). Published: 20471, and 20473 within 6 guesses.
+/// 4×8 takes about a minute per run: only with `MASTERMIND_BENCH_4X8=1`, 10 samples each
+/// (half an hour or more; for a single figure, time `mastermind stats --strategy optimal
+/// --pegs 4 --colors 8` instead). Published: 20471, and 20473 within 6 guesses.
 fn optimal_4x8(c: &mut Criterion) {
     if std::env::var_os("MASTERMIND_BENCH_4X8").is_none() {
         return;
