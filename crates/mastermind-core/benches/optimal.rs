@@ -45,5 +45,24 @@ fn optimal_4x7(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, optimal_4x6, optimal_4x7);
+/// 4×8 takes about a minute per run: only with `MASTERMIND_BENCH_4X8=1`, 10 samples each
+/// (half an hour or more; for a single figure, time `mastermind stats --strategy optimal
+/// --pegs 4 --colors 8` instead). Published: 20471, and 20473 within 6 guesses.
+fn optimal_4x8(c: &mut Criterion) {
+    if std::env::var_os("MASTERMIND_BENCH_4X8").is_none() {
+        return;
+    }
+    let game = Game::new(4, 8).unwrap();
+    let mut group = c.benchmark_group("optimal");
+    group.sample_size(10);
+    group.bench_function("4x8", |b| {
+        b.iter(|| assert_eq!(optimal_total(game, None), 20471))
+    });
+    group.bench_function("4x8 max 6 guesses", |b| {
+        b.iter(|| assert_eq!(optimal_total(game, Some(6)), 20473))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, optimal_4x6, optimal_4x7, optimal_4x8);
 criterion_main!(benches);

@@ -31,5 +31,26 @@ fn big_5x8(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, knuth_4x6, big_5x8);
+/// Knuth on 6×8 (262,144 codes) and 7×7 (823,543) takes minutes per run: only with
+/// `MASTERMIND_BENCH_BIG=1`, 10 samples each.
+fn knuth_big(c: &mut Criterion) {
+    if std::env::var_os("MASTERMIND_BENCH_BIG").is_none() {
+        return;
+    }
+    let mut group = c.benchmark_group("knuth big");
+    group.sample_size(10);
+    for (pegs, colors) in [(6, 8), (7, 7)] {
+        let game = Game::new(pegs, colors).unwrap();
+        group.bench_function(format!("{pegs}x{colors}"), |b| {
+            b.iter(|| {
+                let solver = Solver::new(game, Strategy::Knuth).unwrap();
+                let s = DecisionTree::build(&solver, None).stats(game, Strategy::Knuth);
+                assert_eq!(s.codes, game.num_codes());
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, knuth_4x6, big_5x8, knuth_big);
 criterion_main!(benches);

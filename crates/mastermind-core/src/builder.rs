@@ -1,6 +1,8 @@
 //! The decision-tree builder of the rule-based strategies: plays a choice of guess against
 //! every secret at once, deciding each candidate set once (in parallel with rayon).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 
 use crate::codes::code;
@@ -12,14 +14,57 @@ const PARALLEL_MIN: usize = 48;
 /// The guess for a candidate set, given the colours played so far (see [`crate::Solver::choose`]).
 pub(crate) type Choose<'a> = dyn Fn(&[u32], u32) -> u32 + Sync + 'a;
 
+/// Where a report of the secrets placed so far goes.
+pub(crate) type Report<'a> = dyn Fn(&str) + Sync + 'a;
+
+/// Counts the secrets whose guesses are all decided and reports each further percent.
+pub(crate) struct Progress<'a> {
+    total: u64,
+    done: AtomicU64,
+    report: Option<&'a Report<'a>>,
+}
+
+impl<'a> Progress<'a> {
+    /// Progress over `total` secrets, told to `report` (if any).
+    pub(crate) fn new(total: u64, report: Option<&'a Report<'a>>) -> Progress<'a> {
+        Progress {
+            total,
+            done: AtomicU64::new(0),
+            report,
+        }
+    }
+
+    fn add(&self, solved: u64) {
+        let Some(report) = self.report else { return };
+        let before = self.done.fetch_add(solved, Ordering::Relaxed);
+        let after = before + solved;
+        if after * 100 / self.total.max(1) != before * 100 / self.total.max(1) {
+            report(&format!("{after} of {} secrets placed", self.total));
+        }
+    }
+}
+
 /// The tree of `choose` over the candidates `set` (in the strategy's order) when the
 /// guesses so far used the colours `played`; `first` fixes the guess at the root.
+#[cfg(test)]
 pub(crate) fn build(
     scorer: &Scorer,
     choose: &Choose<'_>,
     set: Vec<u32>,
     played: u32,
     first: Option<u32>,
+) -> DecisionTree {
+    build_with(scorer, choose, set, played, first, &Progress::new(0, None))
+}
+
+/// [`build`], counting each secret solved in `progress`.
+pub(crate) fn build_with(
+    scorer: &Scorer,
+    choose: &Choose<'_>,
+    set: Vec<u32>,
+    played: u32,
+    first: Option<u32>,
+    progress: &Progress<'_>,
 ) -> DecisionTree {
     let game = scorer.game();
     let g = first.unwrap_or_else(|| choose(&set, played));
@@ -34,6 +79,7 @@ pub(crate) fn build(
         parts[i as usize].push(s);
     }
     let solves = counts[win] > 0;
+    progress.add(counts[win] as u64);
     let played = played | game.colour_mask(code(g));
     let nonempty: Vec<(Score, Vec<u32>)> = parts
         .into_iter()
@@ -41,7 +87,8 @@ pub(crate) fn build(
         .filter(|(i, p)| *i != win && !p.is_empty())
         .map(|(i, p)| (game.score_from_index(i), p))
         .collect();
-    let child = |(sc, p): (Score, Vec<u32>)| (sc, build(scorer, choose, p, played, None));
+    let child =
+        |(sc, p): (Score, Vec<u32>)| (sc, build_with(scorer, choose, p, played, None, progress));
     let children = if set.len() >= PARALLEL_MIN {
         nonempty.into_par_iter().map(child).collect()
     } else {

@@ -68,4 +68,22 @@ pub enum Error {
         /// The limit.
         limit: u64,
     },
+    /// Occurs when a strategy tree read from JSON does not play the game.
+    #[error("invalid tree at {path}: {problem}")]
+    Tree {
+        /// The guesses and scores from the root to the node, e.g. `aabb 00 ccde`.
+        path: String,
+        /// What is wrong there.
+        problem: String,
+    },
+    /// Occurs when a tree is asked for as a drawing but the game is too big to draw.
+    #[error(
+        "a game with {codes} codes is too big to draw as a Graphviz tree (at most {limit}); use --format json or text"
+    )]
+    TooBigToDraw {
+        /// Codes in the game.
+        codes: u64,
+        /// The limit.
+        limit: u64,
+    },
 }

@@ -41,7 +41,9 @@
 //! `mastermind stats --strategy knuth` plays every secret (total 5801, average 4.4761,
 //! worst 5 for 4×6); `--first CODE` fixes the first guess, `--format json` prints JSON.
 //! `mastermind tree` prints the whole decision tree ([`DecisionTree::to_text`],
-//! [`DecisionTree::to_json`]).
+//! [`DecisionTree::to_json`], [`DecisionTree::to_dot`] for Graphviz), and `mastermind
+//! check-tree FILE.json` reads one back from any tool ([`DecisionTree::from_json`]),
+//! follows every secret down it and prints its statistics, or the first problem and where.
 //!
 //! ```
 //! use mastermind_core::{stats, Breaker, Game, Score, Strategy};
@@ -66,6 +68,7 @@
 
 mod breaker;
 mod builder;
+mod check;
 mod codes;
 mod consistent;
 mod error;
@@ -82,6 +85,7 @@ pub use breaker::Breaker;
 pub use error::Error;
 pub use game::{Code, Game, MAX_COLORS, MAX_PEGS, MIN_COLORS, MIN_PEGS, Score};
 pub use optimal::{MAX_GUESS_LIMIT, MAX_OPTIMAL_CODES, SearchStats};
+pub use render::MAX_DOT_CODES;
 pub use scorer::{MAX_LIST_CODES, Scorer};
 pub use solver::{MAX_HEURISTIC_CODES, Solver, stats};
 pub use strategy::Strategy;

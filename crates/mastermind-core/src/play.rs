@@ -509,7 +509,7 @@ mod tests {
         let r = run("c\nq\n", false, |ui| menu(ui, &p, &mut || Code(0)));
         assert!(
             r.out.contains(&format!(
-                "{BOTTOM}\nstrategy 'knuth' supports games of at most 131072 codes; this one has \
+                "{BOTTOM}\nstrategy 'knuth' supports games of at most 2097152 codes; this one has \
                  208827064576 (use first-consistent)\n\n/"
             )),
             "{}",

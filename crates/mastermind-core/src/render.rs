@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value, json};
 
-use crate::{DecisionTree, Game};
+use crate::{DecisionTree, Error, Game};
 
 impl DecisionTree {
     /// The tree as indented text: the guess, then per score (two digits, right then wrong)
@@ -32,6 +32,46 @@ impl DecisionTree {
             "solves": self.solves,
             "next": next,
         })
+    }
+}
+
+/// Most codes a game may have for [`DecisionTree::to_dot`]: bigger trees are too big to draw.
+pub const MAX_DOT_CODES: u64 = 1296;
+
+impl DecisionTree {
+    /// The tree as a Graphviz `digraph`: one box per guess (with the number of secrets that
+    /// reach it; a double border when the guess can be the secret), one edge per score.
+    /// Refused for games of more than [`MAX_DOT_CODES`] codes.
+    pub fn to_dot(&self, game: Game) -> Result<String, Error> {
+        if game.num_codes() > MAX_DOT_CODES {
+            return Err(Error::TooBigToDraw {
+                codes: game.num_codes(),
+                limit: MAX_DOT_CODES,
+            });
+        }
+        let mut out = String::from("digraph strategy {\n  node [shape=box, fontname=monospace];\n");
+        let mut next = 0usize;
+        dot(self, game, &mut next, &mut out);
+        out.push_str("}\n");
+        Ok(out)
+    }
+}
+
+/// Writes node `t` as `n{id}` (its id is `*next`) and its subtrees after it.
+fn dot(t: &DecisionTree, game: Game, next: &mut usize, out: &mut String) {
+    let id = *next;
+    *next += 1;
+    let border = if t.solves { ", peripheries=2" } else { "" };
+    let _ = writeln!(
+        out,
+        "  n{id} [label=\"{}\\n{}\"{border}];",
+        game.format_code(t.guess),
+        t.candidates
+    );
+    for (s, c) in &t.children {
+        let child = *next;
+        dot(c, game, next, out);
+        let _ = writeln!(out, "  n{id} -> n{child} [label=\"{s}\"];");
     }
 }
 
@@ -68,5 +108,21 @@ mod tests {
         assert_eq!(j["solves"], true);
         assert_eq!(j["next"]["10"]["next"]["02"]["guess"], "ba");
         assert_eq!(j["next"]["00"]["next"], serde_json::json!({}));
+        assert_eq!(
+            t.to_dot(g).unwrap(),
+            "digraph strategy {\n  node [shape=box, fontname=monospace];\n\
+             \x20 n0 [label=\"aa\\n4\", peripheries=2];\n\
+             \x20 n1 [label=\"bb\\n1\", peripheries=2];\n\
+             \x20 n0 -> n1 [label=\"00\"];\n\
+             \x20 n2 [label=\"ab\\n2\", peripheries=2];\n\
+             \x20 n3 [label=\"ba\\n1\", peripheries=2];\n\
+             \x20 n2 -> n3 [label=\"02\"];\n\
+             \x20 n0 -> n2 [label=\"10\"];\n}\n"
+        );
+        let big = Game::new(4, 7).unwrap();
+        assert!(matches!(
+            t.to_dot(big),
+            Err(crate::Error::TooBigToDraw { codes: 2401, .. })
+        ));
     }
 }

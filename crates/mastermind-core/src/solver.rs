@@ -11,7 +11,7 @@ use crate::scorer::{Form, bits_index, bytes_index};
 use crate::{Code, DecisionTree, Error, Game, Scorer, Stats, Strategy};
 
 /// Most codes a game may have for the heuristic strategies (every code is a possible guess).
-pub const MAX_HEURISTIC_CODES: u64 = 1 << 17;
+pub const MAX_HEURISTIC_CODES: u64 = crate::scorer::MAX_LIST_CODES;
 
 /// Guess lists by (colours played, colours the candidates use).
 type GuessCache = HashMap<(u32, u32), Arc<Vec<u32>>>;
@@ -31,6 +31,17 @@ pub struct Solver {
     masks: Vec<u32>,
     /// The exact search, for [`Strategy::Optimal`].
     planner: Option<Planner>,
+    /// Where the tree builder reports the secrets placed so far.
+    progress: Option<Reporter>,
+}
+
+/// A progress callback (shown in `Debug` by its presence only).
+struct Reporter(Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for Reporter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Reporter")
+    }
 }
 
 impl Solver {
@@ -67,6 +78,7 @@ impl Solver {
         };
         Ok(Solver {
             planner,
+            progress: None,
             masks,
             scorer,
             strategy,
@@ -95,12 +107,15 @@ impl Solver {
         Ok(self)
     }
 
-    /// Has the optimal strategy's search of the whole game report its progress to `f`
-    /// (one line per first guess examined).
+    /// Has building the whole tree report its progress to `f`: the optimal strategy's search
+    /// one line per first guess examined, the other strategies the secrets placed so far
+    /// (one line per percent).
     pub fn with_progress(mut self, f: impl Fn(&str) + Send + Sync + 'static) -> Solver {
+        let f: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(f);
         if let Some(p) = &mut self.planner {
-            p.set_progress(Arc::new(f));
+            p.set_progress(Arc::clone(&f));
         }
+        self.progress = Some(Reporter(f));
         self
     }
 
@@ -241,7 +256,19 @@ impl DecisionTree {
             None => {
                 let choose = |set: &[u32], played: u32| solver.choose(set, played);
                 let set = solver.initial_set();
-                Ok(builder::build(&solver.scorer, &choose, set, 0, first))
+                let report = solver
+                    .progress
+                    .as_ref()
+                    .map(|r| &*r.0 as &builder::Report<'_>);
+                let progress = builder::Progress::new(set.len() as u64, report);
+                Ok(builder::build_with(
+                    &solver.scorer,
+                    &choose,
+                    set,
+                    0,
+                    first,
+                    &progress,
+                ))
             }
         }
     }

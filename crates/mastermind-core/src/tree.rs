@@ -100,10 +100,13 @@ impl Stats {
     /// The statistics as `name: value` lines, as `mastermind stats` prints them; `first` is
     /// the fixed first guess, if any.
     pub fn to_text(&self, first: Option<&str>) -> String {
-        let mut out = format!(
-            "strategy: {}\npegs: {}\ncolors: {}\n",
-            self.strategy, self.pegs, self.colors
-        );
+        format!("strategy: {}\n{}", self.strategy, self.figures_text(first))
+    }
+
+    /// [`Stats::to_text`] without the strategy's line: the figures of any tree, as
+    /// `mastermind check-tree` prints them.
+    pub fn figures_text(&self, first: Option<&str>) -> String {
+        let mut out = format!("pegs: {}\ncolors: {}\n", self.pegs, self.colors);
         if let Some(f) = first {
             out += &format!("first: {f}\n");
         }

@@ -381,6 +381,175 @@ fn the_biggest_game_is_played_without_listing_codes() {
             "knuth",
             "both",
         ],
-        &["knuth", "131072", "first-consistent"],
+        &["knuth", "2097152", "first-consistent"],
     );
+}
+
+/// The knuth 4×6 tree as `tree --format json` writes it.
+fn knuth_tree() -> serde_json::Value {
+    let r = run(&["tree", "--strategy", "knuth", "--format", "json"], "");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    serde_json::from_str(&r.stdout).unwrap()
+}
+
+#[track_caller]
+fn check_tree(tree: &serde_json::Value) -> Run {
+    run(&["check-tree", "-"], &tree.to_string())
+}
+
+#[test]
+fn check_tree_accepts_a_written_tree() {
+    let r = check_tree(&knuth_tree());
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    // The figures of spec §7 for knuth, read back from the tree alone.
+    assert_eq!(
+        r.stdout,
+        "pegs: 4\ncolors: 6\ncodes: 1296\ntotal: 5801\naverage: 4.4761\nworst: 5\n\
+         histogram: 1/6/62/533/694\n"
+    );
+}
+
+#[test]
+fn check_tree_refuses_a_changed_score() {
+    // At the first node (depth-first) where some score is given by no secret, move one
+    // branch to that score.
+    const SCORES: [&str; 13] = [
+        "00", "01", "02", "03", "04", "10", "11", "12", "13", "20", "21", "22", "30",
+    ];
+    fn change(t: &mut serde_json::Value, path: &mut Vec<String>) -> Option<String> {
+        path.push(t["guess"].as_str().unwrap().to_string());
+        let next = t["next"].as_object_mut().unwrap();
+        if let Some(free) = SCORES.into_iter().find(|k| !next.contains_key(*k))
+            && let Some(moved) = next.keys().next().cloned()
+        {
+            let child = next.remove(&moved).unwrap();
+            next.insert(free.to_string(), child);
+            return Some(format!(
+                "error: invalid tree at {}: branch {free} is unreachable",
+                path.join(" ")
+            ));
+        }
+        for (k, c) in next.iter_mut() {
+            path.push(k.clone());
+            if let Some(m) = change(c, path) {
+                return Some(m);
+            }
+            path.pop();
+        }
+        path.pop();
+        None
+    }
+    let mut t = knuth_tree();
+    let want = change(&mut t, &mut Vec::new()).expect("a node without every score");
+    let r = check_tree(&t);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with(&want), "{} / {want}", r.stderr);
+}
+
+#[test]
+fn check_tree_refuses_a_missing_secret() {
+    // Remove the first leaf (a guess that only one secret reaches) found depth-first.
+    fn cut(t: &mut serde_json::Value, path: &mut Vec<String>) -> Option<String> {
+        let guess = t["guess"].as_str().unwrap().to_string();
+        path.push(guess);
+        let next = t["next"].as_object_mut().unwrap();
+        let leaf = next
+            .iter()
+            .find(|(_, c)| c["candidates"] == 1)
+            .map(|(k, c)| (k.clone(), c["guess"].as_str().unwrap().to_string()));
+        if let Some((k, secret)) = leaf {
+            next.remove(&k);
+            return Some(format!(
+                "error: invalid tree at {}: secret {secret} is never solved: it scores {k}",
+                path.join(" ")
+            ));
+        }
+        for (k, c) in next.iter_mut() {
+            path.push(k.clone());
+            if let Some(m) = cut(c, path) {
+                return Some(m);
+            }
+            path.pop();
+        }
+        path.pop();
+        None
+    }
+    let mut t = knuth_tree();
+    let want = cut(&mut t, &mut Vec::new()).expect("a leaf");
+    let r = check_tree(&t);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.starts_with(&want), "{} / {want}", r.stderr);
+}
+
+#[test]
+fn check_tree_refuses_an_unreachable_branch() {
+    // aabb never scores 31 (three right and one wrong is impossible) ...
+    let mut t = knuth_tree();
+    let extra = serde_json::json!({"guess": "abcd"});
+    t["next"]["31"] = extra.clone();
+    let r = check_tree(&t);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .starts_with("error: invalid tree at aabb: branch 31 is unreachable"),
+        "{}",
+        r.stderr
+    );
+    // ... and after aabb 40 the game is over.
+    let mut t = knuth_tree();
+    t["next"]["40"] = extra;
+    let r = check_tree(&t);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("branch 40 follows the winning score"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn check_tree_unreadable_input_exits_2() {
+    let r = run(&["check-tree", "-"], "{\"guess\": ");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with("error: tree - is not JSON: "),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["check-tree", "/no/such/tree.json"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .starts_with("error: cannot read tree /no/such/tree.json: "),
+        "{}",
+        r.stderr
+    );
+    // The right JSON for another game: the size is named.
+    let r = run(
+        &["check-tree", "--colors", "7", "-"],
+        &knuth_tree().to_string(),
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("give the tree's --pegs and --colors"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn tree_as_graphviz() {
+    let r = run(&["tree", "--strategy", "knuth", "--format", "dot"], "");
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with("digraph strategy {\n"));
+    assert!(
+        r.stdout
+            .contains("  n0 [label=\"aabb\\n1296\", peripheries=2];\n"),
+        "{}",
+        &r.stdout[..200]
+    );
+    assert!(r.stdout.contains("  n0 -> n1 [label=\"00\"];\n"));
+    let r = run(&["tree", "--colors", "7", "--format", "dot"], "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("too big to draw"), "{}", r.stderr);
 }

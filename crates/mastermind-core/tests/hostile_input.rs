@@ -120,3 +120,55 @@ fn end_of_input_at_every_prompt() {
     let run = end_of_input_everywhere(&["computer"], computer);
     assert!(run.stdout.ends_with("I'm the best!\n"), "{}", run.stdout);
 }
+
+#[test]
+fn check_tree_never_panics_on_broken_trees() {
+    // A valid 2×3 tree, then random damage: exit 0, 1 (an invalid tree) or 2 (not JSON),
+    // always with one `error: ` line on failure, never a panic.
+    let tree = mastermind(
+        &["--pegs", "2", "--colors", "3", "tree", "--format", "json"],
+        b"",
+    );
+    let text = tree.stdout.trim().as_bytes().to_vec();
+    let mut rng = StdRng::seed_from_u64(15);
+    let mut inputs: Vec<Vec<u8>> = (0..30)
+        .map(|_| {
+            let mut t = text.clone();
+            for _ in 0..rng.random_range(1..4) {
+                let i = rng.random_range(0..t.len());
+                let damage = b"{}[]\":,0123456789abcnext ";
+                t[i] = damage[rng.random_range(0..damage.len())];
+            }
+            t
+        })
+        .collect();
+    // Deep nesting, a huge count, invalid UTF-8.
+    inputs.push(
+        "{\"guess\":\"aa\",\"next\":{\"00\":"
+            .repeat(100_000)
+            .into_bytes(),
+    );
+    inputs.push(br#"{"guess":"aa","candidates":1e999}"#.to_vec());
+    inputs.push(b"\xff\xfe{}".to_vec());
+    for (k, input) in inputs.iter().enumerate() {
+        let run = mastermind(&["--pegs", "2", "--colors", "3", "check-tree", "-"], input);
+        let code = run.status.code();
+        assert!(
+            matches!(code, Some(0..=2)),
+            "input {k}: {code:?} {}",
+            run.stderr
+        );
+        assert!(
+            !run.stderr.contains("panicked"),
+            "input {k}: {}",
+            run.stderr
+        );
+        if code != Some(0) {
+            assert!(
+                run.stderr.starts_with("error: ") && run.stderr.lines().count() == 1,
+                "input {k}: {}",
+                run.stderr
+            );
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! Statistics over every secret reproduce the published figures of spec §7.
 
-use mastermind_core::{DecisionTree, Game, Solver, Strategy, stats};
+use mastermind_core::{DecisionTree, Game, Scorer, Solver, Strategy, stats};
 
 #[track_caller]
 fn check(game: Game, strategy: Strategy, total: u64, worst: usize, histogram: &str) {
@@ -148,4 +148,109 @@ fn hand_derived_2x2_knuth_tree() {
         (st.total, st.worst, st.histogram_text().as_str()),
         (8, 3, "1/2/1")
     );
+}
+
+/// Spec §7 read literally, independent of the library's scan and its reductions: every code
+/// is scored against every candidate, grouped by score, ranked; ties go to a candidate, then
+/// to the lowest code. Scores come from [`Scorer::index`] (checked against
+/// [`Game::calc_score`] in its own tests), which is what makes 6×6 affordable.
+mod reference {
+    use mastermind_core::{Game, Scorer, Strategy};
+    use rayon::prelude::*;
+
+    /// The rank of a guess from its part sizes (lower is better).
+    fn rank(strategy: Strategy, n: usize, parts: &[u64]) -> f64 {
+        let sizes = parts.iter().filter(|&&c| c > 0);
+        match strategy {
+            Strategy::Knuth => *parts.iter().max().unwrap() as f64,
+            Strategy::MostParts => (n - sizes.count()) as f64,
+            Strategy::ExpectedSize => sizes.map(|&c| (c * c) as f64).sum(),
+            Strategy::Entropy => sizes.map(|&c| c as f64 * (c as f64).ln()).sum(),
+            _ => unreachable!("not a heuristic"),
+        }
+    }
+
+    /// The guess for the candidate set `set` (sorted).
+    pub(crate) fn choose(scorer: &Scorer, strategy: Strategy, set: &[u64]) -> u64 {
+        if set.len() == 1 {
+            return set[0];
+        }
+        let game = scorer.game();
+        let slots = game.num_score_slots();
+        let ranks: Vec<f64> = (0..game.num_codes())
+            .into_par_iter()
+            .map(|g| {
+                let mut parts = vec![0u64; slots];
+                for &s in set {
+                    parts[scorer.index(g as u32, s as u32)] += 1;
+                }
+                rank(strategy, set.len(), &parts)
+            })
+            .collect();
+        // Ranks within rounding are equal (entropy); integer ranks differ by at least 1.
+        let best = ranks.iter().cloned().fold(f64::INFINITY, f64::min);
+        let tied = |g: u64| ranks[g as usize] - best <= 1e-9 * best.abs().max(1.0);
+        set.iter()
+            .copied()
+            .find(|&g| tied(g))
+            .or_else(|| (0..game.num_codes()).find(|&g| tied(g)))
+            .unwrap()
+    }
+
+    /// The candidate sets that follow `guess` from `set`, by increasing score.
+    pub(crate) fn split(game: Game, set: &[u64], guess: u64) -> Vec<Vec<u64>> {
+        use mastermind_core::Code;
+        let mut parts = vec![Vec::new(); game.num_score_slots()];
+        for &s in set {
+            parts[game.score_index(game.calc_score(Code(s), Code(guess)))].push(s);
+        }
+        parts
+    }
+}
+
+/// Checks the nodes of the library's tree down to `depth` against [`reference::choose`].
+#[track_caller]
+fn matches_reference(game: Game, strategy: Strategy, depth: usize) {
+    fn walk(sc: &Scorer, s: Strategy, t: &DecisionTree, set: Vec<u64>, depth: usize) -> usize {
+        let game = sc.game();
+        assert_eq!(t.candidates, set.len());
+        let want = reference::choose(sc, s, &set);
+        assert_eq!(
+            game.format_code(t.guess),
+            game.format_code(mastermind_core::Code(want)),
+            "{s} with {} candidates from {}",
+            set.len(),
+            game.format_code(mastermind_core::Code(set[0]))
+        );
+        let mut checked = 1;
+        if depth > 0 {
+            let mut parts = reference::split(game, &set, want);
+            for (score, child) in &t.children {
+                let part = std::mem::take(&mut parts[game.score_index(*score)]);
+                checked += walk(sc, s, child, part, depth - 1);
+            }
+        }
+        checked
+    }
+    let t = DecisionTree::build(&Solver::new(game, strategy).unwrap(), None);
+    let all: Vec<u64> = (0..game.num_codes()).collect();
+    walk(&Scorer::new(game).unwrap(), strategy, &t, all, depth);
+}
+
+#[test]
+fn heuristics_match_a_reference_3x5_and_4x4() {
+    for s in Strategy::ALL.into_iter().filter(|s| s.is_heuristic()) {
+        matches_reference(Game::new(3, 5).unwrap(), s, usize::MAX);
+        matches_reference(Game::new(4, 4).unwrap(), s, usize::MAX);
+    }
+}
+
+#[test]
+#[ignore = "about a minute of CPU in release; run with --release -- --ignored"]
+fn heuristics_match_a_reference_4x6_and_6x6() {
+    for s in Strategy::ALL.into_iter().filter(|s| s.is_heuristic()) {
+        matches_reference(Game::default(), s, usize::MAX);
+        // The first guess (46656² scores per strategy).
+        matches_reference(Game::new(6, 6).unwrap(), s, 0);
+    }
 }

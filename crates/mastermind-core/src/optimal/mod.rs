@@ -43,7 +43,7 @@ mod parallel;
 mod search;
 mod symmetry;
 
-/// Most codes a game may have for the optimal strategy (4×8; 4×7 already takes about 10 s).
+/// Most codes a game may have for the optimal strategy (4×8, about a minute on two cores; 4×7 takes about 10 s).
 pub const MAX_OPTIMAL_CODES: u64 = 4096;
 
 /// Most guesses `--max-guesses` may ask for (more is the same as no limit in practice).

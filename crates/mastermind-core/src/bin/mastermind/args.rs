@@ -68,11 +68,22 @@ pub(crate) enum Command {
     Tree {
         #[command(flatten)]
         first: FirstArgs,
-        /// Output format: indented text, or JSON (`guess`, `candidates`, `solves`, `next` by score).
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Output format: indented text, JSON (`guess`, `candidates`, `solves`, `next` by
+        /// score), or a Graphviz drawing (dot; games of at most 1296 codes).
+        #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
+        format: TreeFormat,
         #[command(flatten)]
         player: PlayerArgs,
+    },
+    /// Check a strategy tree in the JSON of `tree --format json` (from this program or
+    /// written by hand) against every secret of the game, then print its statistics.
+    ///
+    /// Exit code 1 and the first problem, with its path from the root, for a tree that
+    /// misses a secret or has a branch its guess's score cannot reach; 2 when FILE cannot be
+    /// read or is not JSON.
+    CheckTree {
+        /// The tree as JSON, or - for standard input.
+        file: std::path::PathBuf,
     },
     /// Print the score of GUESS against SECRET as two digits, right then wrong.
     Score {
@@ -110,6 +121,13 @@ pub(crate) enum Format {
     Json,
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum TreeFormat {
+    Text,
+    Json,
+    Dot,
+}
+
 /// The player flags and the seed that apply to `command`: its own, else those given before
 /// it; a flag given before a subcommand it does not apply to is an error.
 pub(crate) fn merge(
@@ -125,6 +143,7 @@ pub(crate) fn merge(
         Some(Command::Stats { player, .. }) => (Some(player), None, "stats"),
         Some(Command::Tree { player, .. }) => (Some(player), None, "tree"),
         Some(Command::Score { .. }) => (None, None, "score"),
+        Some(Command::CheckTree { .. }) => (None, None, "check-tree"),
     };
     let not_here = |flag: &str| format!("{flag} does not apply to `{name}`");
     let args = match own {

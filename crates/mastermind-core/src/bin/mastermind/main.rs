@@ -2,8 +2,9 @@
 //!
 //! A thin front end: it parses the command line, calls [`mastermind_core::play`] or the
 //! statistics, and prints. Exit codes: 0 for success (also end of input at a prompt and a
-//! closed standard output), 2 for bad usage or input and for a failed read or write. Every
-//! error message starts with `error: `, as clap's own do.
+//! closed standard output), 1 for a tree `check-tree` finds invalid, 2 for bad usage or
+//! input (also a tree file that cannot be read or is not JSON) and for a failed read or
+//! write. Every error message starts with `error: `, as clap's own do.
 #![allow(clippy::print_stdout, clippy::print_stderr)] // reason: a command-line program talks on stdout/stderr
 
 use std::io::{self, IsTerminal, Write};
@@ -13,11 +14,11 @@ use std::time::Duration;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use mastermind_core::play::{self, Player, Ui};
-use mastermind_core::{Code, Game, Strategy};
+use mastermind_core::{Code, DecisionTree, Game, Strategy};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use args::{Cli, Command, FirstArgs, Format};
+use args::{Cli, Command, FirstArgs, Format, TreeFormat};
 
 mod args;
 
@@ -80,6 +81,11 @@ fn run() -> Result<ExitCode, Failure> {
     let shown = bar.clone();
     let player = Player::new(game, strategy, args.max_guesses)
         .with_progress(move |line| shown.set_message(line.to_string()));
+    // Read before standard input is handed to the games.
+    let mut tree_json = match &command {
+        Some(Command::CheckTree { file }) => Some(read_tree(file)?),
+        _ => None,
+    };
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut err = io::stderr();
@@ -127,8 +133,23 @@ fn run() -> Result<ExitCode, Failure> {
             let tree = player.tree(parse_first(game, first)?)?;
             bar.finish_and_clear();
             match format {
-                Format::Json => writeln!(ui.out(), "{}", tree.to_json(game))?,
-                Format::Text => write!(ui.out(), "{}", tree.to_text(game))?,
+                TreeFormat::Json => writeln!(ui.out(), "{}", tree.to_json(game))?,
+                TreeFormat::Text => write!(ui.out(), "{}", tree.to_text(game))?,
+                TreeFormat::Dot => write!(ui.out(), "{}", tree.to_dot(game)?)?,
+            }
+        }
+        Some(Command::CheckTree { .. }) => {
+            let value = tree_json.take().expect("read before the game's input");
+            match DecisionTree::from_json(game, &value) {
+                Ok(tree) => {
+                    let stats = tree.stats(game, strategy);
+                    write!(ui.out(), "{}", stats.figures_text(None))?;
+                }
+                Err(e) => {
+                    ui.out().flush()?;
+                    eprintln!("{}{e}", frontend::PREFIX);
+                    return Ok(ExitCode::from(1));
+                }
             }
         }
         Some(Command::Score { secret, guess }) => {
@@ -141,6 +162,18 @@ fn run() -> Result<ExitCode, Failure> {
     // quiet) does not change the exit code.
     ui.out().flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON text of `file` (`-` for standard input), or why it cannot be read.
+fn read_tree(file: &std::path::Path) -> Result<serde_json::Value, Failure> {
+    let name = file.display();
+    let text = if file.as_os_str() == "-" {
+        io::read_to_string(io::stdin())
+    } else {
+        std::fs::read_to_string(file)
+    }
+    .map_err(|e| Failure::Usage(format!("cannot read tree {name}: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| Failure::Usage(format!("tree {name} is not JSON: {e}")))
 }
 
 fn parse_arg(game: Game, what: &str, text: &str) -> Result<Code, Failure> {
