@@ -243,12 +243,6 @@ impl Sandbox {
         Ok(sandbox)
     }
 
-    /// Adds paths that runs must never see.
-    pub fn protect(&mut self, paths: &[PathBuf]) {
-        self.protected
-            .extend(paths.iter().filter_map(|p| fs::canonicalize(p).ok()));
-    }
-
     /// The same sandbox for runs as user `uid` (when the grader is root).
     pub fn with_uid(&self, uid: u32) -> Sandbox {
         let mut copy = self.clone();
@@ -436,15 +430,6 @@ impl Sandbox {
         arg(&shell);
         command.args(args);
         command
-    }
-
-    /// Whether a protected path holds `host` or `host` holds a protected path.
-    pub fn overlaps_protected(&self, host: &Path) -> Option<&Path> {
-        let canonical = fs::canonicalize(host).ok()?;
-        self.protected
-            .iter()
-            .find(|p| canonical.starts_with(p) || p.starts_with(&canonical))
-            .map(PathBuf::as_path)
     }
 }
 
