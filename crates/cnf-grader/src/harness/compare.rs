@@ -12,7 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The comparison of an output with its expected result.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Compare {
     /// Byte for byte.

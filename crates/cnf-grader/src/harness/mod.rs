@@ -13,5 +13,7 @@ pub mod gradescope;
 pub mod html;
 pub mod output;
 pub mod points;
+pub mod provenance;
 pub mod report;
+pub mod shard;
 pub mod units;

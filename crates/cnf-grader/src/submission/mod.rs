@@ -71,6 +71,7 @@ use crate::harness::grade::{
     CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run, unpaired,
 };
 use crate::harness::points::{Points, points_compiled};
+pub use crate::harness::provenance::fixtures_digest;
 use crate::harness::report::{ReportOptions, human};
 use crate::submission::cache::{Cache, digest};
 use crate::submission::ghc::{CompileError, Ghc, compile_error};
@@ -764,20 +765,6 @@ struct Pending {
     name: String,
     dir: PathBuf,
     key: String,
-}
-
-/// The hash of a fixture tree: every `.cnf` and `.solution` path with its content.
-pub fn fixtures_digest(fixtures: &[Fixture]) -> String {
-    let mut pieces: Vec<Vec<u8>> = Vec::new();
-    for fixture in fixtures {
-        let mut files = vec![fixture.cnf.clone()];
-        files.extend(fixture.cases.iter().map(|c| c.solution.clone()));
-        for file in files {
-            pieces.push(file.as_os_str().as_encoded_bytes().to_vec());
-            pieces.push(fs::read(&file).unwrap_or_default());
-        }
-    }
-    digest(pieces.iter().map(Vec::as_slice))
 }
 
 /// The saved-result key of one student folder.

@@ -1,0 +1,183 @@
+//! Provenance: what every report records so a grade can be checked months
+//! later — the grader's version, the GHC version, a hash of the fixture
+//! tree, the comparison mode, whether the sandbox was on, and the date.
+//!
+//! Decisions:
+//! - the fixture hash is SHA-256 over every fixture file's path (as given on
+//!   the command line) and contents, in discovery order, of the whole
+//!   selection before `--shard` splits it, so every shard of one run
+//!   records the same hash and a changed, added or removed fixture changes
+//!   it;
+//! - the date is given by the binary (the library reads no clock), in UTC,
+//!   RFC 3339 to the second; `--no-times` leaves it out with the durations,
+//!   so a report can be reproduced byte for byte;
+//! - `ghc` is absent when no GHC was involved (`grade`, `grade --exec`);
+//!   `sandbox` is absent for in-process grading, where nothing external runs.
+
+use std::fs;
+
+use serde::{Deserialize, Serialize};
+
+use crate::harness::compare::Compare;
+use crate::harness::discover::Fixture;
+use crate::submission::cache::digest;
+
+/// The grader's version, as every report records it.
+pub const GRADER_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Where a report came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The grader's version.
+    pub grader: String,
+    /// GHC's version, when submissions were compiled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ghc: Option<String>,
+    /// SHA-256 of the fixture tree (see the module docs).
+    pub fixtures: String,
+    /// The comparison mode.
+    pub compare: Compare,
+    /// Whether programs under test ran in the sandbox (`None`: in-process grading).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<bool>,
+    /// When it was graded (UTC, RFC 3339), unless left out for reproducible reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+}
+
+impl Provenance {
+    /// The provenance of grading `fixtures` with this grader.
+    pub fn new(fixtures: &[Fixture], compare: Compare) -> Provenance {
+        Provenance {
+            grader: GRADER_VERSION.to_owned(),
+            ghc: None,
+            fixtures: fixtures_digest(fixtures),
+            compare,
+            sandbox: None,
+            date: None,
+        }
+    }
+
+    /// The same provenance apart from the date (for comparing shards of one run).
+    pub fn same_run(&self, other: &Provenance) -> bool {
+        Provenance {
+            date: None,
+            ..self.clone()
+        } == Provenance {
+            date: None,
+            ..other.clone()
+        }
+    }
+
+    /// One line for human reports: `graded by cnf-grader 0.1.0 · GHC 9.0.2 ·
+    /// fixtures sha256:0123456789ab · compare exact · sandbox on · 2026-12-01T13:30:00Z`.
+    pub fn line(&self) -> String {
+        let mut parts = vec![format!("graded by cnf-grader {}", self.grader)];
+        if let Some(ghc) = &self.ghc {
+            parts.push(format!("GHC {ghc}"));
+        }
+        parts.push(format!("fixtures sha256:{}", self.short_hash()));
+        parts.push(format!("compare {}", self.compare));
+        match self.sandbox {
+            Some(true) => parts.push("sandbox on".to_owned()),
+            Some(false) => parts.push("sandbox OFF".to_owned()),
+            None => parts.push("in-process".to_owned()),
+        }
+        if let Some(date) = &self.date {
+            parts.push(date.clone());
+        }
+        parts.join(" · ")
+    }
+
+    /// The first 12 hex digits of the fixture hash.
+    pub fn short_hash(&self) -> &str {
+        self.fixtures.get(..12).unwrap_or(&self.fixtures)
+    }
+
+    /// The fields as (name, value) pairs, for JUnit properties and HTML.
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        let mut out = vec![("grader", format!("cnf-grader {}", self.grader))];
+        if let Some(ghc) = &self.ghc {
+            out.push(("ghc", ghc.clone()));
+        }
+        out.push(("fixtures", format!("sha256:{}", self.fixtures)));
+        out.push(("compare", self.compare.name().to_owned()));
+        out.push((
+            "sandbox",
+            match self.sandbox {
+                Some(true) => "on",
+                Some(false) => "off",
+                None => "in-process",
+            }
+            .to_owned(),
+        ));
+        if let Some(date) = &self.date {
+            out.push(("date", date.clone()));
+        }
+        out
+    }
+}
+
+/// SHA-256 (hex) of the fixture files' paths and contents, in discovery order;
+/// an unreadable file counts as empty.
+pub fn fixtures_digest(fixtures: &[Fixture]) -> String {
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    for fixture in fixtures {
+        let mut files = vec![fixture.cnf.clone()];
+        files.extend(fixture.cases.iter().map(|c| c.solution.clone()));
+        for file in files {
+            pieces.push(file.as_os_str().as_encoded_bytes().to_vec());
+            pieces.push(fs::read(&file).unwrap_or_default());
+        }
+    }
+    digest(pieces.iter().map(Vec::as_slice))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::discover::discover;
+
+    #[test]
+    fn the_line_names_every_field() {
+        let p = Provenance {
+            grader: "1.2.3".to_owned(),
+            ghc: Some("9.0.2".to_owned()),
+            fixtures: "0123456789abcdef".to_owned(),
+            compare: Compare::TrailingWhitespace,
+            sandbox: Some(true),
+            date: Some("2026-12-01T13:30:00Z".to_owned()),
+        };
+        assert_eq!(
+            p.line(),
+            "graded by cnf-grader 1.2.3 · GHC 9.0.2 · fixtures sha256:0123456789ab · \
+             compare trailing-whitespace · sandbox on · 2026-12-01T13:30:00Z"
+        );
+        let other = Provenance {
+            date: Some("2027-01-01T00:00:00Z".to_owned()),
+            ..p.clone()
+        };
+        assert!(p.same_run(&other));
+        assert!(!p.same_run(&Provenance {
+            sandbox: Some(false),
+            ..other
+        }));
+    }
+
+    #[test]
+    fn the_fixture_hash_follows_contents_and_names() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        fs::write(dir.join("a.cnf"), "x").unwrap();
+        fs::write(dir.join("a.oneMove.solution"), "1").unwrap();
+        let hash = || fixtures_digest(&discover(&[dir.to_owned()]).unwrap());
+        let first = hash();
+        assert_eq!(first.len(), 64);
+        assert_eq!(first, hash());
+        fs::write(dir.join("a.oneMove.solution"), "2").unwrap();
+        let second = hash();
+        assert_ne!(first, second);
+        fs::rename(dir.join("a.oneMove.solution"), dir.join("a.oneMove2.solution")).unwrap();
+        assert_ne!(second, hash());
+    }
+}
