@@ -27,16 +27,65 @@ fn golden(name: &str) -> String {
             .join(name),
     )
     .expect("golden file")
+    .replace("{version}", env!("CARGO_PKG_VERSION"))
 }
 
-fn stdout(o: &Output) -> String {
+/// The fixture hash of tests/data/tree computed here from its definition
+/// (SHA-256 over each path and content, each preceded by its length as 8
+/// little-endian bytes, in discovery order; the missing b.cnf counts as
+/// empty), not by the grader.
+#[test]
+fn the_fixture_hash_is_the_documented_sha256() {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for file in [
+        "tests/data/tree/a.cnf",
+        "tests/data/tree/a.onePlayerOneMove.solution",
+        "tests/data/tree/a.onePlayerManyMoves.solution",
+        "tests/data/tree/b.cnf",
+        "tests/data/tree/b.manyPlayersOneMove.solution",
+    ] {
+        let content =
+            std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap_or_default();
+        for piece in [file.as_bytes(), &content] {
+            hasher.update((piece.len() as u64).to_le_bytes());
+            hasher.update(piece);
+        }
+    }
+    let hex: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert!(golden("report.xml").contains(&format!("value=\"sha256:{hex}\"")));
+    assert!(golden("human.txt").starts_with(&format!(
+        "graded by cnf-grader {} · fixtures sha256:{} · compare exact · in-process\n\n",
+        env!("CARGO_PKG_VERSION"),
+        &hex[..12]
+    )));
+}
+
+/// Standard output as is.
+fn raw(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+/// Standard output without a human report's provenance line (checked by
+/// the golden tests) and the blank line after it.
+fn stdout(o: &Output) -> String {
+    let text = raw(o);
+    match text.strip_prefix("graded by cnf-grader ") {
+        Some(rest) => rest
+            .split_once("\n\n")
+            .map_or(text.clone(), |(_, r)| r.to_owned()),
+        None => text,
+    }
 }
 
 #[test]
 fn human_report_is_the_golden_one() {
     let out = grader(&["grade", "tests/data/tree", "--no-times"]);
-    assert_eq!(stdout(&out), golden("human.txt"));
+    assert_eq!(raw(&out), golden("human.txt"));
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stderr.is_empty());
 }
@@ -56,7 +105,7 @@ fn colour_only_when_asked_and_never_in_the_summary() {
     assert!(text.contains("\u{1b}["));
     assert!(text.ends_with("\n1 passed, 1 failed, 1 error\n"));
     let never = grader(&["grade", "tests/data/tree", "--no-times", "--color", "never"]);
-    assert_eq!(stdout(&never), golden("human.txt"));
+    assert_eq!(raw(&never), golden("human.txt"));
 }
 
 #[test]
@@ -94,7 +143,7 @@ fn junit_report_is_the_golden_one() {
         "--format",
         "junit",
     ]);
-    assert_eq!(stdout(&out), golden("report.xml"));
+    assert_eq!(raw(&out), golden("report.xml"));
 }
 
 #[test]
@@ -289,4 +338,41 @@ fn usage_errors_exit_2() {
         String::from_utf8_lossy(&out.stderr),
         "error: no/such/dir: No such file or directory (os error 2)\n"
     );
+}
+
+/// The date every report records: the clock, or `SOURCE_DATE_EPOCH`
+/// (1796000000 s is 2026-11-30 00:53:20 UTC); `--no-times` leaves it out.
+#[test]
+fn every_format_records_the_date_unless_no_times() {
+    let run = |format: &str, no_times: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
+        command
+            .args(["grade", "tests/data/tree", "--format", format])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("SOURCE_DATE_EPOCH", "1796000000");
+        if no_times {
+            command.arg("--no-times");
+        }
+        raw(&command.output().expect("cnf-grader runs"))
+    };
+    let date = "2026-11-30T00:53:20Z";
+    let human = run("human", false);
+    assert!(
+        human
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(&format!(" · in-process · {date}")),
+        "{human}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&run("json", false)).unwrap();
+    assert_eq!(json["provenance"]["date"], date);
+    assert!(run("junit", false).contains(&format!("<property name=\"date\" value=\"{date}\"/>")));
+    let gradescope: serde_json::Value = serde_json::from_str(&run("gradescope", false)).unwrap();
+    assert_eq!(gradescope["extra_data"]["provenance"]["date"], date);
+    assert!(gradescope["output"].as_str().unwrap().ends_with(date));
+    assert!(run("html", false).contains(&format!("<dt>date</dt><dd>{date}</dd>")));
+    for format in ["human", "json", "junit", "gradescope", "html"] {
+        assert!(!run(format, true).contains("2026-11-30"), "{format}");
+    }
 }

@@ -273,7 +273,7 @@ fn a_class_gets_an_index_and_a_page_per_student() {
             .arg("submissions")
             .arg(manifest().join(CLASS))
             .arg(&fixtures)
-            .args(["--timeout", "2s", "--html"])
+            .args(["--timeout", "2s", "--no-times", "--html"])
             .arg(pages)
             .arg("--cache")
             .arg(tmp.path().join("cache"));

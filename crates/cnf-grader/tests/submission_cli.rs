@@ -244,7 +244,7 @@ fn one_submission_with_its_own_helpers_scores_100() {
         FIXTURES,
         "--no-times",
     ]);
-    let text = stdout(&o);
+    let text = test_support::without_provenance(&stdout(&o));
     assert_eq!(o.status.code(), Some(0), "{text}");
     let dir = format!("{CLASS}/own-helpers");
     let mut expected = format!(

@@ -214,3 +214,24 @@ pub fn runghc(name: &str, source: &str, stdin: &str) -> String {
     );
     String::from_utf8(out.stdout).expect("UTF-8 output")
 }
+
+/// `text` without the first provenance line of a human report (`graded by
+/// cnf-grader …`) and the blank line after it; the line must be there and
+/// name the fixture hash and the comparison mode.
+pub fn without_provenance(text: &str) -> String {
+    let Some(start) = text
+        .find("graded by cnf-grader ")
+        .filter(|&i| i == 0 || text[..i].ends_with('\n'))
+    else {
+        panic!("no provenance line in\n{text}");
+    };
+    let end = text[start..]
+        .find("\n\n")
+        .map_or(text.len(), |e| start + e + 2);
+    let line = &text[start..end];
+    assert!(
+        line.contains(" · fixtures sha256:") && line.contains(" · compare "),
+        "not a provenance line: {line:?}"
+    );
+    format!("{}{}", &text[..start], &text[end..])
+}

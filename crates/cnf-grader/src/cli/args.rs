@@ -223,6 +223,10 @@ pub(crate) struct SubmissionsArgs {
     /// sources, fixtures and options (after Ctrl-C, kill or a crash).
     #[arg(long)]
     pub(crate) resume: bool,
+    /// Leave the date out of every report (reproducible output; students'
+    /// reports never show durations).
+    #[arg(long)]
+    pub(crate) no_times: bool,
 }
 
 #[derive(Args)]

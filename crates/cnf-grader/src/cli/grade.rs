@@ -14,6 +14,7 @@ use cnf_grader::harness::gradescope::gradescope;
 use cnf_grader::harness::html;
 use cnf_grader::harness::output::check_output_file;
 use cnf_grader::harness::points::points;
+use cnf_grader::harness::provenance::Provenance;
 use cnf_grader::harness::report::{ReportOptions, human, json, junit};
 use cnf_grader::submission::NO_SANDBOX_WARNING;
 use cnf_grader::submission::sandbox::Bind;
@@ -132,6 +133,11 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     }
     let score = args.points.then(|| points(&cases));
     let sandboxed = matches!(&options.runner, Runner::Exec(c) if c.sandbox.is_some());
+    let provenance = Provenance {
+        sandbox: args.exec.is_some().then_some(sandboxed),
+        date: report_date(args.no_times),
+        ..Provenance::new(&fixtures, args.compare)
+    };
     let report_options = ReportOptions {
         times: !args.no_times,
         points: score.as_ref(),
@@ -139,6 +145,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         extra: &[],
         compare: args.compare,
         student: false,
+        provenance: Some(&provenance),
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = report_style(to_terminal, args.color);
@@ -150,6 +157,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
             &cases,
             score.as_ref().unwrap_or(&points(&cases)),
             report_options.warning,
+            Some(&provenance),
             &[],
         ),
         Format::Html => html::report(

@@ -73,3 +73,17 @@ pub(crate) fn report_style(
         _ => Style::Plain,
     }
 }
+
+/// The date reports record: now, or `SOURCE_DATE_EPOCH` (seconds) when set,
+/// in UTC to the second; `None` with `--no-times` (reproducible reports).
+pub(crate) fn report_date(no_times: bool) -> Option<String> {
+    if no_times {
+        return None;
+    }
+    let now = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map(|secs| std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+        .unwrap_or_else(std::time::SystemTime::now);
+    Some(humantime::format_rfc3339_seconds(now).to_string())
+}

@@ -64,6 +64,7 @@ pub(crate) fn default_cache() -> PathBuf {
 pub(crate) fn submission_setup(
     args: &BuildArgs,
     protected: Vec<PathBuf>,
+    no_times: bool,
 ) -> Result<(SubmissionOptions, WorkDir), String> {
     let cache_dir = args.cache.clone().unwrap_or_else(default_cache);
     let cache = Cache::open(&cache_dir)
@@ -108,6 +109,7 @@ pub(crate) fn submission_setup(
         cache: Some(cache),
         sandbox,
         compare: args.compare,
+        date: report_date(no_times),
     };
     Ok((options, work))
 }
@@ -137,7 +139,7 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
     }
     let fixtures = submission_fixtures(&args.fixtures)?;
     let protected = protected_paths(&args.fixtures, &[args.output.as_deref()]);
-    let (options, _work) = submission_setup(&args.build, protected)?;
+    let (options, _work) = submission_setup(&args.build, protected, args.no_times)?;
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
     let cases = report.all_cases();
     let submission = [(
@@ -156,6 +158,7 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         extra: &submission,
         compare: report.compare,
         student: false,
+        provenance: Some(&report.provenance),
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = report_style(to_terminal, args.color);
@@ -227,7 +230,8 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
             args.html.as_deref(),
         ],
     );
-    let (options, _work) = submission_setup(&args.build, protected)?;
+    let (options, _work) = submission_setup(&args.build, protected, args.no_times)?;
+    let provenance = options.provenance(&fixtures);
     let bar = students_bar(count);
     let students = grade_class(
         &args.root,
@@ -263,10 +267,10 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
                     &student.name,
                     student.row.error.as_deref().unwrap_or("unknown"),
                     warning,
-                    options.compare,
+                    &provenance,
                 )
             } else if student.html.is_empty() {
-                html::no_page(&student.name, warning, options.compare)
+                html::no_page(&student.name, warning, &provenance)
             } else {
                 student.html.clone()
             };
@@ -275,7 +279,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         let title = format!("Gradebook: {}", args.root.display());
-        let index = html::class_index(&rows, &title, warning, options.compare);
+        let index = html::class_index(&rows, &title, warning, &provenance);
         let path = dir.join("index.html");
         write_atomically(&path, index.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -285,8 +289,8 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let mut text = match args.format {
-        BookFormat::Human => gradebook::table(&rows),
-        BookFormat::Json => gradebook::json(&rows),
+        BookFormat::Human => gradebook::table(&rows, Some(&provenance)),
+        BookFormat::Json => gradebook::json(&rows, Some(&provenance)),
     };
     if options.sandbox.is_none() && matches!(args.format, BookFormat::Human) {
         text.push_str(NO_SANDBOX_WARNING);

@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::harness::diff::Style;
 use crate::harness::grade::{CaseReport, Status, Totals};
 use crate::harness::points::Points;
+use crate::harness::provenance::Provenance;
 
 #[derive(Serialize)]
 struct Results<'a> {
@@ -65,11 +66,12 @@ fn case_output(case: &CaseReport) -> String {
 
 /// The `results.json` of these cases (compile entries, named `compile`,
 /// included for submissions) scored by `points`; `warning` and `extra`
-/// (e.g. provenance) go to the top-level `output` and `extra_data`.
+/// go to the top-level `output` and `extra_data`, and `provenance` to both.
 pub fn gradescope(
     cases: &[CaseReport],
     points: &Points,
     warning: Option<&str>,
+    provenance: Option<&Provenance>,
     extra: &[(&str, serde_json::Value)],
 ) -> String {
     let mut tests = Vec::new();
@@ -126,6 +128,19 @@ pub fn gradescope(
     if let Some(warning) = warning {
         output = format!("{warning}\n{output}");
     }
+    if let Some(p) = provenance {
+        output = format!("{output}\n{}", p.line());
+    }
+    let mut extra_data: serde_json::Map<String, serde_json::Value> = extra
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect();
+    if let Some(p) = provenance {
+        extra_data.insert(
+            "provenance".to_owned(),
+            serde_json::to_value(p).unwrap_or_default(),
+        );
+    }
     let results = Results {
         score: points.total,
         execution_time: cases
@@ -137,10 +152,7 @@ pub fn gradescope(
         visibility: "visible",
         stdout_visibility: "hidden",
         tests,
-        extra_data: extra
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), v.clone()))
-            .collect(),
+        extra_data,
     };
     let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
     text.push('\n');

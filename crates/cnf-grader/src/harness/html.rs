@@ -21,6 +21,7 @@ use crate::harness::compare::Compare;
 use crate::harness::diff::{Diff, LineKind, MAX_LINES};
 use crate::harness::grade::{CaseReport, Status, Totals};
 use crate::harness::points::Points;
+use crate::harness::provenance::Provenance;
 use crate::harness::report::ReportOptions;
 use crate::harness::units::show_duration;
 use crate::submission::SubmissionReport;
@@ -62,6 +63,10 @@ pre { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; paddin
 .diff .note { color: #57606a; font-style: italic; }
 ul.notes { margin: .2rem 0 1rem; padding-left: 1.4rem; }
 footer { margin-top: 2rem; color: #57606a; font-weight: 600; }
+footer.provenance { font-weight: normal; font-size: 0.85em; border-top: 1px solid #d0d7de; padding-top: 0.5rem; }
+footer.provenance dl { display: grid; grid-template-columns: max-content 1fr; gap: 0 1rem; margin: 0; }
+footer.provenance dt { font-weight: 600; }
+footer.provenance dd { margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
 @media print {
   body { max-width: none; padding: 0; font-size: 11pt; }
   a { color: inherit; text-decoration: none; }
@@ -124,7 +129,15 @@ fn head(out: &mut String, title: &str) {
     );
 }
 
-fn tail(out: &mut String) {
+/// The provenance footer (when known), then the end of the page.
+fn tail(out: &mut String, provenance: Option<&Provenance>) {
+    if let Some(p) = provenance {
+        out.push_str("<footer class=\"provenance\"><dl>");
+        for (name, value) in p.fields() {
+            let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(name), escape(&value));
+        }
+        out.push_str("</dl></footer>\n");
+    }
     out.push_str("</body>\n</html>\n");
 }
 
@@ -454,7 +467,7 @@ pub fn report(cases: &[CaseReport], options: ReportOptions<'_>, title: &str) -> 
     head(&mut out, title);
     let _ = writeln!(out, "<h1>{}</h1>", escape(title));
     body(&mut out, cases, &options, &[]);
-    tail(&mut out);
+    tail(&mut out, options.provenance);
     out
 }
 
@@ -493,48 +506,59 @@ pub fn submission(
         extra: &[],
         compare: report.compare,
         student,
+        provenance: Some(&report.provenance),
     };
     body(&mut out, &report.all_cases(), &options, &report.notes());
-    tail(&mut out);
+    tail(&mut out, Some(&report.provenance));
     out
 }
 
 /// The page of a student whose folder could not be graded at all.
-pub fn not_graded(name: &str, reason: &str, warning: Option<&str>, compare: Compare) -> String {
+pub fn not_graded(
+    name: &str,
+    reason: &str,
+    warning: Option<&str>,
+    provenance: &Provenance,
+) -> String {
     message(
         &format!("{name}: not graded"),
         &format!("The submission could not be graded: {reason}"),
         warning,
-        compare,
+        provenance,
     )
 }
 
 /// The page of a student graded by an earlier run that kept no page
 /// (restored by `--resume`).
-pub fn no_page(name: &str, warning: Option<&str>, compare: Compare) -> String {
+pub fn no_page(name: &str, warning: Option<&str>, provenance: &Provenance) -> String {
     message(
         &format!("{name}: no page"),
         "This result was restored by --resume from a run that kept no HTML page; \
          grade the class again without --resume for this page.",
         warning,
-        compare,
+        provenance,
     )
 }
 
-fn message(title: &str, text: &str, warning: Option<&str>, compare: Compare) -> String {
+fn message(title: &str, text: &str, warning: Option<&str>, provenance: &Provenance) -> String {
     let mut out = String::new();
     head(&mut out, title);
     let _ = writeln!(out, "<h1>{}</h1>", escape(title));
-    banners(&mut out, warning, compare);
+    banners(&mut out, warning, provenance.compare);
     let _ = writeln!(out, "<p class=\"reason\">{}</p>", escape(text));
-    tail(&mut out);
+    tail(&mut out, Some(provenance));
     out
 }
 
 /// A class's gradebook (`index.html`): one row per student, the name
 /// linking to the student's page [`page_file`], the points of each part,
 /// the total, the failed cases and the notes.
-pub fn class_index(rows: &[Row], title: &str, warning: Option<&str>, compare: Compare) -> String {
+pub fn class_index(
+    rows: &[Row],
+    title: &str,
+    warning: Option<&str>,
+    provenance: &Provenance,
+) -> String {
     let mut out = String::new();
     head(&mut out, title);
     let graded: Vec<&Row> = rows.iter().filter(|r| r.error.is_none()).collect();
@@ -550,7 +574,7 @@ pub fn class_index(rows: &[Row], title: &str, warning: Option<&str>, compare: Co
         rows.len(),
         graded.len()
     );
-    banners(&mut out, warning, compare);
+    banners(&mut out, warning, provenance.compare);
     out.push_str("<table class=\"gradebook\">\n<thead><tr><th>student</th><th class=\"num\">part 1</th><th class=\"num\">part 2</th>\
                   <th class=\"num\">part 3</th><th class=\"num\">part 4</th><th class=\"num\">total</th><th class=\"num\">failed</th><th>notes</th></tr></thead>\n<tbody>\n");
     for row in rows {
@@ -572,7 +596,7 @@ pub fn class_index(rows: &[Row], title: &str, warning: Option<&str>, compare: Co
         );
     }
     out.push_str("</tbody>\n</table>\n");
-    tail(&mut out);
+    tail(&mut out, Some(provenance));
     out
 }
 
@@ -627,6 +651,37 @@ mod tests {
         }
     }
 
+    fn provenance(compare: Compare) -> Provenance {
+        Provenance {
+            grader: "9.9.9".into(),
+            ghc: Some("9.0.2 <x>".into()),
+            fixtures: "ab".repeat(32),
+            compare,
+            sandbox: Some(true),
+            date: Some("2026-12-01T00:00:00Z".into()),
+        }
+    }
+
+    #[test]
+    fn every_page_ends_with_its_provenance() {
+        let page = parse(&no_page("ann", None, &provenance(Compare::Exact)));
+        assert_eq!(
+            texts(&page, "footer.provenance dt"),
+            ["grader", "ghc", "fixtures", "compare", "sandbox", "date"]
+        );
+        assert_eq!(
+            texts(&page, "footer.provenance dd"),
+            [
+                "cnf-grader 9.9.9",
+                "9.0.2 <x>",
+                &format!("sha256:{}", "ab".repeat(32)),
+                "exact",
+                "on",
+                "2026-12-01T00:00:00Z"
+            ]
+        );
+    }
+
     fn parse(html: &str) -> scraper::Html {
         scraper::Html::parse_document(html)
     }
@@ -669,7 +724,12 @@ mod tests {
             notes: vec!["<script>x</script>".into()],
             error: None,
         };
-        let html = class_index(&[row], "class <x>", Some("warn & <b>"), Compare::Exact);
+        let html = class_index(
+            &[row],
+            "class <x>",
+            Some("warn & <b>"),
+            &provenance(Compare::Exact),
+        );
         let doc = parse(&html);
         assert!(texts(&doc, "script").is_empty());
         assert_eq!(texts(&doc, "h1"), ["class <x>"]);
@@ -698,7 +758,7 @@ mod tests {
             "a<b>",
             "cannot read </p>",
             None,
-            Compare::Whitespace,
+            &provenance(Compare::Whitespace),
         ));
         assert_eq!(
             texts(&page, "p.reason"),

@@ -177,7 +177,11 @@ mod tests {
         fs::write(dir.join("a.oneMove.solution"), "2").unwrap();
         let second = hash();
         assert_ne!(first, second);
-        fs::rename(dir.join("a.oneMove.solution"), dir.join("a.oneMove2.solution")).unwrap();
+        fs::rename(
+            dir.join("a.oneMove.solution"),
+            dir.join("a.oneMove2.solution"),
+        )
+        .unwrap();
         assert_ne!(second, hash());
     }
 }

@@ -19,6 +19,7 @@ use crate::harness::compare::Compare;
 use crate::harness::diff::Style;
 use crate::harness::grade::{CaseReport, FailureKind, Status, Totals};
 use crate::harness::points::Points;
+use crate::harness::provenance::Provenance;
 use crate::harness::units::show_duration;
 
 /// What goes into a report besides the cases.
@@ -37,6 +38,8 @@ pub struct ReportOptions<'a> {
     pub compare: Compare,
     /// A student's view: hidden cases show only their name, status and points.
     pub student: bool,
+    /// Where the report came from (every format records it when given).
+    pub provenance: Option<&'a Provenance>,
 }
 
 fn actual_label(case: &CaseReport) -> String {
@@ -65,6 +68,9 @@ fn paint_status(status: Status, style: Style, pad: bool) -> String {
 /// The human report, ending with the totals line and a line end.
 pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> String {
     let mut out = String::new();
+    if let Some(p) = options.provenance {
+        let _ = writeln!(out, "{}\n", p.line());
+    }
     if let Some(warning) = options.warning {
         let _ = writeln!(out, "{warning}\n");
     }
@@ -170,6 +176,8 @@ struct JsonCase<'a> {
 struct JsonReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     warning: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provenance: Option<&'a Provenance>,
     compare: Compare,
     cases: Vec<JsonCase<'a>>,
     totals: Totals,
@@ -184,6 +192,7 @@ struct JsonReport<'a> {
 pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
     let report = JsonReport {
         warning: options.warning,
+        provenance: options.provenance,
         compare: options.compare,
         cases: cases
             .iter()
@@ -272,12 +281,21 @@ pub fn junit(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
                     .with_attribute(("name", "cnf-grader"))
                     .with_attributes(attrs(&counts).iter().map(|(k, v)| (*k, v.as_str())))
                     .write_inner_content(|w| {
+                        let mut properties: Vec<(&str, String)> = Vec::new();
                         if let Some(warning) = options.warning {
+                            properties.push(("warning", warning.to_owned()));
+                        }
+                        if let Some(p) = options.provenance {
+                            properties.extend(p.fields());
+                        }
+                        if !properties.is_empty() {
                             w.create_element("properties").write_inner_content(|w| {
-                                w.create_element("property")
-                                    .with_attribute(("name", "warning"))
-                                    .with_attribute(("value", xml_safe(warning).as_str()))
-                                    .write_empty()?;
+                                for (name, value) in &properties {
+                                    w.create_element("property")
+                                        .with_attribute(("name", *name))
+                                        .with_attribute(("value", xml_safe(value).as_str()))
+                                        .write_empty()?;
+                                }
                                 Ok(())
                             })?;
                         }

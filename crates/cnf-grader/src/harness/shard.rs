@@ -92,7 +92,9 @@ mod tests {
     fn parses_and_refuses() {
         assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
         assert_eq!("1/1".parse::<Shard>().unwrap().to_string(), "1/1");
-        for bad in ["", "3", "0/3", "4/3", "1/0", "a/3", "1/b", "+1/3", "1/3/4", "1/2000"] {
+        for bad in [
+            "", "3", "0/3", "4/3", "1/0", "a/3", "1/b", "+1/3", "1/3/4", "1/2000",
+        ] {
             let e = bad.parse::<Shard>().unwrap_err().to_string();
             assert!(e.contains("expected K/N"), "{bad}: {e}");
         }

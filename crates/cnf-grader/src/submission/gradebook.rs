@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::harness::provenance::Provenance;
 use crate::submission::StudentResult;
 
 /// One student's line.
@@ -40,16 +41,19 @@ pub fn rows(students: &[StudentResult]) -> Vec<Row> {
     students.iter().map(|s| s.row.clone()).collect()
 }
 
-/// The table for the terminal, with a header line.
-pub fn table(rows: &[Row]) -> String {
+/// The table for the terminal, after the provenance line (when given) and
+/// with a header line.
+pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
     let width = rows
         .iter()
         .map(|r| r.student.chars().count())
         .max()
         .unwrap_or(0)
         .max("student".len());
-    let mut out = format!(
-        "{:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  notes\n",
+    let mut out = provenance.map_or(String::new(), |p| format!("{}\n\n", p.line()));
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  notes",
         "student", "part1", "part2", "part3", "part4", "total", "failed"
     );
     for r in rows {
@@ -96,14 +100,20 @@ pub fn csv(rows: &[Row]) -> String {
     out
 }
 
-/// The JSON document `{"students": [...]}`, pretty-printed, ending with a
-/// line end.
-pub fn json(rows: &[Row]) -> String {
+/// The JSON document `{"provenance": {...}, "students": [...]}`,
+/// pretty-printed, ending with a line end.
+pub fn json(rows: &[Row], provenance: Option<&Provenance>) -> String {
     #[derive(Serialize)]
     struct Doc<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        provenance: Option<&'a Provenance>,
         students: &'a [Row],
     }
-    let mut text = serde_json::to_string_pretty(&Doc { students: rows }).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&Doc {
+        provenance,
+        students: rows,
+    })
+    .unwrap_or_default();
     text.push('\n');
     text
 }
@@ -136,7 +146,7 @@ mod tests {
             ),
         ];
         assert_eq!(
-            table(&rows),
+            table(&rows, None),
             "student   part1   part2   part3   part4   total  failed  notes\n\
              ann       20.00   20.00   30.00   30.00  100.00       0\n\
              bo, jr    20.00   16.00    0.00   26.00   62.00       9  part 3 missing; x \"y\"\n"
@@ -147,7 +157,7 @@ mod tests {
              ann,20.00,20.00,30.00,30.00,100.00,0,20,\n\
              \"bo, jr\",20.00,16.00,0.00,26.00,62.00,9,20,\"part 3 missing; x \"\"y\"\"\"\n"
         );
-        let doc: serde_json::Value = serde_json::from_str(&json(&rows)).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&json(&rows, None)).unwrap();
         assert_eq!(doc["students"][1]["parts"][1], 16.0);
         assert_eq!(doc["students"][1]["failed_cases"], 9);
     }

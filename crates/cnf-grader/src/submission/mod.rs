@@ -71,6 +71,7 @@ use crate::harness::grade::{
     CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run, unpaired,
 };
 use crate::harness::points::{Points, points_compiled};
+use crate::harness::provenance::Provenance;
 pub use crate::harness::provenance::fixtures_digest;
 use crate::harness::report::{ReportOptions, human};
 use crate::submission::cache::{Cache, digest};
@@ -194,9 +195,21 @@ pub struct SubmissionOptions {
     pub sandbox: Option<Sandbox>,
     /// How outputs are compared with their expected results.
     pub compare: crate::harness::compare::Compare,
+    /// The date reports record (UTC, RFC 3339); `None` leaves it out.
+    pub date: Option<String>,
 }
 
 impl SubmissionOptions {
+    /// The provenance of grading on `fixtures` with these options.
+    pub fn provenance(&self, fixtures: &[Fixture]) -> Provenance {
+        Provenance {
+            ghc: Some(self.ghc.version.clone()),
+            sandbox: Some(self.sandbox.is_some()),
+            date: self.date.clone(),
+            ..Provenance::new(fixtures, self.compare)
+        }
+    }
+
     /// What every option that can change a grade says, for result keys.
     fn fingerprint(&self) -> String {
         format!(
@@ -310,6 +323,8 @@ pub struct SubmissionReport {
     pub sandboxed: bool,
     /// How outputs were compared.
     pub compare: crate::harness::compare::Compare,
+    /// Where the report came from.
+    pub provenance: Provenance,
 }
 
 impl SubmissionReport {
@@ -366,6 +381,7 @@ impl SubmissionReport {
                     extra: &[],
                     compare: self.compare,
                     student,
+                    provenance: Some(&self.provenance),
                 },
                 style,
             )
@@ -387,6 +403,7 @@ impl SubmissionReport {
             &self.all_cases(),
             &self.points,
             self.warning(),
+            Some(&self.provenance),
             &info,
         )
     }
@@ -997,6 +1014,7 @@ fn grade_many_indexed<T: Send>(
     let students: Vec<_> = prepared.into_iter().zip(builds).enumerate().collect();
     // A class runs `jobs` students at once, each one case at a time, so no
     // more than `jobs` programs compete for the cores (fair time limits).
+    let provenance = options.provenance(fixtures);
     let case_jobs = if dirs.len() > 1 {
         Some(1)
     } else {
@@ -1006,8 +1024,8 @@ fn grade_many_indexed<T: Send>(
         students
             .into_par_iter()
             .map(|(at, (prepared, builds))| {
-                let result =
-                    prepared.and_then(|p| run_parts(p, builds, fixtures, options, case_jobs));
+                let result = prepared
+                    .and_then(|p| run_parts(p, builds, fixtures, options, &provenance, case_jobs));
                 finish(at, result)
             })
             .collect()
@@ -1021,6 +1039,7 @@ fn run_parts(
     builds: Vec<PartBuild>,
     fixtures: &[Fixture],
     options: &SubmissionOptions,
+    provenance: &Provenance,
     jobs: Option<usize>,
 ) -> Result<SubmissionReport, SubmissionError> {
     let built: [bool; 4] = std::array::from_fn(|i| builds[i].compiled());
@@ -1128,6 +1147,7 @@ fn run_parts(
         points,
         sandboxed: prepared.sandbox.is_some(),
         compare: options.compare,
+        provenance: provenance.clone(),
     })
 }
 
