@@ -7,6 +7,7 @@ mod cli;
 use crate::cli::args::*;
 use crate::cli::fixtures::*;
 use crate::cli::grade::*;
+use crate::cli::merge::*;
 use crate::cli::submission::*;
 
 use std::process::ExitCode;
@@ -53,6 +54,15 @@ enum Command {
     /// 1 when some folder could not be graded at all, 2 for usage errors or
     /// when GHC cannot be run.
     Submissions(SubmissionsArgs),
+    /// Combine the JSON reports of every shard of one run (`grade --shard
+    /// K/N --format json` or `submissions --shard K/N --format json`) into
+    /// the whole run's report, in any format: the same report as one
+    /// unsharded run, apart from durations and the date.
+    ///
+    /// Exit code: as the unsharded run's (0, or 1 for failures), 2 when the
+    /// reports are unreadable, from different runs, or a shard is missing
+    /// or given twice.
+    Merge(MergeArgs),
 }
 
 /// Set by the Ctrl-C handler, which then ends the process itself.
@@ -78,5 +88,6 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Gen(args) => gen_command(args),
         Command::Submission(args) => submission_command(args),
         Command::Submissions(args) => submissions_command(args),
+        Command::Merge(args) => merge_command(args),
     }
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use cnf_grader::harness::compare::Compare;
+use cnf_grader::harness::shard::Shard;
 use cnf_grader::harness::units::{parse_duration, parse_size};
 use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
 use connect_core::Function;
@@ -73,6 +74,10 @@ pub(crate) struct GradeArgs {
     /// whitespace (any run of white space equals any other).
     #[arg(long, value_name = "MODE", default_value = "exact", value_parser = |s: &str| s.parse::<Compare>())]
     pub(crate) compare: Compare,
+    /// Grade only shard K of N (e.g. 2/3): the fixtures whose path hashes
+    /// to K; `merge` combines the N JSON reports into the whole run's.
+    #[arg(long, value_name = "K/N", value_parser = |s: &str| s.parse::<Shard>())]
+    pub(crate) shard: Option<Shard>,
     #[command(flatten)]
     pub(crate) sandbox: SandboxArgs,
 }
@@ -206,19 +211,12 @@ pub(crate) struct SubmissionsArgs {
     pub(crate) fixtures: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) build: BuildArgs,
-    /// Gradebook format on standard output.
-    #[arg(long, value_enum, default_value = "human")]
-    pub(crate) format: BookFormat,
-    /// Also write the gradebook as CSV to FILE (atomically).
-    #[arg(long, value_name = "FILE")]
-    pub(crate) csv: Option<PathBuf>,
-    /// Also write each student's full report to DIR/STUDENT.txt.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) reports: Option<PathBuf>,
-    /// Also write an HTML gradebook to DIR/index.html, linking to each
-    /// student's page DIR/STUDENT.html.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) html: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) outputs: ClassOutputArgs,
+    /// Grade only shard K of N (e.g. 2/3): the students whose folder name
+    /// hashes to K; `merge` combines the N JSON gradebooks into the class's.
+    #[arg(long, value_name = "K/N", value_parser = |s: &str| s.parse::<Shard>())]
+    pub(crate) shard: Option<Shard>,
     /// Reuse the saved results of students already graded with the same
     /// sources, fixtures and options (after Ctrl-C, kill or a crash).
     #[arg(long)]
@@ -227,6 +225,55 @@ pub(crate) struct SubmissionsArgs {
     /// reports never show durations).
     #[arg(long)]
     pub(crate) no_times: bool,
+}
+
+/// Where a class's gradebook goes (`submissions` and `merge`).
+#[derive(Args)]
+pub(crate) struct ClassOutputArgs {
+    /// Gradebook format on standard output.
+    #[arg(long, value_enum, default_value = "human")]
+    pub(crate) format: BookFormat,
+    /// Also write the gradebook as CSV to FILE (atomically).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) csv: Option<PathBuf>,
+    /// Also write each student's full report to DIR/STUDENT.txt and their
+    /// Gradescope results to DIR/STUDENT.results.json.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) reports: Option<PathBuf>,
+    /// Also write an HTML gradebook to DIR/index.html, linking to each
+    /// student's page DIR/STUDENT.html.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) html: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub(crate) struct MergeArgs {
+    /// The JSON reports of every shard of one run (`grade --shard K/N
+    /// --format json`, or `submissions --shard K/N --format json`).
+    #[arg(required = true, value_name = "REPORT.json")]
+    pub(crate) reports: Vec<PathBuf>,
+    /// Report format of a merged `grade` run (a class's gradebook takes
+    /// --format human or json, and --csv, --reports, --html).
+    #[arg(long, value_enum, default_value = "human")]
+    pub(crate) format: Format,
+    /// Write the report to FILE (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// When to colour the human report.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub(crate) color: ColorWhen,
+    /// Leave durations and the date out of the report.
+    #[arg(long)]
+    pub(crate) no_times: bool,
+    /// A merged class: also write the gradebook as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) csv: Option<PathBuf>,
+    /// A merged class: also write each student's report to DIR.
+    #[arg(long = "reports", value_name = "DIR")]
+    pub(crate) reports_dir: Option<PathBuf>,
+    /// A merged class: also write the HTML gradebook and pages to DIR.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) html: Option<PathBuf>,
 }
 
 #[derive(Args)]

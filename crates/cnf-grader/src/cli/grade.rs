@@ -5,17 +5,18 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use crate::cli::submission::*;
-use cnf_grader::harness::discover::discover;
+use cnf_grader::harness::discover::{Fixture, discover};
 use cnf_grader::harness::exec::{ExecConfig, ExecSandbox, check_template};
 use cnf_grader::harness::grade::{
-    FailureKind, GradeOptions, Runner, Totals, case_count, grade, select,
+    CaseReport, FailureKind, GradeOptions, Runner, Totals, case_count, grade, select,
 };
 use cnf_grader::harness::gradescope::gradescope;
 use cnf_grader::harness::html;
 use cnf_grader::harness::output::check_output_file;
 use cnf_grader::harness::points::points;
 use cnf_grader::harness::provenance::Provenance;
-use cnf_grader::harness::report::{ReportOptions, human, json, junit};
+use cnf_grader::harness::report::{ReportOptions, ShardInfo, human, json, junit};
+use cnf_grader::harness::shard::Shard;
 use cnf_grader::submission::NO_SANDBOX_WARNING;
 use cnf_grader::submission::sandbox::Bind;
 
@@ -90,9 +91,9 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         runner,
         compare: args.compare,
     };
-    let fixtures = select(discover(&args.paths).map_err(|e| e.to_string())?, &options);
-    let total = case_count(&fixtures);
-    if total == 0 {
+    let all = select(discover(&args.paths).map_err(|e| e.to_string())?, &options);
+    let entries = case_count(&all);
+    if entries == 0 {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return Err(format!(
             "no cases to grade under {} (a case is a NAME.FUNCTION.solution file next to NAME.cnf{})",
@@ -104,7 +105,18 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
             }
         ));
     }
-    let bar = progress_bar(total, args.exec.is_some());
+    // The provenance hashes the whole selection, so every shard records the same.
+    let sandboxed = matches!(&options.runner, Runner::Exec(c) if c.sandbox.is_some());
+    let provenance = Provenance {
+        sandbox: args.exec.is_some().then_some(sandboxed),
+        date: report_date(args.no_times),
+        ..Provenance::new(&all, args.compare)
+    };
+    let (fixtures, seqs) = match args.shard {
+        None => (all, Vec::new()),
+        Some(shard) => shard_of_run(all, shard),
+    };
+    let bar = progress_bar(case_count(&fixtures), args.exec.is_some());
     let cases = grade(&fixtures, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     if let Some(command) = &args.exec {
@@ -132,12 +144,6 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         }
     }
     let score = args.points.then(|| points(&cases));
-    let sandboxed = matches!(&options.runner, Runner::Exec(c) if c.sandbox.is_some());
-    let provenance = Provenance {
-        sandbox: args.exec.is_some().then_some(sandboxed),
-        date: report_date(args.no_times),
-        ..Provenance::new(&fixtures, args.compare)
-    };
     let report_options = ReportOptions {
         times: !args.no_times,
         points: score.as_ref(),
@@ -146,35 +152,69 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         compare: args.compare,
         student: false,
         provenance: Some(&provenance),
+        shard: args
+            .shard
+            .map(|shard| (ShardInfo { shard, entries }, seqs.as_slice())),
     };
-    let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
-    let style = report_style(to_terminal, args.color);
-    let text = match args.format {
-        Format::Human => human(&cases, report_options, style),
-        Format::Json => json(&cases, report_options),
-        Format::Junit => junit(&cases, report_options),
+    write_run(
+        &cases,
+        report_options,
+        args.format,
+        args.output.as_deref(),
+        args.color,
+    )
+}
+
+/// The fixtures of one shard of a run, and the place in the run of each
+/// report entry they give.
+fn shard_of_run(all: Vec<Fixture>, shard: Shard) -> (Vec<Fixture>, Vec<usize>) {
+    let mut kept = Vec::new();
+    let mut seqs = Vec::new();
+    let mut at = 0;
+    for fixture in all {
+        let n = fixture.cases.len().max(1);
+        if shard.contains(&fixture.cnf.to_string_lossy()) {
+            seqs.extend(at..at + n);
+            kept.push(fixture);
+        }
+        at += n;
+    }
+    (kept, seqs)
+}
+
+/// Renders a run's report in `format` and writes it; exit code 0 when every
+/// case passed, 1 otherwise (`grade` and `merge`).
+pub(crate) fn write_run(
+    cases: &[CaseReport],
+    options: ReportOptions<'_>,
+    format: Format,
+    output: Option<&std::path::Path>,
+    color: ColorWhen,
+) -> Result<ExitCode, String> {
+    let to_terminal = output.is_none() && matches!(format, Format::Human);
+    let style = report_style(to_terminal, color);
+    let text = match format {
+        Format::Human => human(cases, options, style),
+        Format::Json => json(cases, options),
+        Format::Junit => junit(cases, options),
         Format::Gradescope => gradescope(
-            &cases,
-            score.as_ref().unwrap_or(&points(&cases)),
-            report_options.warning,
-            Some(&provenance),
-            &[],
+            cases,
+            options.points.unwrap_or(&points(cases)),
+            options.warning,
+            options.provenance,
+            options.extra,
         ),
         Format::Html => html::report(
-            &cases,
+            cases,
             ReportOptions {
                 student: true,
-                ..report_options
+                ..options
             },
-            &format!("cnf-grader: {}", Totals::of(&cases).summary()),
+            &format!("cnf-grader: {}", Totals::of(cases).summary()),
         ),
     };
-    emit(
-        &text,
-        args.output.as_deref(),
-        to_terminal.then_some(args.color),
-    )?;
-    Ok(if Totals::of(&cases).all_passed() {
+    emit(&text, output, to_terminal.then_some(color))?;
+    Ok(if Totals::of(cases).all_passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

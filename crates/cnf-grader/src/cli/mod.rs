@@ -4,5 +4,6 @@
 pub(crate) mod args;
 pub(crate) mod fixtures;
 pub(crate) mod grade;
+pub(crate) mod merge;
 pub(crate) mod output;
 pub(crate) mod submission;

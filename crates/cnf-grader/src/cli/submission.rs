@@ -1,7 +1,7 @@
 //! `cnf-grader submission` and `submissions`: grading students' Haskell.
 
 use std::io::{self};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::INTERRUPTED;
@@ -12,13 +12,14 @@ use cnf_grader::harness::discover::{Fixture, discover};
 use cnf_grader::harness::grade::{GradeOptions, case_count, select};
 use cnf_grader::harness::html;
 use cnf_grader::harness::output::{check_output_dir, check_output_file, fixture_roots};
-use cnf_grader::harness::report::{ReportOptions, json, junit};
+use cnf_grader::harness::provenance::Provenance;
+use cnf_grader::harness::report::{ReportOptions, ShardInfo, json, junit};
 use cnf_grader::submission::cache::Cache;
 use cnf_grader::submission::ghc::Ghc;
 use cnf_grader::submission::gradebook;
 use cnf_grader::submission::{
-    ClassOptions, NO_SANDBOX_WARNING, SubmissionOptions, WorkDir, class_folders, grade_class,
-    grade_submission,
+    ClassOptions, NO_SANDBOX_WARNING, StudentResult, SubmissionOptions, WorkDir, class_folders,
+    grade_class, grade_submission,
 };
 
 /// The fixtures to grade submissions on, or why there are none.
@@ -159,6 +160,7 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         compare: report.compare,
         student: false,
         provenance: Some(&report.provenance),
+        shard: None,
     };
     let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
     let style = report_style(to_terminal, args.color);
@@ -194,40 +196,43 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
             args.root.display()
         ));
     }
+    let outputs = &args.outputs;
     // Every output is checked before an hour of grading, not after.
-    if let Some(path) = &args.csv {
-        check_output_file("--csv", path)?;
-    }
-    if let Some(dir) = &args.reports {
-        check_output_dir("--reports", dir)?;
-    }
+    check_class_outputs(
+        outputs.csv.as_deref(),
+        outputs.reports.as_deref(),
+        outputs.html.as_deref(),
+    )?;
     let fixtures = submission_fixtures(&args.fixtures)?;
-    let names = class_folders(&args.root).map_err(|e| e.to_string())?;
-    if let Some(dir) = &args.html {
-        check_output_dir("--html", dir)?;
-        if let Some(name) = names.iter().find(|n| html::page_file(n) == "index.html") {
-            return Err(format!(
-                "--html {}: the student folder {:?} would have the page index.html, which is the \
-                 class's gradebook; rename that folder or leave out --html",
-                dir.display(),
-                args.root.join(name).display().to_string()
-            ));
-        }
+    let all_names = class_folders(&args.root).map_err(|e| e.to_string())?;
+    if let Some(dir) = &outputs.html
+        && let Some(name) = all_names
+            .iter()
+            .find(|n| html::page_file(n) == "index.html")
+    {
+        return Err(format!(
+            "--html {}: the student folder {:?} would have the page index.html, which is the \
+             class's gradebook; rename that folder or leave out --html",
+            dir.display(),
+            args.root.join(name).display().to_string()
+        ));
     }
-    let count = names.len();
-    if count == 0 {
+    if all_names.is_empty() {
         return Err(format!(
             "{}: no sub-folders, so no submissions to grade",
             args.root.display()
         ));
     }
+    let count = args.shard.map_or(all_names.len(), |shard| {
+        all_names.iter().filter(|n| shard.contains(n)).count()
+    });
     let protected = protected_paths(
         &args.fixtures,
         &[
             Some(&args.root),
-            args.csv.as_deref(),
-            args.reports.as_deref(),
-            args.html.as_deref(),
+            outputs.csv.as_deref(),
+            outputs.reports.as_deref(),
+            outputs.html.as_deref(),
         ],
     );
     let (options, _work) = submission_setup(&args.build, protected, args.no_times)?;
@@ -239,60 +244,118 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         &options,
         ClassOptions {
             resume: args.resume,
+            shard: args.shard,
         },
         &|| bar.inc(1),
     )
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
-    if let Some(dir) = &args.reports {
-        for student in &students {
-            for (path, text) in [
-                (dir.join(format!("{}.txt", student.name)), &student.report),
-                (
-                    dir.join(format!("{}.results.json", student.name)),
-                    &student.gradescope,
-                ),
-            ] {
-                write_atomically(&path, text.as_bytes())
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            }
+    let class = Class {
+        root: &args.root.display().to_string(),
+        provenance: &provenance,
+        students: &students,
+        shard: args.shard.map(|shard| ShardInfo {
+            shard,
+            entries: all_names.len(),
+        }),
+    };
+    write_class(
+        &class,
+        outputs.format,
+        outputs.csv.as_deref(),
+        outputs.reports.as_deref(),
+        outputs.html.as_deref(),
+    )
+}
+
+/// Checks a class's output paths before any work.
+pub(crate) fn check_class_outputs(
+    csv: Option<&Path>,
+    reports: Option<&Path>,
+    html: Option<&Path>,
+) -> Result<(), String> {
+    if let Some(path) = csv {
+        check_output_file("--csv", path)?;
+    }
+    if let Some(dir) = reports {
+        check_output_dir("--reports", dir)?;
+    }
+    if let Some(dir) = html {
+        check_output_dir("--html", dir)?;
+    }
+    Ok(())
+}
+
+/// A graded class (or one shard of it), as its outputs need it.
+pub(crate) struct Class<'a> {
+    /// The class folder, as given.
+    pub(crate) root: &'a str,
+    pub(crate) provenance: &'a Provenance,
+    pub(crate) students: &'a [StudentResult],
+    pub(crate) shard: Option<ShardInfo>,
+}
+
+/// Writes a class's reports, pages and CSV, and prints its gradebook; exit
+/// code 1 when some folder could not be graded at all.
+pub(crate) fn write_class(
+    class: &Class<'_>,
+    format: BookFormat,
+    csv: Option<&Path>,
+    reports: Option<&Path>,
+    html_dir: Option<&Path>,
+) -> Result<ExitCode, String> {
+    let students = class.students;
+    let provenance = class.provenance;
+    let write = |path: &Path, text: &str| {
+        write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    if let Some(dir) = reports {
+        for student in students {
+            write(&dir.join(format!("{}.txt", student.name)), &student.report)?;
+            write(
+                &dir.join(format!("{}.results.json", student.name)),
+                &student.gradescope,
+            )?;
         }
     }
-    let rows = gradebook::rows(&students);
-    if let Some(dir) = &args.html {
-        let warning = options.sandbox.is_none().then_some(NO_SANDBOX_WARNING);
-        for student in &students {
+    let rows = gradebook::rows(students);
+    let warning = (provenance.sandbox == Some(false)).then_some(NO_SANDBOX_WARNING);
+    if let Some(dir) = html_dir {
+        for student in students {
             let page = if !student.graded {
                 html::not_graded(
                     &student.name,
                     student.row.error.as_deref().unwrap_or("unknown"),
                     warning,
-                    &provenance,
+                    provenance,
                 )
             } else if student.html.is_empty() {
-                html::no_page(&student.name, warning, &provenance)
+                html::no_page(&student.name, warning, provenance)
             } else {
                 student.html.clone()
             };
-            let path = dir.join(html::page_file(&student.name));
-            write_atomically(&path, page.as_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            write(&dir.join(html::page_file(&student.name)), &page)?;
         }
-        let title = format!("Gradebook: {}", args.root.display());
-        let index = html::class_index(&rows, &title, warning, &provenance);
-        let path = dir.join("index.html");
-        write_atomically(&path, index.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let title = format!("Gradebook: {}", class.root);
+        write(
+            &dir.join("index.html"),
+            &html::class_index(&rows, &title, warning, provenance),
+        )?;
     }
-    if let Some(path) = &args.csv {
-        write_atomically(path, gradebook::csv(&rows).as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if let Some(path) = csv {
+        write(path, &gradebook::csv(&rows))?;
     }
-    let mut text = match args.format {
-        BookFormat::Human => gradebook::table(&rows, Some(&provenance)),
-        BookFormat::Json => gradebook::json(&rows, Some(&provenance)),
+    let mut text = match format {
+        BookFormat::Human => gradebook::table(&rows, Some(provenance)),
+        BookFormat::Json => gradebook::shard_json(
+            Some(class.root),
+            &rows,
+            Some(provenance),
+            class.shard.map(|info| (info, students)),
+        ),
     };
-    if options.sandbox.is_none() && matches!(args.format, BookFormat::Human) {
+    if warning.is_some() && matches!(format, BookFormat::Human) {
         text.push_str(NO_SANDBOX_WARNING);
         text.push('\n');
     }

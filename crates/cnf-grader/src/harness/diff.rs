@@ -32,7 +32,7 @@ pub enum Style {
 }
 
 /// A unified diff of two texts, as data.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Diff {
     /// The groups of changes with their context, in order.
     pub hunks: Vec<Hunk>,
@@ -41,7 +41,7 @@ pub struct Diff {
 }
 
 /// One `@@ … @@` group of a unified diff.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Hunk {
     /// The `@@ -a,b +c,d @@` header.
     pub header: String,
@@ -50,7 +50,8 @@ pub struct Hunk {
 }
 
 /// Whether a diff line is shared, only expected, or only actual.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LineKind {
     /// In both texts (context).
     Same,
@@ -61,7 +62,7 @@ pub enum LineKind {
 }
 
 /// One line of a diff, split into runs that changed or not.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DiffLine {
     /// Which side the line is on.
     pub kind: LineKind,

@@ -73,7 +73,7 @@ impl Default for GradeOptions {
 }
 
 /// The verdict of one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// The output matched the `.solution` file byte for byte.
@@ -99,7 +99,7 @@ impl Status {
 }
 
 /// Why a case failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FailureKind {
     /// The output differs from the expected one.

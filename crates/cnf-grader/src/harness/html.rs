@@ -507,6 +507,7 @@ pub fn submission(
         compare: report.compare,
         student,
         provenance: Some(&report.provenance),
+        shard: None,
     };
     body(&mut out, &report.all_cases(), &options, &report.notes());
     tail(&mut out, Some(&report.provenance));

@@ -11,6 +11,7 @@ pub mod generator;
 pub mod grade;
 pub mod gradescope;
 pub mod html;
+pub mod merge;
 pub mod output;
 pub mod points;
 pub mod provenance;

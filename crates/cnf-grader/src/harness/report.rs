@@ -13,13 +13,17 @@ use std::fmt::Write as _;
 use owo_colors::OwoColorize;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
-use serde::Serialize;
+use std::borrow::Cow;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
 
 use crate::harness::compare::Compare;
-use crate::harness::diff::Style;
+use crate::harness::diff::{Diff, Style};
 use crate::harness::grade::{CaseReport, FailureKind, Status, Totals};
 use crate::harness::points::Points;
 use crate::harness::provenance::Provenance;
+use crate::harness::shard::Shard;
 use crate::harness::units::show_duration;
 
 /// What goes into a report besides the cases.
@@ -40,6 +44,19 @@ pub struct ReportOptions<'a> {
     pub student: bool,
     /// Where the report came from (every format records it when given).
     pub provenance: Option<&'a Provenance>,
+    /// For a shard's JSON report: which shard, and each case's place in the
+    /// whole run (what `merge` needs to rebuild the run's report).
+    pub shard: Option<(ShardInfo, &'a [usize])>,
+}
+
+/// A shard of a run, as its JSON report records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// Which shard of how many.
+    #[serde(flatten)]
+    pub shard: Shard,
+    /// Report entries of the whole run (all shards together).
+    pub entries: usize,
 }
 
 fn actual_label(case: &CaseReport) -> String {
@@ -148,28 +165,37 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
     out
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct JsonCase<'a> {
-    fixture: &'a str,
-    function: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(borrow)]
+    fixture: Cow<'a, str>,
+    #[serde(borrow)]
+    function: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     part: Option<u8>,
-    solution: &'a str,
+    #[serde(borrow)]
+    solution: Cow<'a, str>,
     status: Status,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     duration_ms: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     failure: Option<FailureKind>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    reason: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     diff: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stderr: Option<&'a str>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    stderr: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     hidden: bool,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     relaxed: bool,
+    /// Shard reports only: the place in the whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seq: Option<usize>,
+    /// Shard reports only: the diff as data, so `merge` can render any format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    diff_data: Option<Diff>,
 }
 
 #[derive(Serialize)]
@@ -178,6 +204,8 @@ struct JsonReport<'a> {
     warning: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     provenance: Option<&'a Provenance>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<ShardInfo>,
     compare: Compare,
     cases: Vec<JsonCase<'a>>,
     totals: Totals,
@@ -187,33 +215,112 @@ struct JsonReport<'a> {
     extra: serde_json::Map<String, serde_json::Value>,
 }
 
+/// A JSON report read back: what `merge` needs of each shard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadReport {
+    /// The warning at its top.
+    pub warning: Option<String>,
+    /// Its provenance.
+    pub provenance: Option<Provenance>,
+    /// The shard it covers (`None`: not a shard report).
+    pub shard: Option<ShardInfo>,
+    /// The comparison mode.
+    pub compare: Compare,
+    /// The cases with their places in the whole run (`None` outside shard reports).
+    pub cases: Vec<(Option<usize>, CaseReport)>,
+    /// Whether it had a score table.
+    pub points: bool,
+    /// Its other top-level fields (e.g. a submission's folder and GHC).
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Reads a report written by [`json`]; durations left out read as zero.
+pub fn read_json(text: &str) -> Result<ReadReport, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Doc<'a> {
+        #[serde(default)]
+        warning: Option<String>,
+        #[serde(default)]
+        provenance: Option<Provenance>,
+        #[serde(default)]
+        shard: Option<ShardInfo>,
+        #[serde(default)]
+        compare: Compare,
+        #[serde(borrow)]
+        cases: Vec<JsonCase<'a>>,
+        #[serde(default)]
+        points: Option<serde_json::Value>,
+        #[serde(flatten)]
+        extra: serde_json::Map<String, serde_json::Value>,
+    }
+    let mut doc: Doc<'_> = serde_json::from_str(text)?;
+    doc.extra.remove("totals");
+    Ok(ReadReport {
+        warning: doc.warning,
+        provenance: doc.provenance,
+        shard: doc.shard,
+        compare: doc.compare,
+        points: doc.points.is_some(),
+        extra: doc.extra,
+        cases: doc
+            .cases
+            .into_iter()
+            .map(|c| {
+                (
+                    c.seq,
+                    CaseReport {
+                        fixture: c.fixture.into_owned(),
+                        function: c.function.into_owned(),
+                        part: c.part,
+                        solution: c.solution.into_owned(),
+                        status: c.status,
+                        failure: c.failure,
+                        reason: c.reason.map(Cow::into_owned),
+                        diff: c.diff_data,
+                        stderr: c.stderr.map(Cow::into_owned),
+                        duration: Duration::from_secs_f64(
+                            c.duration_ms.unwrap_or(0.0).max(0.0) / 1e3,
+                        ),
+                        hidden: c.hidden,
+                        relaxed: c.relaxed,
+                    },
+                )
+            })
+            .collect(),
+    })
+}
+
 /// The JSON report: `{"cases": [...], "totals": {...}, "points": {...}}`,
 /// pretty-printed, ending with a line end.
 pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
     let report = JsonReport {
         warning: options.warning,
         provenance: options.provenance,
+        shard: options.shard.map(|(info, _)| info),
         compare: options.compare,
         cases: cases
             .iter()
-            .map(|c| JsonCase {
-                fixture: &c.fixture,
-                function: &c.function,
+            .enumerate()
+            .map(|(i, c)| JsonCase {
+                fixture: Cow::Borrowed(&c.fixture),
+                function: Cow::Borrowed(&c.function),
                 part: c.part,
-                solution: &c.solution,
+                solution: Cow::Borrowed(&c.solution),
                 status: c.status,
                 duration_ms: options
                     .times
                     .then(|| (c.duration.as_secs_f64() * 1e6).round() / 1e3),
                 failure: c.failure,
-                reason: c.reason.as_deref(),
+                reason: c.reason.as_deref().map(Cow::Borrowed),
                 diff: c
                     .diff
                     .as_ref()
                     .map(|d| d.render(&expected_label(c), &actual_label(c), Style::Plain)),
-                stderr: c.stderr.as_deref(),
+                stderr: c.stderr.as_deref().map(Cow::Borrowed),
                 hidden: c.hidden,
                 relaxed: c.relaxed,
+                seq: options.shard.and_then(|(_, seqs)| seqs.get(i).copied()),
+                diff_data: options.shard.and(c.diff.clone()),
             })
             .collect(),
         totals: Totals::of(cases),

@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::harness::provenance::Provenance;
+use crate::harness::report::ShardInfo;
 use crate::submission::StudentResult;
 
 /// One student's line.
@@ -103,19 +104,76 @@ pub fn csv(rows: &[Row]) -> String {
 /// The JSON document `{"provenance": {...}, "students": [...]}`,
 /// pretty-printed, ending with a line end.
 pub fn json(rows: &[Row], provenance: Option<&Provenance>) -> String {
+    shard_json(None, rows, provenance, None)
+}
+
+/// [`json`], plus for a shard of a class (`submissions --shard`) the shard and
+/// every student's whole result, so `merge` can write every output of the class.
+pub fn shard_json(
+    class: Option<&str>,
+    rows: &[Row],
+    provenance: Option<&Provenance>,
+    shard: Option<(ShardInfo, &[StudentResult])>,
+) -> String {
     #[derive(Serialize)]
     struct Doc<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
+        class: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         provenance: Option<&'a Provenance>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        shard: Option<ShardInfo>,
         students: &'a [Row],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        results: Option<&'a [StudentResult]>,
     }
     let mut text = serde_json::to_string_pretty(&Doc {
+        class,
         provenance,
+        shard: shard.map(|(info, _)| info),
         students: rows,
+        results: shard.map(|(_, results)| results),
     })
     .unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// A class's shard report read back (see [`shard_json`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadBook {
+    /// The class folder, as given to `submissions`.
+    pub class: Option<String>,
+    /// Its provenance.
+    pub provenance: Option<Provenance>,
+    /// The shard (`None`: a whole class's gradebook, which cannot be merged).
+    pub shard: Option<ShardInfo>,
+    /// Every student's whole result (empty outside shard reports).
+    pub results: Vec<StudentResult>,
+}
+
+/// Reads a gradebook written by [`shard_json`] or [`json`].
+pub fn read_json(text: &str) -> Result<ReadBook, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Doc {
+        #[serde(default)]
+        class: Option<String>,
+        #[serde(default)]
+        provenance: Option<Provenance>,
+        #[serde(default)]
+        shard: Option<ShardInfo>,
+        #[allow(dead_code)] // reason: required, so other JSON is refused
+        students: Vec<Row>,
+        #[serde(default)]
+        results: Vec<StudentResult>,
+    }
+    let doc: Doc = serde_json::from_str(text)?;
+    Ok(ReadBook {
+        class: doc.class,
+        provenance: doc.provenance,
+        shard: doc.shard,
+        results: doc.results,
+    })
 }
 
 #[cfg(test)]

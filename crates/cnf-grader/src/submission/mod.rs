@@ -382,6 +382,7 @@ impl SubmissionReport {
                     compare: self.compare,
                     student,
                     provenance: Some(&self.provenance),
+                    shard: None,
                 },
                 style,
             )
@@ -775,6 +776,8 @@ pub struct ClassOptions {
     /// Reuse saved results of students whose sources, fixtures and
     /// options are unchanged.
     pub resume: bool,
+    /// Grade only the students of this shard (see [`crate::harness::shard`]).
+    pub shard: Option<crate::harness::shard::Shard>,
 }
 
 /// A student folder and its saved-result key.
@@ -831,7 +834,10 @@ pub fn grade_class(
     class: ClassOptions,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<StudentResult>, SubmissionError> {
-    let names = class_folders(root)?;
+    let mut names = class_folders(root)?;
+    if let Some(shard) = class.shard {
+        names.retain(|name| shard.contains(name));
+    }
     let tree = fixtures_digest(fixtures);
     let pending: Vec<Pending> = names
         .iter()

@@ -1,0 +1,179 @@
+//! `cnf-grader merge`: shard reports back into the whole run's report.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::cli::args::*;
+use crate::cli::grade::write_run;
+use crate::cli::submission::{Class, check_class_outputs, write_class};
+use cnf_grader::harness::grade::CaseReport;
+use cnf_grader::harness::merge::{merge_books, merge_reports};
+use cnf_grader::harness::output::check_output_file;
+use cnf_grader::harness::points::points;
+use cnf_grader::harness::provenance::Provenance;
+use cnf_grader::harness::report::{ReportOptions, read_json};
+use cnf_grader::submission::gradebook;
+
+/// What kind of run a shard report comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Grade,
+    Class,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Grade => "a `grade` report",
+            Kind::Class => "a `submissions` gradebook",
+        }
+    }
+}
+
+/// Reads one report: its name for messages, its kind and its text.
+fn read(path: &PathBuf) -> Result<(String, Kind, String), String> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read it: {e}"))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{name}:{}:{}: not JSON: {e} (expected a shard's --format json report)",
+            e.line(),
+            e.column()
+        )
+    })?;
+    let kind = if value.get("cases").is_some() {
+        Kind::Grade
+    } else if value.get("students").is_some() {
+        Kind::Class
+    } else {
+        return Err(format!(
+            "{name}: neither a `grade` report (no \"cases\") nor a `submissions` gradebook \
+             (no \"students\")"
+        ));
+    };
+    Ok((name, kind, text))
+}
+
+pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
+    if let Some(path) = &args.output {
+        check_output_file("--output", path)?;
+    }
+    check_class_outputs(
+        args.csv.as_deref(),
+        args.reports_dir.as_deref(),
+        args.html.as_deref(),
+    )?;
+    let files = args
+        .reports
+        .iter()
+        .map(read)
+        .collect::<Result<Vec<_>, _>>()?;
+    let kind = files[0].1;
+    if let Some((name, other, _)) = files.iter().find(|f| f.1 != kind) {
+        return Err(format!(
+            "{name} is {} but {} is {}: merge the shards of one run",
+            other.name(),
+            files[0].0,
+            kind.name()
+        ));
+    }
+    let undated = |p: Option<Provenance>| {
+        p.map(|p| Provenance {
+            date: if args.no_times { None } else { p.date },
+            ..p
+        })
+    };
+    match kind {
+        Kind::Grade => {
+            let reports = files
+                .into_iter()
+                .map(|(name, _, text)| {
+                    read_json(&text)
+                        .map(|r| (name.clone(), r))
+                        .map_err(|e| format!("{name}: not a report of `grade --format json`: {e}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            for flag in [&args.csv, &args.reports_dir, &args.html] {
+                if flag.is_some() {
+                    return Err(
+                        "--csv, --reports and --html are for a class's gradebook; a merged \
+                         `grade` run is written with --format and --output"
+                            .to_owned(),
+                    );
+                }
+            }
+            let merged = merge_reports(reports).map_err(|e| e.to_string())?;
+            let cases: Vec<CaseReport> = merged.cases.into_iter().map(|(_, c)| c).collect();
+            let score = merged.points.then(|| points(&cases));
+            let provenance = undated(merged.provenance);
+            let extra: Vec<(&str, serde_json::Value)> = merged
+                .extra
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.clone()))
+                .collect();
+            let options = ReportOptions {
+                times: !args.no_times,
+                points: score.as_ref(),
+                warning: merged.warning.as_deref(),
+                extra: &extra,
+                compare: merged.compare,
+                student: false,
+                provenance: provenance.as_ref(),
+                shard: None,
+            };
+            write_run(
+                &cases,
+                options,
+                args.format,
+                args.output.as_deref(),
+                args.color,
+            )
+        }
+        Kind::Class => {
+            let format = match args.format {
+                Format::Human => BookFormat::Human,
+                Format::Json => BookFormat::Json,
+                _ => {
+                    return Err(
+                        "a class's merged gradebook is written as --format human or json, \
+                         and with --csv, --reports and --html"
+                            .to_owned(),
+                    );
+                }
+            };
+            if args.output.is_some() {
+                return Err(
+                    "--output is for a merged `grade` run; a class's gradebook goes to \
+                     standard output, --csv, --reports and --html"
+                        .to_owned(),
+                );
+            }
+            let books = files
+                .into_iter()
+                .map(|(name, _, text)| {
+                    gradebook::read_json(&text)
+                        .map(|b| (name.clone(), b))
+                        .map_err(|e| {
+                            format!("{name}: not a gradebook of `submissions --format json`: {e}")
+                        })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let merged = merge_books(books).map_err(|e| e.to_string())?;
+            let provenance = undated(merged.provenance)
+                .ok_or("the shard gradebooks record no provenance; grade them again")?;
+            let root = merged.class.unwrap_or_default();
+            write_class(
+                &Class {
+                    root: &root,
+                    provenance: &provenance,
+                    students: &merged.students,
+                    shard: None,
+                },
+                format,
+                args.csv.as_deref(),
+                args.reports_dir.as_deref(),
+                args.html.as_deref(),
+            )
+        }
+    }
+}

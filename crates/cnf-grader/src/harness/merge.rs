@@ -1,0 +1,281 @@
+//! `cnf-grader merge`: the shards of one run (`--shard K/N --format json`)
+//! back into the report of the whole run.
+//!
+//! Decisions:
+//! - every shard 1..N must be given exactly once, all of the same N; the
+//!   shards must come from one run: the same provenance apart from the
+//!   date (grader version, GHC, fixture hash, comparison mode, sandbox),
+//!   the same warning and the same other top-level fields;
+//! - cases go back to their places in the whole run (each shard report
+//!   records them), and those places must be exactly 0..entries, each
+//!   once; students are sorted by folder name, as a class run sorts them;
+//! - the merged report is the one the unsharded run writes, apart from the
+//!   durations and the date: the date is the earliest shard's (when the
+//!   grading began), or none when a shard left it out.
+
+use std::collections::BTreeMap;
+
+use crate::harness::provenance::Provenance;
+use crate::harness::report::{ReadReport, ShardInfo};
+use crate::harness::shard::Shard;
+use crate::submission::StudentResult;
+use crate::submission::gradebook::ReadBook;
+
+/// Why shard reports cannot be merged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// No report was given.
+    #[error("no shard reports to merge")]
+    Nothing,
+    /// A report is not a shard's.
+    #[error(
+        "{file}: not a shard report (it has no \"shard\" field); write each shard with \
+         --shard K/N --format json"
+    )]
+    NotShard {
+        /// The report.
+        file: String,
+    },
+    /// Two reports split the run differently.
+    #[error(
+        "{file} is shard {shard} but {first} is shard {first_shard}: merge the shards of one run"
+    )]
+    Counts {
+        /// The report.
+        file: String,
+        /// Its shard.
+        shard: Shard,
+        /// The first report.
+        first: String,
+        /// The first report's shard.
+        first_shard: Shard,
+    },
+    /// A shard is given twice.
+    #[error("shard {shard} is given twice: {a} and {b}")]
+    Twice {
+        /// The shard.
+        shard: Shard,
+        /// One report.
+        a: String,
+        /// The other.
+        b: String,
+    },
+    /// Shards are missing.
+    #[error("{} missing: merge needs every shard of the run", missing.iter().map(|k| format!("shard {k}/{count}")).collect::<Vec<_>>().join(", "))]
+    Missing {
+        /// The missing shards' numbers.
+        missing: Vec<u32>,
+        /// How many shards the run has.
+        count: u32,
+    },
+    /// Two reports come from different runs.
+    #[error(
+        "{a} and {b} come from different runs (their {what} differ); grade every shard \
+         with the same grader, fixtures and options"
+    )]
+    Runs {
+        /// One report.
+        a: String,
+        /// The other.
+        b: String,
+        /// What differs.
+        what: &'static str,
+    },
+    /// The shards' entries do not make up the whole run.
+    #[error("the shards do not add up to one run: {0}")]
+    Entries(String),
+}
+
+/// One shard's header, whatever it holds.
+struct Header<'a> {
+    file: &'a str,
+    shard: Option<ShardInfo>,
+    provenance: Option<&'a Provenance>,
+}
+
+/// Checks that `headers` are every shard of one split, once each.
+fn check_split(headers: &[Header<'_>]) -> Result<ShardInfo, MergeError> {
+    let first = headers.first().ok_or(MergeError::Nothing)?;
+    let info = first.shard.ok_or_else(|| MergeError::NotShard {
+        file: first.file.to_owned(),
+    })?;
+    let mut seen: BTreeMap<u32, &str> = BTreeMap::new();
+    for h in headers {
+        let shard = h.shard.ok_or_else(|| MergeError::NotShard {
+            file: h.file.to_owned(),
+        })?;
+        if shard.shard.count != info.shard.count || shard.entries != info.entries {
+            return Err(MergeError::Counts {
+                file: h.file.to_owned(),
+                shard: shard.shard,
+                first: first.file.to_owned(),
+                first_shard: info.shard,
+            });
+        }
+        if let Some(a) = seen.insert(shard.shard.index, h.file) {
+            return Err(MergeError::Twice {
+                shard: shard.shard,
+                a: a.to_owned(),
+                b: h.file.to_owned(),
+            });
+        }
+        let same = match (first.provenance, h.provenance) {
+            (Some(p), Some(q)) => p.same_run(q),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            return Err(MergeError::Runs {
+                a: first.file.to_owned(),
+                b: h.file.to_owned(),
+                what: "provenance records",
+            });
+        }
+    }
+    let missing: Vec<u32> = (1..=info.shard.count)
+        .filter(|k| !seen.contains_key(k))
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing {
+            missing,
+            count: info.shard.count,
+        });
+    }
+    Ok(info)
+}
+
+/// The merged provenance: the first shard's, dated by the earliest shard.
+fn merged_provenance<'a>(all: impl Iterator<Item = Option<&'a Provenance>>) -> Option<Provenance> {
+    let all: Vec<Option<&Provenance>> = all.collect();
+    let mut p = all.first().copied().flatten()?.clone();
+    p.date = all
+        .iter()
+        .map(|q| q.and_then(|q| q.date.clone()))
+        .collect::<Option<Vec<String>>>()
+        .and_then(|dates| dates.into_iter().min());
+    Some(p)
+}
+
+/// Merges the JSON reports of every shard of a `grade` run, given with
+/// their file names, into the whole run's report.
+pub fn merge_reports(reports: Vec<(String, ReadReport)>) -> Result<ReadReport, MergeError> {
+    let headers: Vec<Header<'_>> = reports
+        .iter()
+        .map(|(file, r)| Header {
+            file,
+            shard: r.shard,
+            provenance: r.provenance.as_ref(),
+        })
+        .collect();
+    let info = check_split(&headers)?;
+    let (first_file, first) = &reports[0];
+    for (file, r) in &reports[1..] {
+        let what = if r.warning != first.warning {
+            Some("warnings")
+        } else if r.compare != first.compare {
+            Some("comparison modes")
+        } else if r.extra != first.extra {
+            Some("submission fields")
+        } else if r.points != first.points {
+            Some("score tables (--points)")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            return Err(MergeError::Runs {
+                a: first_file.clone(),
+                b: file.clone(),
+                what,
+            });
+        }
+    }
+    let provenance = merged_provenance(reports.iter().map(|(_, r)| r.provenance.as_ref()));
+    let mut placed: Vec<Option<crate::harness::grade::CaseReport>> = vec![None; info.entries];
+    for (file, r) in &reports {
+        for (seq, case) in &r.cases {
+            let seq = seq.ok_or_else(|| {
+                MergeError::Entries(format!("{file}: a case has no place (\"seq\") in the run"))
+            })?;
+            let slot = placed.get_mut(seq).ok_or_else(|| {
+                MergeError::Entries(format!(
+                    "{file}: place {seq} is past the run's {} entries",
+                    info.entries
+                ))
+            })?;
+            if slot.replace(case.clone()).is_some() {
+                return Err(MergeError::Entries(format!(
+                    "place {seq} is taken by two cases"
+                )));
+            }
+        }
+    }
+    let missing = placed.iter().filter(|c| c.is_none()).count();
+    if missing > 0 {
+        return Err(MergeError::Entries(format!(
+            "{missing} of the run's {} entries are in no shard",
+            info.entries
+        )));
+    }
+    let (_, first) = reports.into_iter().next().ok_or(MergeError::Nothing)?;
+    Ok(ReadReport {
+        provenance,
+        shard: None,
+        cases: placed.into_iter().flatten().map(|c| (None, c)).collect(),
+        ..first
+    })
+}
+
+/// A whole class merged from its shards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergedClass {
+    /// The class folder, as given to `submissions`.
+    pub class: Option<String>,
+    /// The run's provenance.
+    pub provenance: Option<Provenance>,
+    /// Every student, sorted by folder name.
+    pub students: Vec<StudentResult>,
+}
+
+/// Merges the shard gradebooks of a `submissions` run, given with their file
+/// names, into the whole class.
+pub fn merge_books(books: Vec<(String, ReadBook)>) -> Result<MergedClass, MergeError> {
+    let headers: Vec<Header<'_>> = books
+        .iter()
+        .map(|(file, b)| Header {
+            file,
+            shard: b.shard,
+            provenance: b.provenance.as_ref(),
+        })
+        .collect();
+    let info = check_split(&headers)?;
+    let (first_file, first) = &books[0];
+    if let Some((file, _)) = books.iter().find(|(_, b)| b.class != first.class) {
+        return Err(MergeError::Runs {
+            a: first_file.clone(),
+            b: file.clone(),
+            what: "class folders",
+        });
+    }
+    let class = first.class.clone();
+    let provenance = merged_provenance(books.iter().map(|(_, b)| b.provenance.as_ref()));
+    let mut students: Vec<StudentResult> = books.into_iter().flat_map(|(_, b)| b.results).collect();
+    students.sort_by(|a, b| a.name.cmp(&b.name));
+    if let Some(w) = students.windows(2).find(|w| w[0].name == w[1].name) {
+        return Err(MergeError::Entries(format!(
+            "the student {:?} is in two shards",
+            w[0].name
+        )));
+    }
+    if students.len() != info.entries {
+        return Err(MergeError::Entries(format!(
+            "the shards hold {} students, but the class has {}",
+            students.len(),
+            info.entries
+        )));
+    }
+    Ok(MergedClass {
+        class,
+        provenance,
+        students,
+    })
+}

@@ -1,0 +1,359 @@
+//! `--shard K/N` and `merge`: the shards of a run are disjoint, together
+//! they hold every case (or student), and merging their JSON reports gives
+//! the unsharded run's report in every format, apart from times.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use test_support::{Tool, require};
+
+/// The trees graded: the project's fixtures (all pass), a failure with a
+/// diff and a missing game, and broken fixtures.
+const TREES: [&str; 3] = ["../../fixtures", "tests/data/tree", "tests/data/errors"];
+
+fn grader(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("SOURCE_DATE_EPOCH");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.output().expect("cnf-grader runs")
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8")
+}
+
+/// Grades shard K of N as JSON into `dir`; the file's path.
+fn shard(dir: &Path, k: u32, n: u32, extra: &[&str], env: &[(&str, &str)]) -> PathBuf {
+    let file = dir.join(format!("shard-{k}-of-{n}.json"));
+    let shard = format!("{k}/{n}");
+    let mut args = vec!["grade"];
+    args.extend(TREES);
+    args.extend(["--shard", &shard, "--format", "json", "--output"]);
+    let path = file.to_str().unwrap().to_owned();
+    args.push(&path);
+    args.extend(extra);
+    let out = grader(&args, env);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    file
+}
+
+fn cases_of(file: &Path) -> Vec<(String, String)> {
+    let doc: serde_json::Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+    doc["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["fixture"].as_str().unwrap().to_owned(),
+                c["function"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn shards_are_disjoint_and_cover_every_case() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole.json");
+    let mut args = vec!["grade"];
+    args.extend(TREES);
+    args.extend(["--format", "json", "--output", whole.to_str().unwrap()]);
+    grader(&args, &[]);
+    let all: Vec<(String, String)> = cases_of(&whole);
+    assert!(all.len() > 100, "{}", all.len());
+    for n in [1, 2, 3, 5] {
+        let mut seen = BTreeSet::new();
+        let mut count = 0;
+        for k in 1..=n {
+            let cases = cases_of(&shard(tmp.path(), k, n, &[], &[]));
+            // A game's cases stay in one shard.
+            for (fixture, _) in &cases {
+                assert!(
+                    cases.iter().filter(|c| &c.0 == fixture).count()
+                        == all.iter().filter(|c| &c.0 == fixture).count(),
+                    "{fixture} split"
+                );
+            }
+            count += cases.len();
+            seen.extend(cases);
+        }
+        assert_eq!(count, all.len(), "{n} shards: a case twice");
+        assert_eq!(seen, all.iter().cloned().collect(), "{n} shards");
+    }
+}
+
+#[test]
+fn merge_gives_the_unsharded_report_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    for n in [2, 3] {
+        let files: Vec<PathBuf> = (1..=n)
+            .map(|k| shard(tmp.path(), k, n, &["--points"], &[]))
+            .collect();
+        for format in ["human", "json", "junit", "gradescope", "html"] {
+            let mut args = vec!["grade"];
+            args.extend(TREES);
+            args.extend(["--points", "--no-times", "--format", format]);
+            let whole = grader(&args, &[]);
+            let mut args = vec!["merge", "--no-times", "--format", format];
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            // Any order of the shard files.
+            args.extend(names.iter().rev().map(String::as_str));
+            let merged = grader(&args, &[]);
+            assert_eq!(text(&merged), text(&whole), "{n} shards, {format}");
+            assert_eq!(merged.status.code(), Some(1), "{format}: a case fails");
+            assert_eq!(whole.status.code(), Some(1));
+        }
+    }
+}
+
+/// With times, only the durations and the date differ; the merged date is
+/// the earliest shard's.
+#[test]
+fn with_times_only_durations_and_the_date_differ() {
+    let tmp = tempfile::tempdir().unwrap();
+    let files: Vec<String> = [("1", "1796000300"), ("2", "1796000000")]
+        .iter()
+        .map(|(k, epoch)| {
+            shard(
+                tmp.path(),
+                k.parse().unwrap(),
+                2,
+                &[],
+                &[("SOURCE_DATE_EPOCH", epoch)],
+            )
+            .display()
+            .to_string()
+        })
+        .collect();
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let mut merged: serde_json::Value = serde_json::from_str(&text(&grader(&args, &[]))).unwrap();
+    let mut args = vec!["grade"];
+    args.extend(TREES);
+    args.extend(["--format", "json"]);
+    let mut whole: serde_json::Value = serde_json::from_str(&text(&grader(
+        &args,
+        &[("SOURCE_DATE_EPOCH", "1796000000")],
+    )))
+    .unwrap();
+    assert_eq!(merged["provenance"]["date"], "2026-11-30T00:53:20Z");
+    for doc in [&mut merged, &mut whole] {
+        for case in doc["cases"].as_array_mut().unwrap() {
+            assert!(case["duration_ms"].is_number(), "{case}");
+            case.as_object_mut().unwrap().remove("duration_ms");
+        }
+    }
+    assert_eq!(merged, whole);
+}
+
+#[test]
+fn merge_refuses_what_is_not_one_whole_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let s1 = shard(dir, 1, 3, &[], &[]).display().to_string();
+    let s2 = shard(dir, 2, 3, &[], &[]).display().to_string();
+    let s3 = shard(dir, 3, 3, &[], &[]).display().to_string();
+    let other = dir.join("other");
+    fs::create_dir(&other).unwrap();
+    let exact3 = shard(&other, 3, 3, &["--compare", "whitespace"], &[])
+        .display()
+        .to_string();
+    let of_two = shard(&other, 2, 2, &[], &[]).display().to_string();
+    let whole = dir.join("whole.json");
+    let mut args = vec!["grade"];
+    args.extend(TREES);
+    args.extend(["--format", "json", "--output", whole.to_str().unwrap()]);
+    grader(&args, &[]);
+    let broken = dir.join("broken.json");
+    fs::write(&broken, "{\n  \"cases\": [\n    oops\n").unwrap();
+    let broken = broken.display().to_string();
+    let whole = whole.display().to_string();
+    let refused = |args: &[&str], says: &str| {
+        let mut all = vec!["merge"];
+        all.extend(args);
+        let out = grader(&all, &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty());
+    };
+    refused(&[&s1, &s2], "shard 3/3 missing");
+    refused(&[&s1, &s2, &s3, &s1], "shard 1/3 is given twice");
+    refused(&[&s1, &s2, &exact3], "come from different runs");
+    refused(&[&s1, &s2, &of_two], "is shard 2/2 but");
+    refused(&[&whole], "not a shard report");
+    refused(&[&s1, &broken], &format!("{broken}:3:5: not JSON"));
+    refused(
+        &[&s1, &s2, &s3, "--csv", "x.csv"],
+        "are for a class's gradebook",
+    );
+    refused(&["/nonexistent/shard.json"], "cannot read it");
+}
+
+fn as_str(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+const CLASS: &str = "tests/submissions/class";
+const FIXTURES: &str = "tests/submissions/fixtures";
+
+/// Every file of a folder, by name, with Gradescope's `execution_time` (the
+/// only time in a student's files) left out.
+fn files(dir: &Path) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                fs::read_to_string(e.path())
+                    .unwrap()
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("\"execution_time\": "))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_class_in_three_shards_merges_to_the_unsharded_gradebook() {
+    if !require(
+        "a_class_in_three_shards_merges_to_the_unsharded_gradebook",
+        &[Tool::Ghc, Tool::Bwrap],
+    ) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let cache = cache.to_str().unwrap();
+    let outputs = |name: &str| {
+        let dir = tmp.path().join(name);
+        fs::create_dir_all(dir.join("html")).unwrap();
+        fs::create_dir_all(dir.join("reports")).unwrap();
+        dir
+    };
+    let class_args = |dir: &Path| -> Vec<String> {
+        [
+            "--csv",
+            dir.join("grades.csv").to_str().unwrap(),
+            "--html",
+            dir.join("html").to_str().unwrap(),
+            "--reports",
+            dir.join("reports").to_str().unwrap(),
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let whole_dir = outputs("whole");
+    let mut args: Vec<String> = [
+        "submissions",
+        CLASS,
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--no-times",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    args.extend(["--cache".to_owned(), cache.to_owned()]);
+    args.extend(class_args(&whole_dir));
+    let whole = grader(&as_str(&args), &[]);
+    assert_eq!(
+        whole.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    let mut shards = Vec::new();
+    let mut students = 0;
+    for k in 1..=3 {
+        let file = tmp.path().join(format!("class-{k}.json"));
+        let shard = format!("{k}/3");
+        let out = grader(
+            &[
+                "submissions",
+                CLASS,
+                FIXTURES,
+                "--timeout",
+                "2s",
+                "--no-times",
+                "--cache",
+                cache,
+                "--shard",
+                &shard,
+                "--format",
+                "json",
+            ],
+            &[],
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        students += doc["students"].as_array().unwrap().len();
+        fs::write(&file, &out.stdout).unwrap();
+        shards.push(file.display().to_string());
+    }
+    assert_eq!(students, 6, "every student in exactly one shard");
+    let merged_dir = outputs("merged");
+    let mut args: Vec<String> = vec!["merge".to_owned()];
+    args.extend(shards.iter().cloned());
+    args.extend(class_args(&merged_dir));
+    let merged = grader(&as_str(&args), &[]);
+    assert_eq!(
+        merged.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    assert_eq!(text(&merged), text(&whole));
+    assert!(text(&merged).contains("no-compile     20.00   20.00    0.00   30.00   70.00"));
+    assert_eq!(
+        fs::read_to_string(merged_dir.join("grades.csv")).unwrap(),
+        fs::read_to_string(whole_dir.join("grades.csv")).unwrap()
+    );
+    for folder in ["html", "reports"] {
+        let (merged, whole) = (
+            files(&merged_dir.join(folder)),
+            files(&whole_dir.join(folder)),
+        );
+        assert_eq!(merged.len(), whole.len(), "{folder}");
+        for ((name, a), (other, b)) in merged.iter().zip(&whole) {
+            assert!(name == other && a == b, "{folder}/{name} differs");
+        }
+    }
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(shards.iter().map(String::as_str));
+    let mut json = vec![
+        "submissions",
+        CLASS,
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--no-times",
+    ];
+    json.extend(["--cache", cache, "--format", "json"]);
+    assert_eq!(text(&grader(&args, &[])), text(&grader(&json, &[])));
+}
