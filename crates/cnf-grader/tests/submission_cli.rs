@@ -797,3 +797,130 @@ fn without_a_sandbox_submissions_are_refused_with_how_to_install_one() {
         assert!(o.stdout.is_empty());
     }
 }
+
+/// `--roster` names every student in every report, adds the roster's
+/// students who have no folder (zero, "no submission") and notes folders it
+/// does not name; `--csv-layout canvas` writes Canvas's import layout with
+/// the totals worked out by hand at the top of this file.
+#[test]
+fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
+    if !tools("a_roster_names_students_everywhere_and_canvas_gets_its_csv") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("canvas.csv");
+    let html = tmp.path().join("html");
+    let reports = tmp.path().join("reports");
+    std::fs::create_dir_all(&html).unwrap();
+    std::fs::create_dir_all(&reports).unwrap();
+    let o = grader(&[
+        "submissions",
+        CLASS,
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--format",
+        "json",
+    ])
+    .args([
+        "--roster",
+        "tests/submissions/roster.csv",
+        "--csv-layout",
+        "canvas",
+    ])
+    .args(["--canvas-assignment", "Assignment 3 (4242)", "--csv"])
+    .arg(&csv)
+    .arg("--html")
+    .arg(&html)
+    .arg("--reports")
+    .arg(&reports)
+    .output()
+    .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "Student,ID,SIS User ID,SIS Login ID,Section,Assignment 3 (4242)\n\
+         Points Possible,,,,,100\n\
+         \"Peyton Jones, Simon\",,1006,,,0.00\n\
+         \"Lovelace, Ada\",,1001,,,100.00\n\
+         \"Turing, Alan\",,1002,,,96.00\n\
+         \"Hopper, Grace\",,1003,,,80.00\n\
+         \"Curry, Haskell\",,1004,,,70.00\n\
+         \"Wadler, Philip\",,1005,,,92.00\n"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("left out of the Canvas CSV") && err.contains("own-helpers"),
+        "{err}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let students = doc["students"].as_array().unwrap();
+    assert_eq!(students.len(), 7);
+    assert_eq!(students[0]["student"], "absent");
+    assert_eq!(students[0]["notes"][0], "no submission");
+    assert_eq!(students[1]["name"], "Lovelace, Ada");
+    assert_eq!(students[1]["id"], "1001");
+    assert_eq!(students[6]["notes"][0], "not in the roster");
+    assert!(students[6].get("name").is_none());
+    let report = std::fs::read_to_string(reports.join("no-compile.txt")).unwrap();
+    assert!(report.starts_with("student: Curry, Haskell (id 1004), folder no-compile\n"));
+    let results: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(reports.join("no-compile.results.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(results["score"], 70.0);
+    assert_eq!(results["extra_data"]["student"]["name"], "Curry, Haskell");
+    assert_eq!(results["extra_data"]["student"]["id"], "1004");
+    let absent: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(reports.join("absent.results.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(absent["score"], 0.0);
+    let index = std::fs::read_to_string(html.join("index.html")).unwrap();
+    assert!(
+        index.contains("<td>Curry, Haskell</td><td>1004</td>"),
+        "{index}"
+    );
+    let page = std::fs::read_to_string(html.join("no-compile.html")).unwrap();
+    assert!(page.contains("<title>Curry, Haskell (no-compile): 70.00/100 points</title>"));
+    let page = std::fs::read_to_string(html.join("absent.html")).unwrap();
+    assert!(
+        page.contains("the class has no folder of this name"),
+        "{page}"
+    );
+
+    // A canvas CSV without a roster, and a broken roster, are usage errors.
+    let o = run(&[
+        "submissions",
+        CLASS,
+        FIXTURES,
+        "--csv",
+        "x.csv",
+        "--csv-layout",
+        "canvas",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--csv-layout canvas needs --roster FILE"));
+    let bad = tmp.path().join("bad.csv");
+    std::fs::write(&bad, "folder,name,id\ncorrect,Ada\n").unwrap();
+    let o = grader(&[
+        "submissions",
+        CLASS,
+        FIXTURES,
+        "--roster",
+        bad.to_str().unwrap(),
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("{}:2: 2 fields, expected 3", bad.display())),
+        "{err}"
+    );
+}

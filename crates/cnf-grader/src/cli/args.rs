@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 use cnf_grader::harness::compare::Compare;
 use cnf_grader::harness::shard::Shard;
 use cnf_grader::harness::units::{parse_duration, parse_size};
+use cnf_grader::submission::gradebook::CsvLayout;
 use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
 use connect_core::Function;
 
@@ -213,6 +214,10 @@ pub(crate) struct SubmissionsArgs {
     pub(crate) build: BuildArgs,
     #[command(flatten)]
     pub(crate) outputs: ClassOutputArgs,
+    /// Name the students in every report: a CSV file with the header
+    /// folder,name,id (id: the LMS's, e.g. Canvas's SIS User ID).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) roster: Option<PathBuf>,
     /// Grade only shard K of N (e.g. 2/3): the students whose folder name
     /// hashes to K; `merge` combines the N JSON gradebooks into the class's.
     #[arg(long, value_name = "K/N", value_parser = |s: &str| s.parse::<Shard>())]
@@ -244,6 +249,42 @@ pub(crate) struct ClassOutputArgs {
     /// student's page DIR/STUDENT.html.
     #[arg(long, value_name = "DIR")]
     pub(crate) html: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) csv_layout: CsvLayoutArgs,
+}
+
+/// The layout of `--csv`.
+#[derive(Args)]
+pub(crate) struct CsvLayoutArgs {
+    /// The layout of --csv: full (every column) or canvas (Canvas's
+    /// gradebook import: Student, ID, SIS User ID, SIS Login ID, Section
+    /// and the total; needs --roster).
+    #[arg(long, value_enum, default_value = "full", value_name = "LAYOUT")]
+    pub(crate) csv_layout: CsvLayoutName,
+    /// With --csv-layout canvas: the assignment's column, named as in a
+    /// Canvas export, e.g. "Assignment 3 (12345)".
+    #[arg(long, value_name = "NAME", default_value = "Assignment 3")]
+    pub(crate) canvas_assignment: String,
+}
+
+impl CsvLayoutArgs {
+    /// The layout.
+    pub(crate) fn layout(&self) -> CsvLayout {
+        match self.csv_layout {
+            CsvLayoutName::Full => CsvLayout::Full,
+            CsvLayoutName::Canvas => CsvLayout::Canvas {
+                assignment: self.canvas_assignment.clone(),
+            },
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum CsvLayoutName {
+    /// Every column of the gradebook.
+    Full,
+    /// Canvas's gradebook import.
+    Canvas,
 }
 
 #[derive(Args)]
@@ -274,6 +315,8 @@ pub(crate) struct MergeArgs {
     /// A merged class: also write the HTML gradebook and pages to DIR.
     #[arg(long, value_name = "DIR")]
     pub(crate) html: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) csv_layout: CsvLayoutArgs,
 }
 
 #[derive(Args)]

@@ -170,7 +170,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                     shard: None,
                 },
                 format,
-                args.csv.as_deref(),
+                args.csv.as_deref().map(|p| (p, args.csv_layout.layout())),
                 args.reports_dir.as_deref(),
                 args.html.as_deref(),
             )

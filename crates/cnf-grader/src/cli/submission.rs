@@ -17,8 +17,10 @@ use cnf_grader::harness::report::{ReportOptions, ShardInfo, json, junit};
 use cnf_grader::submission::cache::Cache;
 use cnf_grader::submission::ghc::Ghc;
 use cnf_grader::submission::gradebook;
+use cnf_grader::submission::gradebook::CsvLayout;
+use cnf_grader::submission::roster::Roster;
 use cnf_grader::submission::{
-    ClassOptions, NO_SANDBOX_WARNING, StudentResult, SubmissionOptions, WorkDir, class_folders,
+    ClassOptions, NO_SANDBOX_WARNING, StudentResult, SubmissionOptions, WorkDir, class_members,
     grade_class, grade_submission,
 };
 
@@ -203,8 +205,21 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         outputs.reports.as_deref(),
         outputs.html.as_deref(),
     )?;
+    let roster = args
+        .roster
+        .as_deref()
+        .map(Roster::read)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    if matches!(outputs.csv_layout.csv_layout, CsvLayoutName::Canvas) && roster.is_none() {
+        return Err(
+            "--csv-layout canvas needs --roster FILE: Canvas matches students by the \
+             roster's id (its SIS User ID)"
+                .to_owned(),
+        );
+    }
     let fixtures = submission_fixtures(&args.fixtures)?;
-    let all_names = class_folders(&args.root).map_err(|e| e.to_string())?;
+    let all_names = class_members(&args.root, roster.as_ref()).map_err(|e| e.to_string())?;
     if let Some(dir) = &outputs.html
         && let Some(name) = all_names
             .iter()
@@ -230,6 +245,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         &args.fixtures,
         &[
             Some(&args.root),
+            args.roster.as_deref(),
             outputs.csv.as_deref(),
             outputs.reports.as_deref(),
             outputs.html.as_deref(),
@@ -245,6 +261,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         ClassOptions {
             resume: args.resume,
             shard: args.shard,
+            roster: roster.as_ref(),
         },
         &|| bar.inc(1),
     )
@@ -262,7 +279,10 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
     write_class(
         &class,
         outputs.format,
-        outputs.csv.as_deref(),
+        outputs
+            .csv
+            .as_deref()
+            .map(|p| (p, outputs.csv_layout.layout())),
         outputs.reports.as_deref(),
         outputs.html.as_deref(),
     )
@@ -300,7 +320,7 @@ pub(crate) struct Class<'a> {
 pub(crate) fn write_class(
     class: &Class<'_>,
     format: BookFormat,
-    csv: Option<&Path>,
+    csv: Option<(&Path, CsvLayout)>,
     reports: Option<&Path>,
     html_dir: Option<&Path>,
 ) -> Result<ExitCode, String> {
@@ -326,7 +346,11 @@ pub(crate) fn write_class(
             let page = if !student.graded {
                 html::not_graded(
                     &student.name,
-                    student.row.error.as_deref().unwrap_or("unknown"),
+                    student
+                        .row
+                        .error
+                        .as_deref()
+                        .unwrap_or("the class has no folder of this name"),
                     warning,
                     provenance,
                 )
@@ -343,8 +367,23 @@ pub(crate) fn write_class(
             &html::class_index(&rows, &title, warning, provenance),
         )?;
     }
-    if let Some(path) = csv {
-        write(path, &gradebook::csv(&rows))?;
+    if let Some((path, layout)) = csv {
+        let text = match layout {
+            CsvLayout::Full => gradebook::csv(&rows),
+            CsvLayout::Canvas { assignment } => {
+                let (text, left_out) = gradebook::canvas_csv(&rows, &assignment);
+                if !left_out.is_empty() {
+                    eprintln!(
+                        "cnf-grader: {}: left out of the Canvas CSV, as the roster does not \
+                         name them: {}",
+                        path.display(),
+                        left_out.join(", ")
+                    );
+                }
+                text
+            }
+        };
+        write(path, &text)?;
     }
     let mut text = match format {
         BookFormat::Human => gradebook::table(&rows, Some(provenance)),

@@ -576,7 +576,12 @@ pub fn class_index(
         graded.len()
     );
     banners(&mut out, warning, provenance.compare);
-    out.push_str("<table class=\"gradebook\">\n<thead><tr><th>student</th><th class=\"num\">part 1</th><th class=\"num\">part 2</th>\
+    let named = rows.iter().any(|r| r.name.is_some());
+    out.push_str("<table class=\"gradebook\">\n<thead><tr><th>student</th>");
+    if named {
+        out.push_str("<th>name</th><th>id</th>");
+    }
+    out.push_str("<th class=\"num\">part 1</th><th class=\"num\">part 2</th>\
                   <th class=\"num\">part 3</th><th class=\"num\">part 4</th><th class=\"num\">total</th><th class=\"num\">failed</th><th>notes</th></tr></thead>\n<tbody>\n");
     for row in rows {
         let _ = write!(
@@ -585,6 +590,14 @@ pub fn class_index(
             escape(&href(&page_file(&row.student))),
             escape(&row.student)
         );
+        if named {
+            let _ = write!(
+                out,
+                "<td>{}</td><td>{}</td>",
+                escape(row.name.as_deref().unwrap_or("-")),
+                escape(row.id.as_deref().unwrap_or("-"))
+            );
+        }
         for p in row.parts {
             let _ = write!(out, "<td class=\"num\">{p:.2}</td>");
         }
@@ -718,6 +731,8 @@ mod tests {
     fn the_index_escapes_names_and_notes_and_links_each_page() {
         let row = Row {
             student: "a<b> & \"c#1".into(),
+            name: None,
+            id: None,
             parts: [20.0, 0.0, 30.0, 30.0],
             total: 80.0,
             failed_cases: 5,

@@ -22,6 +22,12 @@ use crate::submission::StudentResult;
 pub struct Row {
     /// The student's folder name.
     pub student: String,
+    /// The student's name, from the roster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The student's LMS id, from the roster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// Points of parts 1 to 4.
     pub parts: [f64; 4],
     /// Their sum, out of 100.
@@ -43,22 +49,38 @@ pub fn rows(students: &[StudentResult]) -> Vec<Row> {
 }
 
 /// The table for the terminal, after the provenance line (when given) and
-/// with a header line.
+/// with a header line; with a roster, each student's name and id follow the
+/// folder.
 pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
-    let width = rows
-        .iter()
-        .map(|r| r.student.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max("student".len());
+    let width = |what: &str, of: &dyn Fn(&Row) -> usize| {
+        rows.iter().map(of).max().unwrap_or(0).max(what.len())
+    };
+    let w = width("student", &|r| r.student.chars().count());
+    let named = rows.iter().any(|r| r.name.is_some());
+    let nw = width("name", &|r| {
+        r.name.as_deref().map_or(0, |n| n.chars().count())
+    });
+    let iw = width("id", &|r| r.id.as_deref().map_or(0, |n| n.chars().count()));
     let mut out = provenance.map_or(String::new(), |p| format!("{}\n\n", p.line()));
+    let _ = write!(out, "{:<w$}", "student");
+    if named {
+        let _ = write!(out, "  {:<nw$}  {:<iw$}", "name", "id");
+    }
     let _ = writeln!(
         out,
-        "{:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  notes",
-        "student", "part1", "part2", "part3", "part4", "total", "failed"
+        "  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  notes",
+        "part1", "part2", "part3", "part4", "total", "failed"
     );
     for r in rows {
-        let _ = write!(out, "{:<width$}", r.student);
+        let _ = write!(out, "{:<w$}", r.student);
+        if named {
+            let _ = write!(
+                out,
+                "  {:<nw$}  {:<iw$}",
+                r.name.as_deref().unwrap_or("-"),
+                r.id.as_deref().unwrap_or("-")
+            );
+        }
         for p in r.parts {
             let _ = write!(out, "  {p:>6.2}");
         }
@@ -73,32 +95,112 @@ pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
     out
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_owned()
+/// Which CSV layout a gradebook is written in.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum CsvLayout {
+    /// Every column of the gradebook: `student[,name,id],part1,…,notes`.
+    #[default]
+    Full,
+    /// Canvas's gradebook import: `Student,ID,SIS User ID,SIS Login ID,Section`
+    /// then one column, named as the assignment, holding the total.
+    Canvas {
+        /// The assignment's column header, as Canvas names it (e.g. `Assignment 3 (12345)`).
+        assignment: String,
+    },
+}
+
+/// Lines of CSV (RFC 4180, fields quoted only when needed, LF line ends).
+fn csv_lines(records: &[Vec<String>]) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    for record in records {
+        // Writing to a Vec cannot fail.
+        let _ = writer.write_record(record);
     }
+    let bytes = writer.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// The CSV file: a header line, then one line per student.
 pub fn csv(rows: &[Row]) -> String {
-    let mut out = "student,part1,part2,part3,part4,total,failed_cases,cases,notes\n".to_owned();
-    for r in rows {
-        let _ = write!(out, "{}", csv_field(&r.student));
-        for p in r.parts {
-            let _ = write!(out, ",{p:.2}");
-        }
-        let _ = writeln!(
-            out,
-            ",{:.2},{},{},{}",
-            r.total,
-            r.failed_cases,
-            r.cases,
-            csv_field(&r.notes.join("; "))
-        );
+    let named = rows.iter().any(|r| r.name.is_some());
+    let mut records = Vec::new();
+    let mut header: Vec<String> = vec!["student".into()];
+    if named {
+        header.extend(["name".into(), "id".into()]);
     }
-    out
+    header.extend(
+        [
+            "part1",
+            "part2",
+            "part3",
+            "part4",
+            "total",
+            "failed_cases",
+            "cases",
+            "notes",
+        ]
+        .map(String::from),
+    );
+    records.push(header);
+    for r in rows {
+        let mut record = vec![r.student.clone()];
+        if named {
+            record.push(r.name.clone().unwrap_or_default());
+            record.push(r.id.clone().unwrap_or_default());
+        }
+        record.extend(r.parts.iter().map(|p| format!("{p:.2}")));
+        record.extend([
+            format!("{:.2}", r.total),
+            r.failed_cases.to_string(),
+            r.cases.to_string(),
+            r.notes.join("; "),
+        ]);
+        records.push(record);
+    }
+    csv_lines(&records)
+}
+
+/// The CSV in Canvas's gradebook-import layout, and the folders left out
+/// because the roster does not name them (Canvas could not match them).
+///
+/// The columns are the five Canvas exports before the assignments
+/// (`Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`) and the
+/// assignment's; the second line is Canvas's `Points Possible` row (100).
+/// `Student` is the roster's name and `SIS User ID` its id, which Canvas
+/// matches students by when `ID` (Canvas's own number) is empty.
+pub fn canvas_csv(rows: &[Row], assignment: &str) -> (String, Vec<String>) {
+    let mut records = vec![
+        [
+            "Student",
+            "ID",
+            "SIS User ID",
+            "SIS Login ID",
+            "Section",
+            assignment,
+        ]
+        .map(String::from)
+        .to_vec(),
+        ["Points Possible", "", "", "", "", "100"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    let mut left_out = Vec::new();
+    for r in rows {
+        match (&r.name, &r.id) {
+            (Some(name), Some(id)) => records.push(vec![
+                name.clone(),
+                String::new(),
+                id.clone(),
+                String::new(),
+                String::new(),
+                format!("{:.2}", r.total),
+            ]),
+            _ => left_out.push(r.student.clone()),
+        }
+    }
+    (csv_lines(&records), left_out)
 }
 
 /// The JSON document `{"provenance": {...}, "students": [...]}`,
@@ -183,6 +285,8 @@ mod tests {
     fn row(student: &str, parts: [f64; 4], failed: usize, notes: &[&str]) -> Row {
         Row {
             student: student.to_owned(),
+            name: None,
+            id: None,
             parts,
             total: parts.iter().sum(),
             failed_cases: failed,
@@ -218,5 +322,34 @@ mod tests {
         let doc: serde_json::Value = serde_json::from_str(&json(&rows, None)).unwrap();
         assert_eq!(doc["students"][1]["parts"][1], 16.0);
         assert_eq!(doc["students"][1]["failed_cases"], 9);
+    }
+
+    #[test]
+    fn a_roster_adds_names_and_canvas_gets_its_layout() {
+        let mut ann = row("ann", [20.0, 20.0, 30.0, 30.0], 0, &[]);
+        ann.name = Some("Lee, Ann".into());
+        ann.id = Some("1001".into());
+        let stray = row("zed", [0.0, 0.0, 0.0, 0.0], 20, &["not in the roster"]);
+        let rows = [ann, stray];
+        assert_eq!(
+            table(&rows, None),
+            "student  name      id     part1   part2   part3   part4   total  failed  notes\n\
+             ann      Lee, Ann  1001   20.00   20.00   30.00   30.00  100.00       0\n\
+             zed      -         -       0.00    0.00    0.00    0.00    0.00      20  not in the roster\n"
+        );
+        assert_eq!(
+            csv(&rows),
+            "student,name,id,part1,part2,part3,part4,total,failed_cases,cases,notes\n\
+             ann,\"Lee, Ann\",1001,20.00,20.00,30.00,30.00,100.00,0,20,\n\
+             zed,,,0.00,0.00,0.00,0.00,0.00,20,20,not in the roster\n"
+        );
+        let (text, left_out) = canvas_csv(&rows, "Assignment 3 (12345)");
+        assert_eq!(
+            text,
+            "Student,ID,SIS User ID,SIS Login ID,Section,Assignment 3 (12345)\n\
+             Points Possible,,,,,100\n\
+             \"Lee, Ann\",,1001,,,100.00\n"
+        );
+        assert_eq!(left_out, ["zed"]);
     }
 }

@@ -49,6 +49,7 @@
 pub mod cache;
 pub mod ghc;
 pub mod gradebook;
+pub mod roster;
 pub mod sandbox;
 
 use std::fs;
@@ -77,6 +78,7 @@ use crate::harness::report::{ReportOptions, human};
 use crate::submission::cache::{Cache, digest};
 use crate::submission::ghc::{CompileError, Ghc, compile_error};
 use crate::submission::gradebook::Row;
+use crate::submission::roster::{Member, Roster};
 use crate::submission::sandbox::{Bind, Sandbox, give_to};
 
 /// The course's `Helpers.hs` (spec §7), used when a submission has none.
@@ -391,7 +393,12 @@ impl SubmissionReport {
 
     /// The Gradescope `results.json` of this submission (the student's view).
     pub fn gradescope(&self) -> String {
-        let info = [(
+        self.gradescope_of(None)
+    }
+
+    /// [`SubmissionReport::gradescope`], naming the roster's student in `extra_data`.
+    pub fn gradescope_of(&self, member: Option<&Member>) -> String {
+        let mut info = vec![(
             "submission",
             serde_json::json!({
                 "dir": self.dir.display().to_string(),
@@ -400,6 +407,9 @@ impl SubmissionReport {
                 "compare": self.compare.name(),
             }),
         )];
+        if let Some(m) = member {
+            info.push(("student", serde_json::json!({ "name": m.name, "id": m.id })));
+        }
         crate::harness::gradescope::gradescope(
             &self.all_cases(),
             &self.points,
@@ -772,12 +782,14 @@ pub struct StudentResult {
 
 /// What a class run needs besides the submissions.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct ClassOptions {
+pub struct ClassOptions<'a> {
     /// Reuse saved results of students whose sources, fixtures and
     /// options are unchanged.
     pub resume: bool,
     /// Grade only the students of this shard (see [`crate::harness::shard`]).
     pub shard: Option<crate::harness::shard::Shard>,
+    /// Who each folder belongs to (see [`roster`]).
+    pub roster: Option<&'a Roster>,
 }
 
 /// A student folder and its saved-result key.
@@ -787,12 +799,18 @@ struct Pending {
     key: String,
 }
 
-/// The saved-result key of one student folder.
-fn result_key(dir: &Path, fixtures: &str, options: &SubmissionOptions) -> String {
+/// The saved-result key of one student folder (whose roster entry is named in its reports).
+fn result_key(
+    dir: &Path,
+    fixtures: &str,
+    options: &SubmissionOptions,
+    member: Option<&Member>,
+) -> String {
     let mut pieces: Vec<Vec<u8>> = vec![
         dir.as_os_str().as_encoded_bytes().to_vec(),
         fixtures.as_bytes().to_vec(),
         options.fingerprint().into_bytes(),
+        serde_json::to_vec(&member).unwrap_or_default(),
     ];
     let mut names: Vec<PathBuf> = fs::read_dir(dir)
         .map(|d| d.flatten().map(|e| e.path()).collect())
@@ -824,7 +842,19 @@ pub fn class_folders(root: &Path) -> Result<Vec<String>, SubmissionError> {
     Ok(names)
 }
 
-/// Grades every student folder of `root` (see [`class_folders`]), saving
+/// The students of a class: its folders (see [`class_folders`]) and the
+/// roster's, sorted by folder name.
+pub fn class_members(root: &Path, roster: Option<&Roster>) -> Result<Vec<String>, SubmissionError> {
+    let mut names = class_folders(root)?;
+    if let Some(roster) = roster {
+        names.extend(roster.folders().map(str::to_owned));
+        names.sort();
+        names.dedup();
+    }
+    Ok(names)
+}
+
+/// Grades every student of `root` (see [`class_members`]), saving
 /// each result as soon as it is done; `progress` is called once per
 /// student, restored or graded.
 pub fn grade_class(
@@ -834,16 +864,22 @@ pub fn grade_class(
     class: ClassOptions,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<StudentResult>, SubmissionError> {
-    let mut names = class_folders(root)?;
+    let folders = class_folders(root)?;
+    let mut names = class_members(root, class.roster)?;
     if let Some(shard) = class.shard {
         names.retain(|name| shard.contains(name));
     }
+    let member = |name: &str| class.roster.and_then(|r| r.get(name));
+    // Roster students with no folder: a zero, never graded.
+    let (names, absent): (Vec<String>, Vec<String>) = names
+        .into_iter()
+        .partition(|n| folders.binary_search(n).is_ok());
     let tree = fixtures_digest(fixtures);
     let pending: Vec<Pending> = names
         .iter()
         .map(|name| {
             let dir = root.join(name);
-            let key = result_key(&dir, &tree, options);
+            let key = result_key(&dir, &tree, options, member(name));
             Pending {
                 name: name.clone(),
                 dir,
@@ -873,7 +909,7 @@ pub fn grade_class(
     let uids: Vec<usize> = todo.clone();
     let save = |at: usize, result: Result<SubmissionReport, SubmissionError>| -> StudentResult {
         let p = &pending[todo[at]];
-        let student = student_result(&p.name, &result, &options.ghc);
+        let student = student_result(&p.name, &result, &options.ghc, class.roster);
         if let Some(cache) = &options.cache
             && student.graded
             && let Ok(text) = serde_json::to_string(&student)
@@ -888,7 +924,43 @@ pub fn grade_class(
     for (at, student) in graded.into_iter().enumerate() {
         results[todo[at]] = Some(student);
     }
-    Ok(results.into_iter().flatten().collect())
+    let mut all: Vec<StudentResult> = results.into_iter().flatten().collect();
+    for name in absent {
+        progress();
+        all.push(no_submission(&name, member(&name)));
+    }
+    all.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(all)
+}
+
+/// The result of a roster student who has no folder in the class.
+fn no_submission(name: &str, member: Option<&Member>) -> StudentResult {
+    let reason = "no submission: the class has no folder of this name";
+    StudentResult {
+        name: name.to_owned(),
+        row: Row {
+            student: name.to_owned(),
+            name: member.map(|m| m.name.clone()),
+            id: member.map(|m| m.id.clone()),
+            parts: [0.0; 4],
+            total: 0.0,
+            failed_cases: 0,
+            cases: 0,
+            notes: vec!["no submission".to_owned()],
+            error: None,
+        },
+        report: format!("{}{reason}\n", who_line(name, member)),
+        gradescope: crate::harness::gradescope::not_graded(reason),
+        html: String::new(),
+        graded: false,
+    }
+}
+
+/// The line that names the student atop a report, when the roster does.
+fn who_line(folder: &str, member: Option<&Member>) -> String {
+    member.map_or(String::new(), |m| {
+        format!("student: {} (id {}), folder {folder}\n", m.name, m.id)
+    })
 }
 
 /// The gradebook row and report of one graded (or ungradable) student.
@@ -896,36 +968,48 @@ pub fn student_result(
     name: &str,
     result: &Result<SubmissionReport, SubmissionError>,
     ghc: &Ghc,
+    roster: Option<&Roster>,
 ) -> StudentResult {
+    let member = roster.and_then(|r| r.get(name));
+    let who = who_line(name, member);
+    let mut notes = Vec::new();
+    if roster.is_some() && member.is_none() {
+        notes.push("not in the roster".to_owned());
+    }
+    let title = member.map_or(name.to_owned(), |m| format!("{} ({name})", m.name));
     match result {
         Ok(report) => StudentResult {
             name: name.to_owned(),
             row: Row {
                 student: name.to_owned(),
+                name: member.map(|m| m.name.clone()),
+                id: member.map(|m| m.id.clone()),
                 parts: std::array::from_fn(|i| report.points.parts[i].total),
                 total: report.points.total,
                 failed_cases: report.failed_cases(),
                 cases: report.cases.len(),
-                notes: report.notes(),
+                notes: [notes, report.notes()].concat(),
                 error: None,
             },
-            report: report.human(ghc, false, Style::Plain, true),
-            gradescope: report.gradescope(),
-            html: crate::harness::html::submission(report, name, &ghc.version, false, true),
+            report: format!("{who}{}", report.human(ghc, false, Style::Plain, true)),
+            gradescope: report.gradescope_of(member),
+            html: crate::harness::html::submission(report, &title, &ghc.version, false, true),
             graded: true,
         },
         Err(e) => StudentResult {
             name: name.to_owned(),
             row: Row {
                 student: name.to_owned(),
+                name: member.map(|m| m.name.clone()),
+                id: member.map(|m| m.id.clone()),
                 parts: [0.0; 4],
                 total: 0.0,
                 failed_cases: 0,
                 cases: 0,
-                notes: vec![format!("not graded: {e}")],
+                notes: [notes, vec![format!("not graded: {e}")]].concat(),
                 error: Some(e.to_string()),
             },
-            report: format!("not graded: {e}\n"),
+            report: format!("{who}not graded: {e}\n"),
             gradescope: String::new(),
             html: String::new(),
             graded: false,
