@@ -357,3 +357,108 @@ fn a_class_in_three_shards_merges_to_the_unsharded_gradebook() {
     json.extend(["--cache", cache, "--format", "json"]);
     assert_eq!(text(&grader(&args, &[])), text(&grader(&json, &[])));
 }
+
+/// The example GitHub Actions workflow: its matrix is shards 1..SHARDS, and
+/// its grading and merging commands, run here as its jobs would run them
+/// (the artifacts copied by hand), give the unsharded run's gradebook.
+#[test]
+fn the_example_workflow_grades_the_sample_class() {
+    if !require(
+        "the_example_workflow_grades_the_sample_class",
+        &[Tool::Ghc, Tool::Bwrap],
+    ) {
+        return;
+    }
+    let workflow = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/github-actions/grade-class.yml"),
+    )
+    .unwrap();
+    let value = |key: &str| -> String {
+        workflow
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(key))
+            .unwrap_or_else(|| panic!("no {key} in the workflow"))
+            .trim()
+            .to_owned()
+    };
+    let shards: u32 = value("SHARDS:").parse().unwrap();
+    let matrix: Vec<u32> = value("shard: [")
+        .trim_end_matches(']')
+        .split(',')
+        .map(|k| k.trim().parse().unwrap())
+        .collect();
+    assert_eq!(matrix, (1..=shards).collect::<Vec<_>>());
+    // The shell lines that grade and merge.
+    let commands = |what: &str| -> Vec<String> {
+        workflow
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with(what) || (what.contains("merge") && l.starts_with("mkdir")))
+            .map(str::to_owned)
+            .collect()
+    };
+    let grade = commands("cnf-grader submissions");
+    let merge = commands("cnf-grader merge");
+    assert_eq!((grade.len(), merge.len()), (1, 2), "{grade:?} {merge:?}");
+    let tmp = tempfile::tempdir().unwrap();
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = Path::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let sh = |script: &str, dir: &Path| {
+        let out = Command::new("sh")
+            .args(["-ec", script])
+            .current_dir(dir)
+            .env("PATH", &path)
+            .env("CLASS", manifest.join(CLASS))
+            .env("FIXTURES", manifest.join(FIXTURES))
+            .env("ROSTER", manifest.join("tests/submissions/roster.csv"))
+            .env("SHARDS", shards.to_string())
+            .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+            .env("SOURCE_DATE_EPOCH", "1796000000")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{script}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    let merged = tmp.path().join("merge-job");
+    fs::create_dir_all(merged.join("shards")).unwrap();
+    for k in matrix {
+        let job = tmp.path().join(format!("job-{k}"));
+        fs::create_dir_all(&job).unwrap();
+        sh(
+            &grade[0].replace("${{ matrix.shard }}", &k.to_string()),
+            &job,
+        );
+        let file = format!("shard-{k}.json");
+        fs::copy(job.join(&file), merged.join("shards").join(&file)).unwrap();
+    }
+    sh(&merge.join("\n"), &merged);
+    let whole = sh(
+        "cnf-grader submissions \"$CLASS\" \"$FIXTURES\" --roster \"$ROSTER\" --timeout 10s",
+        tmp.path(),
+    );
+    let book = fs::read_to_string(merged.join("gradebook/gradebook.txt")).unwrap();
+    assert_eq!(book, text(&whole));
+    assert!(book.contains("no-compile    Curry, Haskell"), "{book}");
+    let canvas = fs::read_to_string(merged.join("gradebook/canvas.csv")).unwrap();
+    assert!(
+        canvas.contains("\"Curry, Haskell\",,1004,,,70.00\n"),
+        "{canvas}"
+    );
+    assert!(merged.join("gradebook/html/index.html").is_file());
+    assert!(
+        merged
+            .join("gradebook/reports/no-compile.results.json")
+            .is_file()
+    );
+}
