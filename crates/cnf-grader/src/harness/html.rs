@@ -562,7 +562,11 @@ pub fn class_index(
 ) -> String {
     let mut out = String::new();
     head(&mut out, title);
-    let graded: Vec<&Row> = rows.iter().filter(|r| r.error.is_none()).collect();
+    // Not graded: a folder that could not be, or a roster student with no folder.
+    let graded: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.error.is_none() && r.cases > 0)
+        .collect();
     let mean = if graded.is_empty() {
         0.0
     } else {
