@@ -36,6 +36,36 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         "error: <stdin>:1:8: row 2 has 1 cell",
     ),
     (
+        &["cnf-grader", "grade", "fixtures", "--shard", "4/3"],
+        "",
+        2,
+        "error: invalid value '4/3' for '--shard <K/N>': \"4/3\" is not a shard: K is out of range",
+    ),
+    (
+        &["cnf-grader", "merge", "no/such/shard.json"],
+        "",
+        2,
+        "error: no/such/shard.json: cannot read it: ",
+    ),
+    (
+        &["cnf-grader", "merge", "Cargo.toml"],
+        "",
+        2,
+        "error: Cargo.toml:1:2: not JSON: ",
+    ),
+    (
+        &[
+            "cnf-grader",
+            "submissions",
+            "crates/cnf-grader/tests/submissions/class",
+            "--roster",
+            "Cargo.toml",
+        ],
+        "",
+        2,
+        "error: Cargo.toml:1: the header is ",
+    ),
+    (
         &["cnf-grader", "no-such-command"],
         "",
         2,
