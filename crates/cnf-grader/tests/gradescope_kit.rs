@@ -101,6 +101,14 @@ fn the_kit_writes_gradescope_results_with_hidden_tests_hidden() {
         .filter(|t| t["name"].as_str().unwrap().contains("hidden/"))
         .collect();
     assert_eq!(hidden.len(), 8);
+    // Tests are named by the fixture's path in the kit, not the autograder's.
+    for t in tests
+        .iter()
+        .filter(|t| !t["name"].as_str().unwrap().ends_with(": compilation"))
+    {
+        let name = t["name"].as_str().unwrap();
+        assert!(name.contains(": fixtures/"), "{name}");
+    }
     for t in &hidden {
         assert_eq!(t["visibility"], "after_published");
         let output = t["output"].as_str().unwrap();
