@@ -119,18 +119,25 @@ impl Provenance {
 }
 
 /// SHA-256 (hex) of the fixture files' paths and contents, in discovery order;
-/// an unreadable file counts as empty.
+/// an unreadable file counts as empty. Files are read in parallel.
 pub fn fixtures_digest(fixtures: &[Fixture]) -> String {
-    let mut pieces: Vec<Vec<u8>> = Vec::new();
-    for fixture in fixtures {
-        let mut files = vec![fixture.cnf.clone()];
-        files.extend(fixture.cases.iter().map(|c| c.solution.clone()));
-        for file in files {
-            pieces.push(file.as_os_str().as_encoded_bytes().to_vec());
-            pieces.push(fs::read(&file).unwrap_or_default());
-        }
-    }
-    digest(pieces.iter().map(Vec::as_slice))
+    use rayon::prelude::*;
+    let files: Vec<&std::path::Path> = fixtures
+        .iter()
+        .flat_map(|f| {
+            std::iter::once(f.cnf.as_path()).chain(f.cases.iter().map(|c| c.solution.as_path()))
+        })
+        .collect();
+    let contents: Vec<Vec<u8>> = files
+        .par_iter()
+        .map(|file| fs::read(file).unwrap_or_default())
+        .collect();
+    digest(
+        files
+            .iter()
+            .zip(&contents)
+            .flat_map(|(file, content)| [file.as_os_str().as_encoded_bytes(), content.as_slice()]),
+    )
 }
 
 #[cfg(test)]
