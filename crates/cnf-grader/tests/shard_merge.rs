@@ -90,6 +90,17 @@ fn shards_are_disjoint_and_cover_every_case() {
             seen.extend(cases);
         }
         assert_eq!(count, all.len(), "{n} shards: a case twice");
+        // A shard's human report says which shard it is.
+        let mut args = vec!["grade"];
+        args.extend(TREES);
+        let which = format!("1/{n}");
+        args.extend(["--shard", &which]);
+        let human = text(&grader(&args, &[]));
+        assert!(
+            human.contains(&format!("\nshard 1/{n}: "))
+                && human.contains(&format!(" of the run's {} entries", all.len())),
+            "{human}"
+        );
         assert_eq!(seen, all.iter().cloned().collect(), "{n} shards");
     }
 }

@@ -386,7 +386,22 @@ pub(crate) fn write_class(
         write(path, &text)?;
     }
     let mut text = match format {
-        BookFormat::Human => gradebook::table(&rows, Some(provenance)),
+        BookFormat::Human => {
+            let table = gradebook::table(&rows, Some(provenance));
+            match class.shard {
+                None => table,
+                Some(info) => {
+                    let (line, rest) = table.split_once("\n\n").unwrap_or(("", &table));
+                    format!(
+                        "{line}\n\nshard {}: {} of the class's {} students (`merge` the shards' \
+                         --format json gradebooks for the whole class)\n\n{rest}",
+                        info.shard,
+                        students.len(),
+                        info.entries
+                    )
+                }
+            }
+        }
         BookFormat::Json => gradebook::shard_json(
             Some(class.root),
             &rows,

@@ -88,6 +88,15 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
     if let Some(p) = options.provenance {
         let _ = writeln!(out, "{}\n", p.line());
     }
+    if let Some((info, _)) = options.shard {
+        let _ = writeln!(
+            out,
+            "shard {}: {} of the run's {} entries (`merge` the shards' JSON reports for the whole run)\n",
+            info.shard,
+            cases.len(),
+            info.entries
+        );
+    }
     if let Some(warning) = options.warning {
         let _ = writeln!(out, "{warning}\n");
     }
@@ -394,6 +403,9 @@ pub fn junit(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
                         }
                         if let Some(p) = options.provenance {
                             properties.extend(p.fields());
+                        }
+                        if let Some((info, _)) = options.shard {
+                            properties.push(("shard", info.shard.to_string()));
                         }
                         if !properties.is_empty() {
                             w.create_element("properties").write_inner_content(|w| {
