@@ -13,6 +13,29 @@ pub(crate) fn code(i: u32) -> Code {
     Code(i as u64)
 }
 
+/// The colour multiset of every code as a dense class number (classes numbered in order of
+/// their lowest code), and the lowest code of each class.
+///
+/// Two codes of one class have the same number of pegs in common with any code.
+pub(crate) fn multiset_classes(game: Game) -> (Vec<u32>, Vec<u32>) {
+    let pegs = game.pegs();
+    let mut class = Vec::with_capacity(game.num_codes() as usize);
+    let mut lowest = Vec::new();
+    for c in 0..game.num_codes() {
+        let mut d = game.digits(Code(c));
+        d[..pegs].sort_unstable();
+        // The sorted digits are the lowest code of the class, never above `c`.
+        let rep = game.from_digits(&d).0;
+        if rep == c {
+            class.push(lowest.len() as u32);
+            lowest.push(c as u32);
+        } else {
+            class.push(class[rep as usize]);
+        }
+    }
+    (class, lowest)
+}
+
 /// The codes [`crate::Solver::guesses`] keeps, sorted lexicographically.
 pub(crate) fn canonical_codes(game: Game, played: u32, live: u32) -> Vec<u32> {
     let colors = game.colors() as u8;
@@ -71,6 +94,21 @@ mod tests {
         assert_eq!(v[0], "aaaa");
         assert!(v.contains(&"aabb".to_string()) && v.contains(&"abcd".to_string()));
         assert!(!v.contains(&"bbaa".to_string()));
+    }
+
+    #[test]
+    fn multiset_classes_of_3x3() {
+        // Multisets of 3 pegs from 3 colours: C(5, 3) = 10.
+        let g = Game::new(3, 3).unwrap();
+        let (class, lowest) = multiset_classes(g);
+        assert_eq!(lowest.len(), 10);
+        let of = |t: &str| class[g.parse_code(t).unwrap().0 as usize];
+        assert_eq!(of("abc"), of("cba"));
+        assert_eq!(of("aab"), of("baa"));
+        assert_ne!(of("aab"), of("abb"));
+        let text: Vec<String> = lowest.iter().map(|&c| g.format_code(code(c))).collect();
+        assert_eq!(text[..4], ["aaa", "aab", "aac", "abb"]);
+        assert_eq!(g.format_code(code(lowest[of("cab") as usize])), "abc");
     }
 
     #[test]

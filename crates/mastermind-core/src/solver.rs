@@ -5,9 +5,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use crate::builder;
-use crate::codes::{canonical_codes, original_order_indices};
+use crate::codes::{canonical_codes, multiset_classes, original_order_indices};
 use crate::optimal::{MAX_GUESS_LIMIT, Planner, SearchStats};
-use crate::scorer::{Form, bits_index, bytes_index};
+use crate::scorer::{Form, bits_common, bits_index, bytes_common, bytes_index};
 use crate::{Code, DecisionTree, Error, Game, Scorer, Stats, Strategy};
 
 /// Most codes a game may have for the heuristic strategies (every code is a possible guess).
@@ -29,6 +29,10 @@ pub struct Solver {
     nlogn: Vec<f64>,
     /// Colour mask of every code.
     masks: Vec<u32>,
+    /// The colour multiset of every code, as a class number (see [`multiset_classes`]).
+    class: Vec<u32>,
+    /// The lowest code of each colour-multiset class.
+    class_low: Vec<u32>,
     /// The exact search, for [`Strategy::Optimal`].
     planner: Option<Planner>,
     /// Where the tree builder reports the secrets placed so far.
@@ -76,7 +80,14 @@ impl Solver {
         } else {
             None
         };
+        let (class, class_low) = if strategy.is_heuristic() && strategy != Strategy::Optimal {
+            multiset_classes(game)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Ok(Solver {
+            class,
+            class_low,
             planner,
             progress: None,
             masks,
@@ -289,6 +300,9 @@ struct Scan<'a> {
     /// Narrow score words of the set's codes, contiguous (empty for the wide form).
     local: Vec<[u64; 2]>,
     counts: [u32; 128],
+    /// Lower bounds on the cost of each colour-multiset class of guesses, computed when
+    /// first needed (NaN until then; empty until any is needed).
+    lower: Vec<f64>,
     /// Best cost so far (lower is better); for most-parts, `n - parts`.
     best: u64,
     best_f: f64,
@@ -329,6 +343,7 @@ impl<'a> Scan<'a> {
                 Vec::new()
             },
             counts: [0; 128],
+            lower: Vec::new(),
             best: u64::MAX,
             best_f: f64::INFINITY,
             best_counts: [0; 128],
@@ -343,6 +358,9 @@ impl<'a> Scan<'a> {
 
     /// Scores guess `g`; keeps it if strictly better. Returns true when nothing can beat the best.
     fn offer(&mut self, g: u32) -> bool {
+        if self.hopeless(g) {
+            return false;
+        }
         let local = std::mem::take(&mut self.local);
         let pegs = self.pegs;
         let scorer = &self.solver.scorer;
@@ -362,6 +380,88 @@ impl<'a> Scan<'a> {
         };
         self.local = local;
         done
+    }
+
+    /// Whether the colours of guess `g` alone show that it cannot be strictly better than
+    /// the best so far (see [`Scan::class_bound`]).
+    fn hopeless(&mut self, g: u32) -> bool {
+        if self.solver.plain || self.best_guess.is_none() {
+            return false;
+        }
+        let k = self.solver.class[g as usize] as usize;
+        if self.lower.is_empty() {
+            self.lower = vec![f64::NAN; self.solver.class_low.len()];
+        }
+        if self.lower[k].is_nan() {
+            self.lower[k] = self.class_bound(self.solver.class_low[k]);
+        }
+        let bound = self.lower[k];
+        if self.solver.strategy == Strategy::Entropy {
+            // Beyond rounding: the computed cost of such a guess is above the best's.
+            bound > self.best_f + 1e-9 * self.best_f.abs().max(1.0)
+        } else {
+            // Integer costs (below 2^53), exact in f64.
+            bound >= self.best as f64
+        }
+    }
+
+    /// A lower bound on the cost of every guess with the colours (as a multiset) of `g`.
+    ///
+    /// The pegs in common with a candidate depend only on the guess's colour counts, and
+    /// the candidates with `c` pegs in common fall into at most `c + 1` parts (one per
+    /// number of pegs right; `pegs` parts for `c = pegs`, as `(pegs-1, 1)` cannot occur).
+    /// Each strategy's cost is then at least that of the most even split of each such group
+    /// into that many parts: the rank functions are convex in the part sizes.
+    fn class_bound(&self, g: u32) -> f64 {
+        let scorer = &self.solver.scorer;
+        let mut by_common = [0u64; 9];
+        match scorer.form() {
+            Form::Bytes => {
+                let x = scorer.narrow()[g as usize];
+                for &y in &self.local {
+                    by_common[bytes_common(x, y)] += 1;
+                }
+            }
+            Form::Bits => {
+                let x = scorer.narrow()[g as usize];
+                for &y in &self.local {
+                    by_common[bits_common(x, y)] += 1;
+                }
+            }
+            Form::Wide => {
+                for &s in self.set {
+                    by_common[scorer.common(g, s)] += 1;
+                }
+            }
+        }
+        let pegs = self.pegs;
+        let n = self.set.len() as u64;
+        let (mut max, mut parts, mut squares, mut nlogn) = (0u64, 0u64, 0u64, 0f64);
+        for (c, &m) in by_common[..=pegs].iter().enumerate() {
+            let k = if c == pegs { pegs } else { c + 1 } as u64;
+            let (q, r) = (m / k, m % k);
+            max = max.max(m.div_ceil(k));
+            parts += m.min(k);
+            squares += r * (q + 1) * (q + 1) + (k - r) * q * q;
+            if self.solver.strategy == Strategy::Entropy && m > 0 {
+                let f = &self.solver.nlogn;
+                let high = if r > 0 {
+                    r as f64 * f[q as usize + 1]
+                } else {
+                    0.0
+                };
+                nlogn += high + (k - r) as f64 * f[q as usize];
+            }
+        }
+        match self.solver.strategy {
+            Strategy::Knuth => max as f64,
+            Strategy::MostParts => (n - parts) as f64,
+            Strategy::ExpectedSize => squares as f64,
+            Strategy::Entropy => nlogn,
+            Strategy::FirstConsistent | Strategy::Optimal => {
+                unreachable!("{} does not scan", self.solver.strategy)
+            }
+        }
     }
 
     /// [`Scan::offer`] with `idx(j)` the score index of the guess against `set[j]`.
@@ -487,6 +587,75 @@ mod tests {
         let b = [4, 1, 1, 1, 1];
         assert_eq!(exponents(&a), exponents(&b));
         assert_ne!(exponents(&[3, 3]), exponents(&a));
+    }
+
+    /// A strategy's rank of guess `g` on `set`, straight from spec §7 with [`Game::calc_score`].
+    fn rank(game: Game, strategy: Strategy, set: &[u32], g: u32) -> f64 {
+        let mut parts = vec![0u64; game.num_score_slots()];
+        for &s in set {
+            parts[game.score_index(game.calc_score(Code(s as u64), Code(g as u64)))] += 1;
+        }
+        let sizes = parts.iter().filter(|&&c| c > 0).map(|&c| c as f64);
+        match strategy {
+            Strategy::Knuth => sizes.fold(0.0, f64::max),
+            Strategy::MostParts => set.len() as f64 - sizes.count() as f64,
+            Strategy::ExpectedSize => sizes.map(|c| c * c).sum(),
+            Strategy::Entropy => sizes.map(|c| c * c.ln()).sum(),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn class_bounds_never_exceed_a_guess_rank() {
+        use rand::{Rng, SeedableRng};
+        let game = Game::new(4, 5).unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let all: Vec<u32> = (0..game.num_codes() as u32).collect();
+        // Sets reached by play (two scored guesses) and random subsets of every size.
+        let mut sets = Vec::new();
+        for _ in 0..6 {
+            let secret = Code(rng.random_range(0..game.num_codes()));
+            let mut set = all.clone();
+            for _ in 0..2 {
+                let g = Code(rng.random_range(0..game.num_codes()));
+                let sc = game.calc_score(secret, g);
+                set.retain(|&c| game.calc_score(Code(c as u64), g) == sc);
+                sets.push(set.clone());
+            }
+        }
+        for size in [2, 5, 17, 60, 250] {
+            let mut set: Vec<u32> = all
+                .iter()
+                .copied()
+                .filter(|_| rng.random_range(0..625) < size)
+                .collect();
+            set.dedup();
+            sets.push(set);
+        }
+        let mut tight = 0;
+        for strategy in [
+            Strategy::Knuth,
+            Strategy::MostParts,
+            Strategy::ExpectedSize,
+            Strategy::Entropy,
+        ] {
+            let solver = Solver::new(game, strategy).unwrap();
+            for set in sets.iter().filter(|s| !s.is_empty()) {
+                let scan = Scan::new(&solver, set);
+                for g in 0..game.num_codes() as u32 {
+                    let bound =
+                        scan.class_bound(solver.class_low[solver.class[g as usize] as usize]);
+                    let want = rank(game, strategy, set, g);
+                    assert!(
+                        bound <= want + 1e-9 * want.max(1.0),
+                        "{strategy} {g}: {bound} > {want}"
+                    );
+                    tight += (bound >= want - 1e-9 * want.max(1.0)) as usize;
+                }
+            }
+        }
+        // Not vacuous: the bound is often exact.
+        assert!(tight > 1000, "{tight}");
     }
 
     #[test]
