@@ -79,6 +79,7 @@ mod render;
 mod scorer;
 mod solver;
 mod strategy;
+mod symmetry;
 mod tree;
 
 pub use breaker::Breaker;

@@ -8,6 +8,7 @@ use crate::builder;
 use crate::codes::{canonical_codes, multiset_classes, original_order_indices};
 use crate::optimal::{MAX_GUESS_LIMIT, Planner, SearchStats};
 use crate::scorer::{Form, bits_common, bits_index, bytes_common, bytes_index};
+use crate::symmetry::{self, Sym};
 use crate::{Code, DecisionTree, Error, Game, Scorer, Stats, Strategy};
 
 /// Most codes a game may have for the heuristic strategies (every code is a possible guess).
@@ -175,6 +176,15 @@ impl Solver {
     /// must include every colour those guesses used (the reductions of [`Solver::guesses`]
     /// rely on it; 0 for the full set).
     pub fn choose(&self, set: &[u32], played: u32) -> u32 {
+        self.choose_in(set, played, &[])
+    }
+
+    /// [`Solver::choose`] when every symmetry in `group` fixes each guess played so far
+    /// (see [`crate::symmetry`]): a guess that one of them maps onto a lower code is then
+    /// not scored. Such a symmetry maps the candidate set onto itself and the parts of one
+    /// guess onto those of the other, score by score, so both guesses have the same rank
+    /// and are both candidates or both not; the tie rule's pick is the lowest of its class.
+    pub(crate) fn choose_in(&self, set: &[u32], played: u32, group: &[Sym]) -> u32 {
         assert!(!set.is_empty(), "choose needs a non-empty candidate set");
         if set.len() == 1 || self.strategy == Strategy::FirstConsistent {
             return set[0];
@@ -186,6 +196,11 @@ impl Solver {
         let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
         let guesses = self.guesses(played, live);
         let mut scan = Scan::new(self, set);
+        if !self.plain && group.len() > 1 {
+            scan.group = group;
+            scan.played = played;
+            scan.live = live;
+        }
         // Phase 1: guesses that are candidates, lowest first.
         let mut j = 0;
         for &g in set {
@@ -265,7 +280,13 @@ impl DecisionTree {
         match &solver.planner {
             Some(p) => p.tree(first),
             None => {
-                let choose = |set: &[u32], played: u32| solver.choose(set, played);
+                let choose =
+                    |set: &[u32], played: u32, group: &[Sym]| solver.choose_in(set, played, group);
+                let group = if solver.strategy.is_heuristic() {
+                    symmetry::root_group(solver.game().pegs())
+                } else {
+                    Vec::new()
+                };
                 let set = solver.initial_set();
                 let report = solver
                     .progress
@@ -277,6 +298,7 @@ impl DecisionTree {
                     &choose,
                     set,
                     0,
+                    &group,
                     first,
                     &progress,
                 ))
@@ -297,6 +319,11 @@ struct Scan<'a> {
     set: &'a [u32],
     pegs: usize,
     slots: usize,
+    /// Symmetries of the guesses so far (empty unless there are some besides the identity).
+    group: &'a [Sym],
+    /// The colours those guesses used and the colours the candidates use.
+    played: u32,
+    live: u32,
     /// Narrow score words of the set's codes, contiguous (empty for the wide form).
     local: Vec<[u64; 2]>,
     counts: [u32; 128],
@@ -335,6 +362,9 @@ impl<'a> Scan<'a> {
             set,
             pegs,
             slots: game.num_score_slots(),
+            group: &[],
+            played: 0,
+            live: 0,
             local: if solver.scorer.form() != Form::Wide {
                 set.iter()
                     .map(|&c| solver.scorer.narrow()[c as usize])
@@ -358,7 +388,7 @@ impl<'a> Scan<'a> {
 
     /// Scores guess `g`; keeps it if strictly better. Returns true when nothing can beat the best.
     fn offer(&mut self, g: u32) -> bool {
-        if self.hopeless(g) {
+        if self.hopeless(g) || !self.canonical(g) {
             return false;
         }
         let local = std::mem::take(&mut self.local);
@@ -380,6 +410,23 @@ impl<'a> Scan<'a> {
         };
         self.local = local;
         done
+    }
+
+    /// Whether guess `g` is the lowest of its class under the symmetries of the history
+    /// (see [`Solver::choose_in`]); always when there are none.
+    fn canonical(&self, g: u32) -> bool {
+        if self.group.is_empty() {
+            return true;
+        }
+        let game = self.solver.game();
+        let digits = game.digits(crate::codes::code(g));
+        symmetry::is_canonical(
+            &digits[..self.pegs],
+            game.colors() as u8,
+            self.group,
+            self.played,
+            self.live,
+        )
     }
 
     /// Whether the colours of guess `g` alone show that it cannot be strictly better than

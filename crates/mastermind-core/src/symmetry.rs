@@ -8,13 +8,13 @@
 /// A symmetry of the game history: position `p` moves to `perm[p]`, played colour `c`
 /// becomes `cmap[c]` (unplayed colours may be permuted freely).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Sym {
-    pub(super) perm: [u8; 8],
-    pub(super) cmap: [u8; 26],
+pub(crate) struct Sym {
+    pub(crate) perm: [u8; 8],
+    pub(crate) cmap: [u8; 26],
 }
 
 /// Every symmetry of an empty history: all permutations of the positions.
-pub(super) fn root_group(pegs: usize) -> Vec<Sym> {
+pub(crate) fn root_group(pegs: usize) -> Vec<Sym> {
     let mut out = Vec::new();
     let mut perm: Vec<u8> = (0..pegs as u8).collect();
     permutations(&mut perm, 0, &mut |p| {
@@ -29,7 +29,7 @@ pub(super) fn root_group(pegs: usize) -> Vec<Sym> {
 }
 
 /// Only the identity (for a history that is not known).
-pub(super) fn identity_group(played: u32) -> Vec<Sym> {
+pub(crate) fn identity_group(played: u32) -> Vec<Sym> {
     let mut s = Sym {
         perm: [0; 8],
         cmap: [u8::MAX; 26],
@@ -48,7 +48,7 @@ pub(super) fn identity_group(played: u32) -> Vec<Sym> {
 /// The symmetries in `group` (for colours `played`) that also leave unchanged the guess
 /// with digits `d` (one per peg).
 #[inline]
-pub(super) fn stabilize(group: &[Sym], played: u32, d: &[u8]) -> Vec<Sym> {
+pub(crate) fn stabilize(group: &[Sym], played: u32, d: &[u8]) -> Vec<Sym> {
     let mut out = Vec::with_capacity(group.len());
     'next: for s in group {
         let mut t = *s;
@@ -80,7 +80,7 @@ pub(super) fn stabilize(group: &[Sym], played: u32, d: &[u8]) -> Vec<Sym> {
 /// colours, see [`crate::codes::canonical_codes`]) is the lowest code of its class under
 /// `group`, in a game of `colors` colours.
 #[inline]
-pub(super) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, live: u32) -> bool {
+pub(crate) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, live: u32) -> bool {
     if group.len() <= 1 {
         return true;
     }
@@ -127,7 +127,7 @@ pub(super) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, li
 }
 
 /// Calls `f` with every permutation of `v[k..]` (after `v[..k]`).
-pub(super) fn permutations(v: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
+pub(crate) fn permutations(v: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
     if k == v.len() {
         f(v);
         return;
