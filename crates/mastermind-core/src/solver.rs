@@ -195,6 +195,7 @@ impl Solver {
         debug_assert!(set.windows(2).all(|w| w[0] < w[1]), "set must be sorted");
         let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
         let guesses = self.guesses(played, live);
+        let class = &self.class;
         let mut scan = Scan::new(self, set);
         if !self.plain && group.len() > 1 {
             scan.group = group;
@@ -207,7 +208,7 @@ impl Solver {
             while j < guesses.len() && guesses[j] < g {
                 j += 1;
             }
-            if j < guesses.len() && guesses[j] == g && scan.offer(g) {
+            if j < guesses.len() && guesses[j] == g && scan.offer(g, class[g as usize]) {
                 return scan.best_guess();
             }
         }
@@ -220,7 +221,7 @@ impl Solver {
             if k < set.len() && set[k] == g {
                 continue;
             }
-            if scan.offer(g) {
+            if scan.offer(g, class[g as usize]) {
                 break;
             }
         }
@@ -330,6 +331,9 @@ struct Scan<'a> {
     /// Lower bounds on the cost of each colour-multiset class of guesses, computed when
     /// first needed (NaN until then; empty until any is needed).
     lower: Vec<f64>,
+    /// A guess whose lower bound is above this cannot be strictly better than the best so
+    /// far (infinite until there is one; none for the plain scan).
+    cutoff: f64,
     /// Best cost so far (lower is better); for most-parts, `n - parts`.
     best: u64,
     best_f: f64,
@@ -374,6 +378,7 @@ impl<'a> Scan<'a> {
             },
             counts: [0; 128],
             lower: Vec::new(),
+            cutoff: f64::INFINITY,
             best: u64::MAX,
             best_f: f64::INFINITY,
             best_counts: [0; 128],
@@ -386,11 +391,19 @@ impl<'a> Scan<'a> {
         self.best_guess.expect("at least one guess offered")
     }
 
-    /// Scores guess `g`; keeps it if strictly better. Returns true when nothing can beat the best.
-    fn offer(&mut self, g: u32) -> bool {
-        if self.hopeless(g) || !self.canonical(g) {
+    /// Scores guess `g` of colour-multiset class `class`; keeps it if strictly better.
+    /// Returns true when nothing can beat the best.
+    #[inline(always)]
+    fn offer(&mut self, g: u32, class: u32) -> bool {
+        if self.hopeless(class) || !self.canonical(g) {
             return false;
         }
+        self.score(g)
+    }
+
+    /// [`Scan::offer`] without the shortcuts.
+    #[inline(never)]
+    fn score(&mut self, g: u32) -> bool {
         let local = std::mem::take(&mut self.local);
         let pegs = self.pegs;
         let scorer = &self.solver.scorer;
@@ -429,27 +442,30 @@ impl<'a> Scan<'a> {
         )
     }
 
-    /// Whether the colours of guess `g` alone show that it cannot be strictly better than
-    /// the best so far (see [`Scan::class_bound`]).
-    fn hopeless(&mut self, g: u32) -> bool {
-        if self.solver.plain || self.best_guess.is_none() {
+    /// Whether the colours of a guess of colour-multiset class `class` alone show that it
+    /// cannot be strictly better than the best so far (see [`Scan::class_bound`]).
+    #[inline(always)]
+    fn hopeless(&mut self, class: u32) -> bool {
+        match self.lower.get(class as usize) {
+            Some(&bound) if bound <= self.cutoff => false,
+            Some(&bound) if !bound.is_nan() => true,
+            _ => self.first_bound(class),
+        }
+    }
+
+    /// [`Scan::hopeless`] for a class whose bound is not known yet.
+    #[cold]
+    #[inline(never)]
+    fn first_bound(&mut self, class: u32) -> bool {
+        if self.cutoff == f64::INFINITY {
             return false;
         }
-        let k = self.solver.class[g as usize] as usize;
         if self.lower.is_empty() {
             self.lower = vec![f64::NAN; self.solver.class_low.len()];
         }
-        if self.lower[k].is_nan() {
-            self.lower[k] = self.class_bound(self.solver.class_low[k]);
-        }
-        let bound = self.lower[k];
-        if self.solver.strategy == Strategy::Entropy {
-            // Beyond rounding: the computed cost of such a guess is above the best's.
-            bound > self.best_f + 1e-9 * self.best_f.abs().max(1.0)
-        } else {
-            // Integer costs (below 2^53), exact in f64.
-            bound >= self.best as f64
-        }
+        let k = class as usize;
+        self.lower[k] = self.class_bound(self.solver.class_low[k]);
+        self.lower[k] > self.cutoff
     }
 
     /// A lower bound on the cost of every guess with the colours (as a multiset) of `g`.
@@ -584,6 +600,11 @@ impl<'a> Scan<'a> {
                     self.best_f = cost;
                     self.best_counts = self.counts;
                     self.best_guess = Some(g);
+                    if prune {
+                        // Beyond rounding: the computed cost of a guess bounded above
+                        // this is above the best's.
+                        self.cutoff = cost + 1e-9 * cost.abs().max(1.0);
+                    }
                 }
                 prune && self.best_f == 0.0
             }
@@ -597,6 +618,10 @@ impl<'a> Scan<'a> {
         if self.best_guess.is_none() || cost < self.best {
             self.best = cost;
             self.best_guess = Some(g);
+            if !self.solver.plain {
+                // Integer costs (below 2^53, exact in f64): a bound of `cost` or more loses.
+                self.cutoff = cost as f64 - 0.5;
+            }
         }
         !self.solver.plain && self.best <= self.floor
     }
