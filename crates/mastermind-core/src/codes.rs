@@ -13,6 +13,30 @@ pub(crate) fn code(i: u32) -> Code {
     Code(i as u64)
 }
 
+/// Whether [`canonical_codes`] for `played` and `live` lists the code with digits `d`
+/// (one per peg) in a game of `colors` colours.
+pub(crate) fn is_listed(d: &[u8], colors: usize, played: u32, live: u32) -> bool {
+    let all = ((1u64 << colors) - 1) as u32;
+    let dead = all & !live;
+    let mut fresh = live & !played;
+    for &c in d {
+        let bit = 1u32 << c;
+        if dead & bit != 0 {
+            // Only the lowest dead colour.
+            if bit != dead & dead.wrapping_neg() {
+                return false;
+            }
+        } else if fresh & bit != 0 {
+            // The first use of an unplayed colour must be the lowest one not used yet.
+            if bit != fresh & fresh.wrapping_neg() {
+                return false;
+            }
+            fresh &= !bit;
+        }
+    }
+    true
+}
+
 /// The colour multiset of every code as a dense class number (classes numbered in order of
 /// their lowest code), and the lowest code of each class.
 ///
@@ -94,6 +118,33 @@ mod tests {
         assert_eq!(v[0], "aaaa");
         assert!(v.contains(&"aabb".to_string()) && v.contains(&"abcd".to_string()));
         assert!(!v.contains(&"bbaa".to_string()));
+    }
+
+    #[test]
+    fn is_listed_agrees_with_the_list() {
+        for (pegs, colors) in [(4, 6), (3, 5), (5, 3)] {
+            let g = Game::new(pegs, colors).unwrap();
+            let all = (1u32 << colors) - 1;
+            for (played, live) in [
+                (0, all),
+                (0b11, all),
+                (0b101, 0b1110),
+                (all, 0b10110),
+                (0b1, 0b1),
+            ] {
+                let (played, live) = (played & all, live & all);
+                let listed = canonical_codes(g, played, live);
+                for c in 0..g.num_codes() {
+                    let d = g.digits(Code(c));
+                    let want = listed.binary_search(&(c as u32)).is_ok();
+                    assert_eq!(
+                        is_listed(&d[..pegs as usize], colors as usize, played, live),
+                        want,
+                        "{c} {played:b} {live:b}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use crate::builder;
-use crate::codes::{canonical_codes, multiset_classes, original_order_indices};
+use crate::codes::{canonical_codes, code, is_listed, multiset_classes, original_order_indices};
 use crate::optimal::{MAX_GUESS_LIMIT, Planner, SearchStats};
 use crate::scorer::{Form, bits_common, bits_index, bytes_common, bytes_index};
 use crate::symmetry::{self, Sym};
@@ -15,7 +15,16 @@ use crate::{Code, DecisionTree, Error, Game, Scorer, Stats, Strategy};
 pub const MAX_HEURISTIC_CODES: u64 = crate::scorer::MAX_LIST_CODES;
 
 /// Guess lists by (colours played, colours the candidates use).
-type GuessCache = HashMap<(u32, u32), Arc<Vec<u32>>>;
+type GuessCache = HashMap<(u32, u32), Arc<GuessList>>;
+
+/// The guesses of [`Solver::guesses`] by colour-multiset class.
+#[derive(Debug)]
+struct GuessList {
+    /// The guesses, by class, each class's in increasing order.
+    codes: Vec<u32>,
+    /// Each class present: its number, and where its guesses are in `codes`.
+    classes: Vec<(u32, std::ops::Range<usize>)>,
+}
 
 /// Picks guesses for one strategy in one game; shared by sessions and by the decision-tree builder.
 ///
@@ -194,8 +203,10 @@ impl Solver {
         }
         debug_assert!(set.windows(2).all(|w| w[0] < w[1]), "set must be sorted");
         let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
-        let guesses = self.guesses(played, live);
+        let list = self.guess_list(played, live);
         let class = &self.class;
+        let (pegs, colors) = (self.game().pegs(), self.game().colors());
+        let (key_played, key_live) = self.key(played, live);
         let mut scan = Scan::new(self, set);
         if !self.plain && group.len() > 1 {
             scan.group = group;
@@ -203,28 +214,30 @@ impl Solver {
             scan.live = live;
         }
         // Phase 1: guesses that are candidates, lowest first.
-        let mut j = 0;
         for &g in set {
-            while j < guesses.len() && guesses[j] < g {
-                j += 1;
-            }
-            if j < guesses.len() && guesses[j] == g && scan.offer(g, class[g as usize]) {
+            let d = self.game().digits(code(g));
+            if is_listed(&d[..pegs], colors, key_played, key_live)
+                && scan.offer(g, class[g as usize])
+            {
                 return scan.best_guess();
             }
         }
-        // Phase 2: the other guesses, lowest first.
+        // Phase 2: the other guesses, lowest first. Whole classes that their bounds rule
+        // out already are left out (the bar only rises, see [`Scan::hopeless`]), the rest
+        // are put back in order.
+        let mut viable = Vec::new();
+        for (k, range) in &list.classes {
+            if !scan.hopeless(*k) {
+                viable.extend_from_slice(&list.codes[range.clone()]);
+            }
+        }
         let mut k = 0;
-        for &g in guesses.iter() {
+        in_order(&mut viable, |g| {
             while k < set.len() && set[k] < g {
                 k += 1;
             }
-            if k < set.len() && set[k] == g {
-                continue;
-            }
-            if scan.offer(g, class[g as usize]) {
-                break;
-            }
-        }
+            !(k < set.len() && set[k] == g) && scan.offer(g, class[g as usize])
+        });
         scan.best_guess()
     }
 
@@ -237,18 +250,40 @@ impl Solver {
     ///   colours appear in a kept code, in order of first use, as the lowest ones in order;
     /// - a colour no candidate uses ("dead") scores nothing, so every dead peg of a kept code
     ///   is the lowest dead colour (and such a code is never a candidate).
-    pub fn guesses(&self, played: u32, live: u32) -> Arc<Vec<u32>> {
-        let game = self.game();
-        let all = (1u32 << game.colors()) - 1;
-        let key = if self.plain {
+    pub fn guesses(&self, played: u32, live: u32) -> Vec<u32> {
+        let (played, live) = self.key(played, live);
+        canonical_codes(self.game(), played, live)
+    }
+
+    /// The colours played and live that [`Solver::guesses`] reduces by (all of them for
+    /// the plain scan: nothing is reduced).
+    fn key(&self, played: u32, live: u32) -> (u32, u32) {
+        let all = ((1u64 << self.game().colors()) - 1) as u32;
+        if self.plain {
             (all, all)
         } else {
             (played & all, live & all)
-        };
+        }
+    }
+
+    /// [`Solver::guesses`] by colour-multiset class, kept for the next set with the same colours.
+    fn guess_list(&self, played: u32, live: u32) -> Arc<GuessList> {
+        let key = self.key(played, live);
         if let Some(v) = self.canonical.lock().expect("cache lock").get(&key) {
             return Arc::clone(v);
         }
-        let v = Arc::new(canonical_codes(game, key.0, key.1));
+        let mut codes = canonical_codes(self.game(), key.0, key.1);
+        // Stable: each class's codes stay in increasing order.
+        codes.sort_by_key(|&g| self.class[g as usize]);
+        let mut classes: Vec<(u32, std::ops::Range<usize>)> = Vec::new();
+        for (i, &g) in codes.iter().enumerate() {
+            let k = self.class[g as usize];
+            match classes.last_mut() {
+                Some((last, range)) if *last == k => range.end = i + 1,
+                _ => classes.push((k, i..i + 1)),
+            }
+        }
+        let v = Arc::new(GuessList { codes, classes });
         self.canonical
             .lock()
             .expect("cache lock")
@@ -432,7 +467,7 @@ impl<'a> Scan<'a> {
             return true;
         }
         let game = self.solver.game();
-        let digits = game.digits(crate::codes::code(g));
+        let digits = game.digits(code(g));
         symmetry::is_canonical(
             &digits[..self.pegs],
             game.colors() as u8,
@@ -624,6 +659,41 @@ impl<'a> Scan<'a> {
             }
         }
         !self.solver.plain && self.best <= self.floor
+    }
+}
+
+/// Calls `f` with the distinct codes `v` in increasing order until it returns true.
+///
+/// Few codes are sorted; many are put in a bitmap over their range and read back in
+/// order, which costs one word per 64 codes of the range instead of a sort.
+fn in_order(v: &mut [u32], mut f: impl FnMut(u32) -> bool) {
+    let (Some(&lo), Some(&hi)) = (v.iter().min(), v.iter().max()) else {
+        return;
+    };
+    let words = (hi - lo) as usize / 64 + 1;
+    if v.len() < 2 * words {
+        v.sort_unstable();
+        for &g in v.iter() {
+            if f(g) {
+                return;
+            }
+        }
+        return;
+    }
+    let mut bits = vec![0u64; words];
+    for &g in v.iter() {
+        let i = (g - lo) as usize;
+        bits[i / 64] |= 1 << (i % 64);
+    }
+    for (w, &word) in bits.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            let g = lo + (w * 64) as u32 + word.trailing_zeros();
+            if f(g) {
+                return;
+            }
+            word &= word - 1;
+        }
     }
 }
 
