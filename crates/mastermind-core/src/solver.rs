@@ -215,7 +215,7 @@ impl Solver {
         }
         // Phase 1: guesses that are candidates, lowest first.
         for &g in set {
-            let d = self.game().digits(code(g));
+            let d = self.digits(g);
             if is_listed(&d[..pegs], colors, key_played, key_live)
                 && scan.offer(g, class[g as usize])
             {
@@ -239,6 +239,15 @@ impl Solver {
             !(k < set.len() && set[k] == g) && scan.offer(g, class[g as usize])
         });
         scan.best_guess()
+    }
+
+    /// The digits of code `g` (see [`Game::digits`]), from the byte form when in use.
+    fn digits(&self, g: u32) -> [u8; 8] {
+        if self.scorer.form() == Form::Bytes {
+            self.scorer.narrow()[g as usize][0].to_le_bytes()
+        } else {
+            self.game().digits(code(g))
+        }
     }
 
     /// The guesses worth scoring when the guesses so far used the colours in mask `played`
@@ -357,6 +366,8 @@ struct Scan<'a> {
     slots: usize,
     /// Symmetries of the guesses so far (empty unless there are some besides the identity).
     group: &'a [Sym],
+    /// The symmetry that last showed a guess not to be the lowest of its class.
+    last_symmetry: usize,
     /// The colours those guesses used and the colours the candidates use.
     played: u32,
     live: u32,
@@ -402,6 +413,7 @@ impl<'a> Scan<'a> {
             pegs,
             slots: game.num_score_slots(),
             group: &[],
+            last_symmetry: 0,
             played: 0,
             live: 0,
             local: if solver.scorer.form() != Form::Wide {
@@ -462,18 +474,18 @@ impl<'a> Scan<'a> {
 
     /// Whether guess `g` is the lowest of its class under the symmetries of the history
     /// (see [`Solver::choose_in`]); always when there are none.
-    fn canonical(&self, g: u32) -> bool {
+    fn canonical(&mut self, g: u32) -> bool {
         if self.group.is_empty() {
             return true;
         }
-        let game = self.solver.game();
-        let digits = game.digits(code(g));
-        symmetry::is_canonical(
+        let digits = self.solver.digits(g);
+        symmetry::is_canonical_from(
             &digits[..self.pegs],
-            game.colors() as u8,
+            self.solver.game().colors() as u8,
             self.group,
             self.played,
             self.live,
+            &mut self.last_symmetry,
         )
     }
 

@@ -81,9 +81,24 @@ pub(crate) fn stabilize(group: &[Sym], played: u32, d: &[u8]) -> Vec<Sym> {
 /// `group`, in a game of `colors` colours.
 #[inline]
 pub(crate) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, live: u32) -> bool {
+    is_canonical_from(gd, colors, group, played, live, &mut 0)
+}
+
+/// [`is_canonical`], trying the symmetry `group[*first]` first and leaving in `first` the
+/// one that showed a lower code, if any: over many guesses in a row the same few
+/// symmetries do, so most guesses that are not the lowest are found out at once.
+pub(crate) fn is_canonical_from(
+    gd: &[u8],
+    colors: u8,
+    group: &[Sym],
+    played: u32,
+    live: u32,
+    first: &mut usize,
+) -> bool {
     if group.len() <= 1 {
         return true;
     }
+    let start = if *first < group.len() { *first } else { 0 };
     let dead_low = (0..colors).find(|&c| live & (1 << c) == 0).unwrap_or(0);
     let mut free = [0u8; 26];
     let mut nfree = 0;
@@ -93,7 +108,11 @@ pub(crate) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, li
             nfree += 1;
         }
     }
-    for s in group {
+    // Codes of one length compare as the integers of their digits, first peg highest.
+    let key = |d: &[u8]| d.iter().fold(0u64, |k, &c| (k << 8) | c as u64);
+    let own = key(gd);
+    for i in (start..group.len()).chain(0..start) {
+        let s = &group[i];
         let mut h = [0u8; 8];
         for (p, &c) in gd.iter().enumerate() {
             let mc = if played & (1 << c) != 0 {
@@ -119,7 +138,8 @@ pub(crate) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, li
                 c
             };
         }
-        if h[..gd.len()] < *gd {
+        if key(&h[..gd.len()]) < own {
+            *first = i;
             return false;
         }
     }
