@@ -1,5 +1,35 @@
 //! [`Solver`]: the choice of the next guess for one strategy in one game (spec §7's ranks
 //! and tie rules, or the optimal strategy's plan), and the decision tree it plays.
+//!
+//! # How the heuristic scan stays exact and fast
+//!
+//! Spec §7 scores every code against every candidate. The scan offers the candidates
+//! first, then the other codes, each group lowest first, and keeps a guess only when its
+//! rank is strictly better than the best so far: that alone implements the tie rule (a
+//! candidate, then the lowest code). Every shortcut below leaves out only guesses that
+//! could not have been kept, so the pick is that of the plain scan ([`Solver::plain`]),
+//! which the tests compare against, as well as against the spec read literally:
+//!
+//! - *colour classes* ([`Solver::guesses`]): codes that differ by a permutation of the
+//!   colours not played yet, or by which colour no candidate uses stands on a peg, split
+//!   every such set alike and are candidates alike; only the lowest is listed;
+//! - *symmetries of the history* ([`crate::symmetry`], shared with the optimal search):
+//!   a permutation of positions and colours that fixes every guess so far maps the
+//!   candidate set onto itself and a guess's parts onto the parts of its image, score by
+//!   score. Both guesses have the same rank and are both candidates or both not, so only
+//!   the lowest of each class can win; the tree builder hands every big node the
+//!   stabiliser of its history;
+//! - *colour-multiset bounds*: the pegs in common with a candidate depend only on the
+//!   guess's colour counts, and the candidates with `c` in common fall into at most
+//!   `c + 1` parts. The most even such split bounds each rank from below (the ranks are
+//!   convex in the part sizes), one pass over the set per class of guesses with the same
+//!   colours (1716 classes for 6×8 or 7×7). A guess whose bound is not below the best
+//!   rank so far cannot be strictly better, and the bar only rises, so a class ruled out
+//!   once is dropped whole and the rest are read back in increasing order;
+//! - *early stop within a guess*: counting stops once the parts so far already make the
+//!   rank no better (Knuth, most parts, expected size);
+//! - *floor*: the scan ends when the best rank reaches one no split of the set can beat
+//!   (only a later guess strictly better could replace it).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
