@@ -31,8 +31,8 @@ fn big_5x8(c: &mut Criterion) {
     group.finish();
 }
 
-/// Knuth on 6×8 (262,144 codes) and 7×7 (823,543) takes minutes per run: only with
-/// `MASTERMIND_BENCH_BIG=1`, 10 samples each.
+/// Knuth on 6×8 (262,144 codes, about 12 s per run on two cores) and 7×7 (823,543,
+/// about 4 min): only with `MASTERMIND_BENCH_BIG=1`, 10 samples each.
 fn knuth_big(c: &mut Criterion) {
     if std::env::var_os("MASTERMIND_BENCH_BIG").is_none() {
         return;

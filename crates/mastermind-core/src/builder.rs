@@ -6,13 +6,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::codes::code;
+use crate::symmetry::{self, Sym};
 use crate::{DecisionTree, Score, Scorer};
 
 /// Candidate sets at least this big build their subtrees in parallel.
 const PARALLEL_MIN: usize = 48;
 
-/// The guess for a candidate set, given the colours played so far (see [`crate::Solver::choose`]).
-pub(crate) type Choose<'a> = dyn Fn(&[u32], u32) -> u32 + Sync + 'a;
+/// Candidate sets at least this big pass the symmetries of the history on to their
+/// children; smaller ones pass none (finding them would cost more than they save).
+const SYMMETRY_MIN: usize = 64;
+
+/// The guess for a candidate set, given the colours played so far and symmetries of the
+/// guesses so far (see [`crate::Solver::choose_in`]).
+pub(crate) type Choose<'a> = dyn Fn(&[u32], u32, &[Sym]) -> u32 + Sync + 'a;
 
 /// Where a report of the secrets placed so far goes.
 pub(crate) type Report<'a> = dyn Fn(&str) + Sync + 'a;
@@ -54,20 +60,24 @@ pub(crate) fn build(
     played: u32,
     first: Option<u32>,
 ) -> DecisionTree {
-    build_with(scorer, choose, set, played, first, &Progress::new(0, None))
+    let progress = Progress::new(0, None);
+    build_with(scorer, choose, set, played, &[], first, &progress)
 }
 
-/// [`build`], counting each secret solved in `progress`.
+/// [`build`], counting each secret solved in `progress`; `group` holds symmetries of the
+/// guesses so far (see [`crate::symmetry`]; empty or only the identity when none is known),
+/// and each child is given those that also fix this node's guess.
 pub(crate) fn build_with(
     scorer: &Scorer,
     choose: &Choose<'_>,
     set: Vec<u32>,
     played: u32,
+    group: &[Sym],
     first: Option<u32>,
     progress: &Progress<'_>,
 ) -> DecisionTree {
     let game = scorer.game();
-    let g = first.unwrap_or_else(|| choose(&set, played));
+    let g = first.unwrap_or_else(|| choose(&set, played, group));
     let win = game.score_index(game.win());
     let idx: Vec<u8> = set.iter().map(|&s| scorer.index(g, s) as u8).collect();
     let mut counts = vec![0usize; game.num_score_slots()];
@@ -80,6 +90,11 @@ pub(crate) fn build_with(
     }
     let solves = counts[win] > 0;
     progress.add(counts[win] as u64);
+    let group = if group.len() > 1 && set.len() >= SYMMETRY_MIN {
+        symmetry::stabilize(group, played, &game.digits(code(g))[..game.pegs()])
+    } else {
+        Vec::new()
+    };
     let played = played | game.colour_mask(code(g));
     let nonempty: Vec<(Score, Vec<u32>)> = parts
         .into_iter()
@@ -87,8 +102,10 @@ pub(crate) fn build_with(
         .filter(|(i, p)| *i != win && !p.is_empty())
         .map(|(i, p)| (game.score_from_index(i), p))
         .collect();
-    let child =
-        |(sc, p): (Score, Vec<u32>)| (sc, build_with(scorer, choose, p, played, None, progress));
+    let child = |(sc, p): (Score, Vec<u32>)| {
+        let t = build_with(scorer, choose, p, played, &group, None, progress);
+        (sc, t)
+    };
     let children = if set.len() >= PARALLEL_MIN {
         nonempty.into_par_iter().map(child).collect()
     } else {
@@ -113,7 +130,7 @@ mod tests {
         // 10 {ab, ba} and the win; then ab splits {ab, ba} into 02 {ba} and the win.
         let g = Game::new(2, 2).unwrap();
         let scorer = Scorer::new(g).unwrap();
-        let lowest = |set: &[u32], _played: u32| set[0];
+        let lowest = |set: &[u32], _played: u32, _group: &[Sym]| set[0];
         let t = build(&scorer, &lowest, vec![0, 1, 2, 3], 0, None);
         let ab = g.parse_code("ab").unwrap();
         assert_eq!(

@@ -9,9 +9,10 @@
 //! the set of remaining candidates, so statistics build the [`DecisionTree`] once (in
 //! parallel with rayon) and walk it instead of replaying the game per secret. The heuristic
 //! strategies only score one guess per class of codes that differ by a permutation of
-//! colours not yet played, and only the lowest of the colours no candidate uses; neither can
-//! change the choice (checked against the plain definition, [`Solver::plain`], in the
-//! tests). Games too big to list every code (more than [`MAX_LIST_CODES`], e.g. 8 pegs and
+//! colours not yet played or by a symmetry of the guesses so far, and only guesses whose
+//! colour counts alone do not already rule them out; none of this can change the choice
+//! (checked against the plain definition, [`Solver::plain`], and against the spec read
+//! literally, in the tests). Games too big to list every code (more than [`MAX_LIST_CODES`], e.g. 8 pegs and
 //! 26 colours) are still played by `first-consistent`, which then searches the next
 //! consistent code depth-first.
 //!
@@ -79,6 +80,7 @@ mod render;
 mod scorer;
 mod solver;
 mod strategy;
+mod symmetry;
 mod tree;
 
 pub use breaker::Breaker;

@@ -130,6 +130,20 @@ impl Scorer {
         }
     }
 
+    /// The number of pegs codes `a` and `b` have in common, counted as multisets (`right + wrong`).
+    #[inline]
+    pub(crate) fn common(&self, a: u32, b: u32) -> usize {
+        match self.form {
+            Form::Bytes => bytes_common(self.narrow[a as usize], self.narrow[b as usize]),
+            Form::Bits => bits_common(self.narrow[a as usize], self.narrow[b as usize]),
+            Form::Wide => {
+                let x = &self.wide[a as usize];
+                let y = &self.wide[b as usize];
+                (4..8).map(|k| (x[k] & y[k]).count_ones() as usize).sum()
+            }
+        }
+    }
+
     /// The storage form in use.
     pub(crate) fn form(&self) -> Form {
         self.form
@@ -145,6 +159,23 @@ impl Scorer {
 #[inline(always)]
 pub(crate) fn bits_index(x: [u64; 2], y: [u64; 2], pegs: usize) -> usize {
     (x[0] & y[0]).count_ones() as usize * pegs + (x[1] & y[1]).count_ones() as usize
+}
+
+/// Pegs in common in the bit form.
+#[inline(always)]
+pub(crate) fn bits_common(x: [u64; 2], y: [u64; 2]) -> usize {
+    (x[1] & y[1]).count_ones() as usize
+}
+
+/// Pegs in common in the byte form: the byte-wise minimum of the colour counts, summed.
+#[inline(always)]
+pub(crate) fn bytes_common(x: [u64; 2], y: [u64; 2]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let (a, b) = (x[1], y[1]);
+    let a_ge_b = (((a | HIGH) - b) & HIGH) >> 7;
+    let min = a ^ ((a ^ b) & (a_ge_b * 0xff));
+    (min.wrapping_mul(ONES) >> 56) as usize
 }
 
 /// Score index in the byte form.
@@ -184,8 +215,11 @@ mod tests {
         assert_eq!(s.form(), form);
         for a in (0..n).step_by(step as usize) {
             for b in (0..n).step_by((step * 3 + 1) as usize) {
-                let want = game.score_index(game.calc_score(Code(a), Code(b)));
+                let score = game.calc_score(Code(a), Code(b));
+                let want = game.score_index(score);
                 assert_eq!(s.index(a as u32, b as u32), want, "{a} {b}");
+                let common = (score.right + score.wrong) as usize;
+                assert_eq!(s.common(a as u32, b as u32), common, "{a} {b}");
             }
         }
     }

@@ -1,20 +1,60 @@
 //! [`Solver`]: the choice of the next guess for one strategy in one game (spec §7's ranks
 //! and tie rules, or the optimal strategy's plan), and the decision tree it plays.
+//!
+//! # How the heuristic scan stays exact and fast
+//!
+//! Spec §7 scores every code against every candidate. The scan offers the candidates
+//! first, then the other codes, each group lowest first, and keeps a guess only when its
+//! rank is strictly better than the best so far: that alone implements the tie rule (a
+//! candidate, then the lowest code). Every shortcut below leaves out only guesses that
+//! could not have been kept, so the pick is that of the plain scan ([`Solver::plain`]),
+//! which the tests compare against, as well as against the spec read literally:
+//!
+//! - *colour classes* ([`Solver::guesses`]): codes that differ by a permutation of the
+//!   colours not played yet, or by which colour no candidate uses stands on a peg, split
+//!   every such set alike and are candidates alike; only the lowest is listed;
+//! - *symmetries of the history* ([`crate::symmetry`], shared with the optimal search):
+//!   a permutation of positions and colours that fixes every guess so far maps the
+//!   candidate set onto itself and a guess's parts onto the parts of its image, score by
+//!   score. Both guesses have the same rank and are both candidates or both not, so only
+//!   the lowest of each class can win; the tree builder hands every big node the
+//!   stabiliser of its history;
+//! - *colour-multiset bounds*: the pegs in common with a candidate depend only on the
+//!   guess's colour counts, and the candidates with `c` in common fall into at most
+//!   `c + 1` parts. The most even such split bounds each rank from below (the ranks are
+//!   convex in the part sizes), one pass over the set per class of guesses with the same
+//!   colours (1716 classes for 6×8 or 7×7). A guess whose bound is not below the best
+//!   rank so far cannot be strictly better, and the bar only rises, so a class ruled out
+//!   once is dropped whole and the rest are read back in increasing order;
+//! - *early stop within a guess*: counting stops once the parts so far already make the
+//!   rank no better (Knuth, most parts, expected size);
+//! - *floor*: the scan ends when the best rank reaches one no split of the set can beat
+//!   (only a later guess strictly better could replace it).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use crate::builder;
-use crate::codes::{canonical_codes, original_order_indices};
+use crate::codes::{canonical_codes, code, is_listed, multiset_classes, original_order_indices};
 use crate::optimal::{MAX_GUESS_LIMIT, Planner, SearchStats};
-use crate::scorer::{Form, bits_index, bytes_index};
+use crate::scorer::{Form, bits_common, bits_index, bytes_common, bytes_index};
+use crate::symmetry::{self, Sym};
 use crate::{Code, DecisionTree, Error, Game, Scorer, Stats, Strategy};
 
 /// Most codes a game may have for the heuristic strategies (every code is a possible guess).
 pub const MAX_HEURISTIC_CODES: u64 = crate::scorer::MAX_LIST_CODES;
 
 /// Guess lists by (colours played, colours the candidates use).
-type GuessCache = HashMap<(u32, u32), Arc<Vec<u32>>>;
+type GuessCache = HashMap<(u32, u32), Arc<GuessList>>;
+
+/// The guesses of [`Solver::guesses`] by colour-multiset class.
+#[derive(Debug)]
+struct GuessList {
+    /// The guesses, by class, each class's in increasing order.
+    codes: Vec<u32>,
+    /// Each class present: its number, and where its guesses are in `codes`.
+    classes: Vec<(u32, std::ops::Range<usize>)>,
+}
 
 /// Picks guesses for one strategy in one game; shared by sessions and by the decision-tree builder.
 ///
@@ -29,6 +69,10 @@ pub struct Solver {
     nlogn: Vec<f64>,
     /// Colour mask of every code.
     masks: Vec<u32>,
+    /// The colour multiset of every code, as a class number (see [`multiset_classes`]).
+    class: Vec<u32>,
+    /// The lowest code of each colour-multiset class.
+    class_low: Vec<u32>,
     /// The exact search, for [`Strategy::Optimal`].
     planner: Option<Planner>,
     /// Where the tree builder reports the secrets placed so far.
@@ -76,7 +120,14 @@ impl Solver {
         } else {
             None
         };
+        let (class, class_low) = if strategy.is_heuristic() && strategy != Strategy::Optimal {
+            multiset_classes(game)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Ok(Solver {
+            class,
+            class_low,
             planner,
             progress: None,
             masks,
@@ -164,6 +215,15 @@ impl Solver {
     /// must include every colour those guesses used (the reductions of [`Solver::guesses`]
     /// rely on it; 0 for the full set).
     pub fn choose(&self, set: &[u32], played: u32) -> u32 {
+        self.choose_in(set, played, &[])
+    }
+
+    /// [`Solver::choose`] when every symmetry in `group` fixes each guess played so far
+    /// (see [`crate::symmetry`]): a guess that one of them maps onto a lower code is then
+    /// not scored. Such a symmetry maps the candidate set onto itself and the parts of one
+    /// guess onto those of the other, score by score, so both guesses have the same rank
+    /// and are both candidates or both not; the tie rule's pick is the lowest of its class.
+    pub(crate) fn choose_in(&self, set: &[u32], played: u32, group: &[Sym]) -> u32 {
         assert!(!set.is_empty(), "choose needs a non-empty candidate set");
         if set.len() == 1 || self.strategy == Strategy::FirstConsistent {
             return set[0];
@@ -173,32 +233,51 @@ impl Solver {
         }
         debug_assert!(set.windows(2).all(|w| w[0] < w[1]), "set must be sorted");
         let live = set.iter().fold(0, |m, &c| m | self.masks[c as usize]);
-        let guesses = self.guesses(played, live);
+        let list = self.guess_list(played, live);
+        let class = &self.class;
+        let (pegs, colors) = (self.game().pegs(), self.game().colors());
+        let (key_played, key_live) = self.key(played, live);
         let mut scan = Scan::new(self, set);
+        if !self.plain && group.len() > 1 {
+            scan.group = group;
+            scan.played = played;
+            scan.live = live;
+        }
         // Phase 1: guesses that are candidates, lowest first.
-        let mut j = 0;
         for &g in set {
-            while j < guesses.len() && guesses[j] < g {
-                j += 1;
-            }
-            if j < guesses.len() && guesses[j] == g && scan.offer(g) {
+            let d = self.digits(g);
+            if is_listed(&d[..pegs], colors, key_played, key_live)
+                && scan.offer(g, class[g as usize])
+            {
                 return scan.best_guess();
             }
         }
-        // Phase 2: the other guesses, lowest first.
+        // Phase 2: the other guesses, lowest first. Whole classes that their bounds rule
+        // out already are left out (the bar only rises, see [`Scan::hopeless`]), the rest
+        // are put back in order.
+        let mut viable = Vec::new();
+        for (k, range) in &list.classes {
+            if !scan.hopeless(*k) {
+                viable.extend_from_slice(&list.codes[range.clone()]);
+            }
+        }
         let mut k = 0;
-        for &g in guesses.iter() {
+        in_order(&mut viable, |g| {
             while k < set.len() && set[k] < g {
                 k += 1;
             }
-            if k < set.len() && set[k] == g {
-                continue;
-            }
-            if scan.offer(g) {
-                break;
-            }
-        }
+            !(k < set.len() && set[k] == g) && scan.offer(g, class[g as usize])
+        });
         scan.best_guess()
+    }
+
+    /// The digits of code `g` (see [`Game::digits`]), from the byte form when in use.
+    fn digits(&self, g: u32) -> [u8; 8] {
+        if self.scorer.form() == Form::Bytes {
+            self.scorer.narrow()[g as usize][0].to_le_bytes()
+        } else {
+            self.game().digits(code(g))
+        }
     }
 
     /// The guesses worth scoring when the guesses so far used the colours in mask `played`
@@ -210,18 +289,40 @@ impl Solver {
     ///   colours appear in a kept code, in order of first use, as the lowest ones in order;
     /// - a colour no candidate uses ("dead") scores nothing, so every dead peg of a kept code
     ///   is the lowest dead colour (and such a code is never a candidate).
-    pub fn guesses(&self, played: u32, live: u32) -> Arc<Vec<u32>> {
-        let game = self.game();
-        let all = (1u32 << game.colors()) - 1;
-        let key = if self.plain {
+    pub fn guesses(&self, played: u32, live: u32) -> Vec<u32> {
+        let (played, live) = self.key(played, live);
+        canonical_codes(self.game(), played, live)
+    }
+
+    /// The colours played and live that [`Solver::guesses`] reduces by (all of them for
+    /// the plain scan: nothing is reduced).
+    fn key(&self, played: u32, live: u32) -> (u32, u32) {
+        let all = ((1u64 << self.game().colors()) - 1) as u32;
+        if self.plain {
             (all, all)
         } else {
             (played & all, live & all)
-        };
+        }
+    }
+
+    /// [`Solver::guesses`] by colour-multiset class, kept for the next set with the same colours.
+    fn guess_list(&self, played: u32, live: u32) -> Arc<GuessList> {
+        let key = self.key(played, live);
         if let Some(v) = self.canonical.lock().expect("cache lock").get(&key) {
             return Arc::clone(v);
         }
-        let v = Arc::new(canonical_codes(game, key.0, key.1));
+        let mut codes = canonical_codes(self.game(), key.0, key.1);
+        // Stable: each class's codes stay in increasing order.
+        codes.sort_by_key(|&g| self.class[g as usize]);
+        let mut classes: Vec<(u32, std::ops::Range<usize>)> = Vec::new();
+        for (i, &g) in codes.iter().enumerate() {
+            let k = self.class[g as usize];
+            match classes.last_mut() {
+                Some((last, range)) if *last == k => range.end = i + 1,
+                _ => classes.push((k, i..i + 1)),
+            }
+        }
+        let v = Arc::new(GuessList { codes, classes });
         self.canonical
             .lock()
             .expect("cache lock")
@@ -254,7 +355,13 @@ impl DecisionTree {
         match &solver.planner {
             Some(p) => p.tree(first),
             None => {
-                let choose = |set: &[u32], played: u32| solver.choose(set, played);
+                let choose =
+                    |set: &[u32], played: u32, group: &[Sym]| solver.choose_in(set, played, group);
+                let group = if solver.strategy.is_heuristic() {
+                    symmetry::root_group(solver.game().pegs())
+                } else {
+                    Vec::new()
+                };
                 let set = solver.initial_set();
                 let report = solver
                     .progress
@@ -266,6 +373,7 @@ impl DecisionTree {
                     &choose,
                     set,
                     0,
+                    &group,
                     first,
                     &progress,
                 ))
@@ -286,9 +394,22 @@ struct Scan<'a> {
     set: &'a [u32],
     pegs: usize,
     slots: usize,
+    /// Symmetries of the guesses so far (empty unless there are some besides the identity).
+    group: &'a [Sym],
+    /// The symmetry that last showed a guess not to be the lowest of its class.
+    last_symmetry: usize,
+    /// The colours those guesses used and the colours the candidates use.
+    played: u32,
+    live: u32,
     /// Narrow score words of the set's codes, contiguous (empty for the wide form).
     local: Vec<[u64; 2]>,
     counts: [u32; 128],
+    /// Lower bounds on the cost of each colour-multiset class of guesses, computed when
+    /// first needed (NaN until then; empty until any is needed).
+    lower: Vec<f64>,
+    /// A guess whose lower bound is above this cannot be strictly better than the best so
+    /// far (infinite until there is one; none for the plain scan).
+    cutoff: f64,
     /// Best cost so far (lower is better); for most-parts, `n - parts`.
     best: u64,
     best_f: f64,
@@ -321,6 +442,10 @@ impl<'a> Scan<'a> {
             set,
             pegs,
             slots: game.num_score_slots(),
+            group: &[],
+            last_symmetry: 0,
+            played: 0,
+            live: 0,
             local: if solver.scorer.form() != Form::Wide {
                 set.iter()
                     .map(|&c| solver.scorer.narrow()[c as usize])
@@ -329,6 +454,8 @@ impl<'a> Scan<'a> {
                 Vec::new()
             },
             counts: [0; 128],
+            lower: Vec::new(),
+            cutoff: f64::INFINITY,
             best: u64::MAX,
             best_f: f64::INFINITY,
             best_counts: [0; 128],
@@ -341,8 +468,19 @@ impl<'a> Scan<'a> {
         self.best_guess.expect("at least one guess offered")
     }
 
-    /// Scores guess `g`; keeps it if strictly better. Returns true when nothing can beat the best.
-    fn offer(&mut self, g: u32) -> bool {
+    /// Scores guess `g` of colour-multiset class `class`; keeps it if strictly better.
+    /// Returns true when nothing can beat the best.
+    #[inline(always)]
+    fn offer(&mut self, g: u32, class: u32) -> bool {
+        if self.hopeless(class) || !self.canonical(g) {
+            return false;
+        }
+        self.score(g)
+    }
+
+    /// [`Scan::offer`] without the shortcuts.
+    #[inline(never)]
+    fn score(&mut self, g: u32) -> bool {
         let local = std::mem::take(&mut self.local);
         let pegs = self.pegs;
         let scorer = &self.solver.scorer;
@@ -362,6 +500,108 @@ impl<'a> Scan<'a> {
         };
         self.local = local;
         done
+    }
+
+    /// Whether guess `g` is the lowest of its class under the symmetries of the history
+    /// (see [`Solver::choose_in`]); always when there are none.
+    fn canonical(&mut self, g: u32) -> bool {
+        if self.group.is_empty() {
+            return true;
+        }
+        let digits = self.solver.digits(g);
+        symmetry::is_canonical_from(
+            &digits[..self.pegs],
+            self.solver.game().colors() as u8,
+            self.group,
+            self.played,
+            self.live,
+            &mut self.last_symmetry,
+        )
+    }
+
+    /// Whether the colours of a guess of colour-multiset class `class` alone show that it
+    /// cannot be strictly better than the best so far (see [`Scan::class_bound`]).
+    #[inline(always)]
+    fn hopeless(&mut self, class: u32) -> bool {
+        match self.lower.get(class as usize) {
+            Some(&bound) if bound <= self.cutoff => false,
+            Some(&bound) if !bound.is_nan() => true,
+            _ => self.first_bound(class),
+        }
+    }
+
+    /// [`Scan::hopeless`] for a class whose bound is not known yet.
+    #[cold]
+    #[inline(never)]
+    fn first_bound(&mut self, class: u32) -> bool {
+        if self.cutoff == f64::INFINITY {
+            return false;
+        }
+        if self.lower.is_empty() {
+            self.lower = vec![f64::NAN; self.solver.class_low.len()];
+        }
+        let k = class as usize;
+        self.lower[k] = self.class_bound(self.solver.class_low[k]);
+        self.lower[k] > self.cutoff
+    }
+
+    /// A lower bound on the cost of every guess with the colours (as a multiset) of `g`.
+    ///
+    /// The pegs in common with a candidate depend only on the guess's colour counts, and
+    /// the candidates with `c` pegs in common fall into at most `c + 1` parts (one per
+    /// number of pegs right; `pegs` parts for `c = pegs`, as `(pegs-1, 1)` cannot occur).
+    /// Each strategy's cost is then at least that of the most even split of each such group
+    /// into that many parts: the rank functions are convex in the part sizes.
+    fn class_bound(&self, g: u32) -> f64 {
+        let scorer = &self.solver.scorer;
+        let mut by_common = [0u64; 9];
+        match scorer.form() {
+            Form::Bytes => {
+                let x = scorer.narrow()[g as usize];
+                for &y in &self.local {
+                    by_common[bytes_common(x, y)] += 1;
+                }
+            }
+            Form::Bits => {
+                let x = scorer.narrow()[g as usize];
+                for &y in &self.local {
+                    by_common[bits_common(x, y)] += 1;
+                }
+            }
+            Form::Wide => {
+                for &s in self.set {
+                    by_common[scorer.common(g, s)] += 1;
+                }
+            }
+        }
+        let pegs = self.pegs;
+        let n = self.set.len() as u64;
+        let (mut max, mut parts, mut squares, mut nlogn) = (0u64, 0u64, 0u64, 0f64);
+        for (c, &m) in by_common[..=pegs].iter().enumerate() {
+            let k = if c == pegs { pegs } else { c + 1 } as u64;
+            let (q, r) = (m / k, m % k);
+            max = max.max(m.div_ceil(k));
+            parts += m.min(k);
+            squares += r * (q + 1) * (q + 1) + (k - r) * q * q;
+            if self.solver.strategy == Strategy::Entropy && m > 0 {
+                let f = &self.solver.nlogn;
+                let high = if r > 0 {
+                    r as f64 * f[q as usize + 1]
+                } else {
+                    0.0
+                };
+                nlogn += high + (k - r) as f64 * f[q as usize];
+            }
+        }
+        match self.solver.strategy {
+            Strategy::Knuth => max as f64,
+            Strategy::MostParts => (n - parts) as f64,
+            Strategy::ExpectedSize => squares as f64,
+            Strategy::Entropy => nlogn,
+            Strategy::FirstConsistent | Strategy::Optimal => {
+                unreachable!("{} does not scan", self.solver.strategy)
+            }
+        }
     }
 
     /// [`Scan::offer`] with `idx(j)` the score index of the guess against `set[j]`.
@@ -437,6 +677,11 @@ impl<'a> Scan<'a> {
                     self.best_f = cost;
                     self.best_counts = self.counts;
                     self.best_guess = Some(g);
+                    if prune {
+                        // Beyond rounding: the computed cost of a guess bounded above
+                        // this is above the best's.
+                        self.cutoff = cost + 1e-9 * cost.abs().max(1.0);
+                    }
                 }
                 prune && self.best_f == 0.0
             }
@@ -450,8 +695,47 @@ impl<'a> Scan<'a> {
         if self.best_guess.is_none() || cost < self.best {
             self.best = cost;
             self.best_guess = Some(g);
+            if !self.solver.plain {
+                // Integer costs (below 2^53, exact in f64): a bound of `cost` or more loses.
+                self.cutoff = cost as f64 - 0.5;
+            }
         }
         !self.solver.plain && self.best <= self.floor
+    }
+}
+
+/// Calls `f` with the distinct codes `v` in increasing order until it returns true.
+///
+/// Few codes are sorted; many are put in a bitmap over their range and read back in
+/// order, which costs one word per 64 codes of the range instead of a sort.
+fn in_order(v: &mut [u32], mut f: impl FnMut(u32) -> bool) {
+    let (Some(&lo), Some(&hi)) = (v.iter().min(), v.iter().max()) else {
+        return;
+    };
+    let words = (hi - lo) as usize / 64 + 1;
+    if v.len() < 2 * words {
+        v.sort_unstable();
+        for &g in v.iter() {
+            if f(g) {
+                return;
+            }
+        }
+        return;
+    }
+    let mut bits = vec![0u64; words];
+    for &g in v.iter() {
+        let i = (g - lo) as usize;
+        bits[i / 64] |= 1 << (i % 64);
+    }
+    for (w, &word) in bits.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            let g = lo + (w * 64) as u32 + word.trailing_zeros();
+            if f(g) {
+                return;
+            }
+            word &= word - 1;
+        }
     }
 }
 
@@ -487,6 +771,75 @@ mod tests {
         let b = [4, 1, 1, 1, 1];
         assert_eq!(exponents(&a), exponents(&b));
         assert_ne!(exponents(&[3, 3]), exponents(&a));
+    }
+
+    /// A strategy's rank of guess `g` on `set`, straight from spec §7 with [`Game::calc_score`].
+    fn rank(game: Game, strategy: Strategy, set: &[u32], g: u32) -> f64 {
+        let mut parts = vec![0u64; game.num_score_slots()];
+        for &s in set {
+            parts[game.score_index(game.calc_score(Code(s as u64), Code(g as u64)))] += 1;
+        }
+        let sizes = parts.iter().filter(|&&c| c > 0).map(|&c| c as f64);
+        match strategy {
+            Strategy::Knuth => sizes.fold(0.0, f64::max),
+            Strategy::MostParts => set.len() as f64 - sizes.count() as f64,
+            Strategy::ExpectedSize => sizes.map(|c| c * c).sum(),
+            Strategy::Entropy => sizes.map(|c| c * c.ln()).sum(),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn class_bounds_never_exceed_a_guess_rank() {
+        use rand::{Rng, SeedableRng};
+        let game = Game::new(4, 5).unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let all: Vec<u32> = (0..game.num_codes() as u32).collect();
+        // Sets reached by play (two scored guesses) and random subsets of every size.
+        let mut sets = Vec::new();
+        for _ in 0..6 {
+            let secret = Code(rng.random_range(0..game.num_codes()));
+            let mut set = all.clone();
+            for _ in 0..2 {
+                let g = Code(rng.random_range(0..game.num_codes()));
+                let sc = game.calc_score(secret, g);
+                set.retain(|&c| game.calc_score(Code(c as u64), g) == sc);
+                sets.push(set.clone());
+            }
+        }
+        for size in [2, 5, 17, 60, 250] {
+            let mut set: Vec<u32> = all
+                .iter()
+                .copied()
+                .filter(|_| rng.random_range(0..625) < size)
+                .collect();
+            set.dedup();
+            sets.push(set);
+        }
+        let mut tight = 0;
+        for strategy in [
+            Strategy::Knuth,
+            Strategy::MostParts,
+            Strategy::ExpectedSize,
+            Strategy::Entropy,
+        ] {
+            let solver = Solver::new(game, strategy).unwrap();
+            for set in sets.iter().filter(|s| !s.is_empty()) {
+                let scan = Scan::new(&solver, set);
+                for g in 0..game.num_codes() as u32 {
+                    let bound =
+                        scan.class_bound(solver.class_low[solver.class[g as usize] as usize]);
+                    let want = rank(game, strategy, set, g);
+                    assert!(
+                        bound <= want + 1e-9 * want.max(1.0),
+                        "{strategy} {g}: {bound} > {want}"
+                    );
+                    tight += (bound >= want - 1e-9 * want.max(1.0)) as usize;
+                }
+            }
+        }
+        // Not vacuous: the bound is often exact.
+        assert!(tight > 1000, "{tight}");
     }
 
     #[test]

@@ -254,3 +254,83 @@ fn heuristics_match_a_reference_4x6_and_6x6() {
         matches_reference(Game::new(6, 6).unwrap(), s, 0);
     }
 }
+
+#[test]
+#[ignore = "about 10 s in release; run with --release -- --ignored"]
+fn heuristics_match_a_reference_5x5_and_5x6() {
+    // Every node of the whole trees, where the symmetries of the history and the
+    // colour-multiset bounds skip guesses.
+    for s in Strategy::ALL.into_iter().filter(|s| s.is_heuristic()) {
+        matches_reference(Game::new(5, 5).unwrap(), s, usize::MAX);
+        matches_reference(Game::new(5, 6).unwrap(), s, usize::MAX);
+    }
+}
+
+/// Candidate sets reached by real play: random secrets, each guess random or the
+/// strategy's own, every set on the way kept (with the colours played before it).
+fn sets_by_play(game: Game, games: usize, seed: u64) -> Vec<(Vec<u32>, u32)> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let knuth = Solver::new(game, Strategy::Knuth).unwrap();
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let secret = mastermind_core::Code(rng.random_range(0..game.num_codes()));
+        let mut set: Vec<u32> = (0..game.num_codes() as u32).collect();
+        let mut played = 0;
+        while set.len() > 1 {
+            let g = if rng.random_bool(0.5) {
+                knuth.choose(&set, played)
+            } else {
+                rng.random_range(0..game.num_codes() as u32)
+            };
+            let guess = mastermind_core::Code(g as u64);
+            let score = game.calc_score(secret, guess);
+            set.retain(|&c| game.calc_score(mastermind_core::Code(c as u64), guess) == score);
+            played |= game.colour_mask(guess);
+            out.push((set.clone(), played));
+        }
+    }
+    out
+}
+
+#[test]
+#[ignore = "about 20 s in release; run with --release -- --ignored"]
+fn choices_on_sets_reached_by_play_match_a_reference_6x6() {
+    let game = Game::new(6, 6).unwrap();
+    let scorer = Scorer::new(game).unwrap();
+    // The reference scores all 46656 codes against each set: the biggest sets are left
+    // to the first-guess test above.
+    let mut sets = sets_by_play(game, 12, 2024);
+    sets.retain(|(set, _)| set.len() <= 3000);
+    assert!(sets.len() > 40, "{}", sets.len());
+    for s in Strategy::ALL.into_iter().filter(|s| s.is_heuristic()) {
+        let solver = Solver::new(game, s).unwrap();
+        for (set, played) in &sets {
+            let wide: Vec<u64> = set.iter().map(|&c| c as u64).collect();
+            let want = reference::choose(&scorer, s, &wide);
+            assert_eq!(
+                solver.choose(set, *played) as u64,
+                want,
+                "{s} on {} codes",
+                set.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn choices_on_sets_reached_by_play_match_the_plain_scan_4x6() {
+    let game = Game::default();
+    let sets = sets_by_play(game, 30, 7);
+    for s in Strategy::ALL.into_iter().filter(|s| s.is_heuristic()) {
+        let fast = Solver::new(game, s).unwrap();
+        let plain = Solver::new(game, s).unwrap().plain();
+        for (set, played) in &sets {
+            assert_eq!(
+                fast.choose(set, *played),
+                plain.choose(set, 0),
+                "{s} on {set:?}"
+            );
+        }
+    }
+}

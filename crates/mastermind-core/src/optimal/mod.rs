@@ -23,8 +23,9 @@
 //!
 //! The whole game is searched on every core ([`parallel`]).
 //!
-//! Layout: [`bounds`] (lower bounds by set size and guesses left), [`symmetry`] (the
-//! history's symmetries and canonical guesses), [`memo`] (the memory of solved sets),
+//! Layout: [`bounds`] (lower bounds by set size and guesses left), [`crate::symmetry`]
+//! (the history's symmetries and canonical guesses, shared with the heuristic
+//! strategies), [`memo`] (the memory of solved sets),
 //! [`search`] (the branch and bound of one search, and the tree it yields), [`parallel`]
 //! (the root searched on every core), and [`Planner`] here, the face the solver sees.
 
@@ -41,7 +42,6 @@ mod bounds;
 mod memo;
 mod parallel;
 mod search;
-mod symmetry;
 
 /// Most codes a game may have for the optimal strategy (4×8, about a minute on two cores; 4×7 takes about 10 s).
 pub const MAX_OPTIMAL_CODES: u64 = 4096;

@@ -12,8 +12,8 @@ use rayon::prelude::*;
 use super::INF;
 use super::memo::{Entry, Memo};
 use super::search::{Best, NodeScan, Optimal};
-use super::symmetry::{self, Sym};
 use crate::Code;
+use crate::symmetry::{self, Sym};
 use crate::tree::DecisionTree;
 
 impl Optimal {

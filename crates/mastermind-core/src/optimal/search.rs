@@ -1,6 +1,6 @@
 //! The branch and bound of one search: the cost of a candidate set is `n + Σ cost(part)`
 //! over the parts of its best guess, searched with lower bounds ([`super::bounds`]), one
-//! guess per symmetry class ([`super::symmetry`]) and a memory of solved sets; the tree of
+//! guess per symmetry class ([`crate::symmetry`]) and a memory of solved sets; the tree of
 //! any set it has solved; the guess for a set reached by an unknown history.
 
 use std::collections::HashMap;
@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use super::bounds::{Bounds, child_depth};
 use super::memo::{Entry, Memo};
-use super::symmetry::{self, Sym};
 use super::{INF, MAX_GUESS_LIMIT, MAX_OPTIMAL_CODES, Progress, SearchStats, UNLIMITED};
 use crate::codes::canonical_codes;
 use crate::scorer::{Form, bits_index, bytes_index};
+use crate::symmetry::{self, Sym};
 use crate::tree::DecisionTree;
 use crate::{Code, Error, Game, Scorer};
 

@@ -8,13 +8,13 @@
 /// A symmetry of the game history: position `p` moves to `perm[p]`, played colour `c`
 /// becomes `cmap[c]` (unplayed colours may be permuted freely).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Sym {
-    pub(super) perm: [u8; 8],
-    pub(super) cmap: [u8; 26],
+pub(crate) struct Sym {
+    pub(crate) perm: [u8; 8],
+    pub(crate) cmap: [u8; 26],
 }
 
 /// Every symmetry of an empty history: all permutations of the positions.
-pub(super) fn root_group(pegs: usize) -> Vec<Sym> {
+pub(crate) fn root_group(pegs: usize) -> Vec<Sym> {
     let mut out = Vec::new();
     let mut perm: Vec<u8> = (0..pegs as u8).collect();
     permutations(&mut perm, 0, &mut |p| {
@@ -29,7 +29,7 @@ pub(super) fn root_group(pegs: usize) -> Vec<Sym> {
 }
 
 /// Only the identity (for a history that is not known).
-pub(super) fn identity_group(played: u32) -> Vec<Sym> {
+pub(crate) fn identity_group(played: u32) -> Vec<Sym> {
     let mut s = Sym {
         perm: [0; 8],
         cmap: [u8::MAX; 26],
@@ -48,7 +48,7 @@ pub(super) fn identity_group(played: u32) -> Vec<Sym> {
 /// The symmetries in `group` (for colours `played`) that also leave unchanged the guess
 /// with digits `d` (one per peg).
 #[inline]
-pub(super) fn stabilize(group: &[Sym], played: u32, d: &[u8]) -> Vec<Sym> {
+pub(crate) fn stabilize(group: &[Sym], played: u32, d: &[u8]) -> Vec<Sym> {
     let mut out = Vec::with_capacity(group.len());
     'next: for s in group {
         let mut t = *s;
@@ -80,10 +80,25 @@ pub(super) fn stabilize(group: &[Sym], played: u32, d: &[u8]) -> Vec<Sym> {
 /// colours, see [`crate::codes::canonical_codes`]) is the lowest code of its class under
 /// `group`, in a game of `colors` colours.
 #[inline]
-pub(super) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, live: u32) -> bool {
+pub(crate) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, live: u32) -> bool {
+    is_canonical_from(gd, colors, group, played, live, &mut 0)
+}
+
+/// [`is_canonical`], trying the symmetry `group[*first]` first and leaving in `first` the
+/// one that showed a lower code, if any: over many guesses in a row the same few
+/// symmetries do, so most guesses that are not the lowest are found out at once.
+pub(crate) fn is_canonical_from(
+    gd: &[u8],
+    colors: u8,
+    group: &[Sym],
+    played: u32,
+    live: u32,
+    first: &mut usize,
+) -> bool {
     if group.len() <= 1 {
         return true;
     }
+    let start = if *first < group.len() { *first } else { 0 };
     let dead_low = (0..colors).find(|&c| live & (1 << c) == 0).unwrap_or(0);
     let mut free = [0u8; 26];
     let mut nfree = 0;
@@ -93,7 +108,11 @@ pub(super) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, li
             nfree += 1;
         }
     }
-    for s in group {
+    // Codes of one length compare as the integers of their digits, first peg highest.
+    let key = |d: &[u8]| d.iter().fold(0u64, |k, &c| (k << 8) | c as u64);
+    let own = key(gd);
+    for i in (start..group.len()).chain(0..start) {
+        let s = &group[i];
         let mut h = [0u8; 8];
         for (p, &c) in gd.iter().enumerate() {
             let mc = if played & (1 << c) != 0 {
@@ -119,7 +138,8 @@ pub(super) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, li
                 c
             };
         }
-        if h[..gd.len()] < *gd {
+        if key(&h[..gd.len()]) < own {
+            *first = i;
             return false;
         }
     }
@@ -127,7 +147,7 @@ pub(super) fn is_canonical(gd: &[u8], colors: u8, group: &[Sym], played: u32, li
 }
 
 /// Calls `f` with every permutation of `v[k..]` (after `v[..k]`).
-pub(super) fn permutations(v: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
+pub(crate) fn permutations(v: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
     if k == v.len() {
         f(v);
         return;
