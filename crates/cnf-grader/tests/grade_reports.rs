@@ -375,4 +375,18 @@ fn every_format_records_the_date_unless_no_times() {
     for format in ["human", "json", "junit", "gradescope", "html"] {
         assert!(!run(format, true).contains("2026-11-30"), "{format}");
     }
+    for bad in ["abc", "-1", "253402300800", "18446744073709551615"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .args(["grade", "tests/data/tree"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("SOURCE_DATE_EPOCH", bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!("error: SOURCE_DATE_EPOCH=\"{bad}\": not a date")),
+            "{err}"
+        );
+    }
 }

@@ -214,6 +214,53 @@ fn merge_refuses_what_is_not_one_whole_run() {
         "are for a class's gradebook",
     );
     refused(&["/nonexistent/shard.json"], "cannot read it");
+    // Edited shard reports: a split that is not K/N, a run of absurd size.
+    let edit = |from: &str, to: &Path, what: &str, with: &str| {
+        let text = fs::read_to_string(from).unwrap();
+        assert!(text.contains(what), "{what}");
+        fs::write(to, text.replace(what, with)).unwrap();
+    };
+    let zero = dir.join("zero.json");
+    edit(&s1, &zero, "\"count\": 3", "\"count\": 0");
+    refused(&[zero.to_str().unwrap()], "is not a valid K/N");
+    let doc: serde_json::Value = serde_json::from_str(&fs::read_to_string(&s1).unwrap()).unwrap();
+    let entries = doc["shard"]["entries"].as_u64().unwrap();
+    let huge: Vec<String> = [&s1, &s2, &s3]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let to = dir.join(format!("huge{i}.json"));
+            edit(
+                s,
+                &to,
+                &format!("\"entries\": {entries}"),
+                "\"entries\": 1000000000000000",
+            );
+            to.display().to_string()
+        })
+        .collect();
+    refused(&as_str(&huge), "but the run has 1000000000000000");
+    // --fail-fast would make each shard stop on its own.
+    let mut args = vec!["grade"];
+    args.extend(TREES);
+    args.extend(["--shard", "1/2", "--fail-fast"]);
+    let out = grader(&args, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--fail-fast cannot be used with --shard")
+    );
+    // Shards graded with --no-times have no durations to invent.
+    let quiet: Vec<String> = (1..=2)
+        .map(|k| {
+            shard(&other, k, 2, &["--no-times"], &[])
+                .display()
+                .to_string()
+        })
+        .collect();
+    let mut args = vec!["merge"];
+    args.extend(as_str(&quiet));
+    let human = text(&grader(&args, &[]));
+    assert!(!human.contains("µs") && !human.contains(" 0ms"), "{human}");
 }
 
 fn as_str(v: &[String]) -> Vec<&str> {
@@ -341,6 +388,20 @@ fn a_class_in_three_shards_merges_to_the_unsharded_gradebook() {
     );
     assert_eq!(text(&merged), text(&whole));
     assert!(text(&merged).contains("no-compile     20.00   20.00    0.00   30.00   70.00"));
+    // These shards were graded without a roster: no ids for Canvas.
+    let mut args: Vec<String> = vec!["merge".to_owned()];
+    args.extend(shards.iter().cloned());
+    let canvas = tmp.path().join("canvas.csv").display().to_string();
+    args.extend([
+        "--csv".to_owned(),
+        canvas.clone(),
+        "--csv-layout".to_owned(),
+        "canvas".to_owned(),
+    ]);
+    let out = grader(&as_str(&args), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("graded without --roster"));
+    assert!(!Path::new(&canvas).exists());
     assert_eq!(
         fs::read_to_string(merged_dir.join("grades.csv")).unwrap(),
         fs::read_to_string(whole_dir.join("grades.csv")).unwrap()

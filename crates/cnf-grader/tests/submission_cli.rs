@@ -894,6 +894,38 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
         "{page}"
     );
 
+    // Results saved without a roster are not reused with one (its notes and
+    // names differ), nor the other way round.
+    let cache = tmp.path().join("resume-cache");
+    let resume = |roster: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
+        c.args([
+            "submissions",
+            CLASS,
+            FIXTURES,
+            "--timeout",
+            "2s",
+            "--no-times",
+            "--resume",
+        ])
+        .arg("--cache")
+        .arg(&cache)
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if roster {
+            c.args(["--roster", "tests/submissions/roster.csv"]);
+        }
+        stdout(&c.output().unwrap())
+    };
+    let line = |book: &str, who: &str| {
+        book.lines()
+            .find(|l| l.starts_with(who))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(!line(&resume(false), "own-helpers").contains("not in the roster"));
+    assert!(line(&resume(true), "own-helpers").contains("not in the roster"));
+    assert!(!line(&resume(false), "own-helpers").contains("not in the roster"));
+
     // A canvas CSV without a roster, and a broken roster, are usage errors.
     let o = run(&[
         "submissions",

@@ -253,6 +253,18 @@ pub(crate) struct ClassOutputArgs {
     pub(crate) csv_layout: CsvLayoutArgs,
 }
 
+/// A text that is not empty or only white space.
+fn non_empty(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Err(
+            "it is empty (give the assignment's column header, e.g. \"Assignment 3 (12345)\")"
+                .to_owned(),
+        )
+    } else {
+        Ok(text.to_owned())
+    }
+}
+
 /// The layout of `--csv`.
 #[derive(Args)]
 pub(crate) struct CsvLayoutArgs {
@@ -263,7 +275,7 @@ pub(crate) struct CsvLayoutArgs {
     pub(crate) csv_layout: CsvLayoutName,
     /// With --csv-layout canvas: the assignment's column, named as in a
     /// Canvas export, e.g. "Assignment 3 (12345)".
-    #[arg(long, value_name = "NAME", default_value = "Assignment 3")]
+    #[arg(long, value_name = "NAME", default_value = "Assignment 3", value_parser = non_empty)]
     pub(crate) canvas_assignment: String,
 }
 

@@ -24,6 +24,13 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     if let Some(path) = &args.output {
         check_output_file("--output", path)?;
     }
+    if args.shard.is_some() && args.fail_fast {
+        return Err(
+            "--fail-fast cannot be used with --shard: each shard would stop at its own first \
+             failure, and the merged report would not be the whole run's"
+                .to_owned(),
+        );
+    }
     let mut _inputs = None;
     let runner = match &args.exec {
         None => Runner::InProcess,
@@ -109,7 +116,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     let sandboxed = matches!(&options.runner, Runner::Exec(c) if c.sandbox.is_some());
     let provenance = Provenance {
         sandbox: args.exec.is_some().then_some(sandboxed),
-        date: report_date(args.no_times),
+        date: report_date(args.no_times)?,
         ..Provenance::new(&all, args.compare)
     };
     let (fixtures, seqs) = match args.shard {

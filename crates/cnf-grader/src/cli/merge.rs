@@ -112,7 +112,8 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                 .map(|(k, v)| (k.as_str(), v.clone()))
                 .collect();
             let options = ReportOptions {
-                times: !args.no_times,
+                // Shards graded with --no-times have no durations to show.
+                times: !args.no_times && merged.timed,
                 points: score.as_ref(),
                 warning: merged.warning.as_deref(),
                 extra: &extra,
@@ -159,6 +160,16 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let merged = merge_books(books).map_err(|e| e.to_string())?;
+            if args.csv.is_some()
+                && matches!(args.csv_layout.csv_layout, CsvLayoutName::Canvas)
+                && merged.students.iter().all(|s| s.row.id.is_none())
+            {
+                return Err(
+                    "--csv-layout canvas needs the students' ids, and these shards were graded \
+                     without --roster; grade them again with --roster FILE"
+                        .to_owned(),
+                );
+            }
             let provenance = undated(merged.provenance)
                 .ok_or("the shard gradebooks record no provenance; grade them again")?;
             let root = merged.class.unwrap_or_default();

@@ -74,16 +74,32 @@ pub(crate) fn report_style(
     }
 }
 
+/// Latest `SOURCE_DATE_EPOCH` accepted: 9999-12-31T23:59:59Z.
+const MAX_EPOCH: u64 = 253_402_300_799;
+
 /// The date reports record: now, or `SOURCE_DATE_EPOCH` (seconds) when set,
 /// in UTC to the second; `None` with `--no-times` (reproducible reports).
-pub(crate) fn report_date(no_times: bool) -> Option<String> {
+pub(crate) fn report_date(no_times: bool) -> Result<Option<String>, String> {
     if no_times {
-        return None;
+        return Ok(None);
     }
-    let now = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .map(|secs| std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
-        .unwrap_or_else(std::time::SystemTime::now);
-    Some(humantime::format_rfc3339_seconds(now).to_string())
+    let now = match std::env::var_os("SOURCE_DATE_EPOCH") {
+        None => std::time::SystemTime::now(),
+        Some(value) => {
+            let text = value.to_string_lossy();
+            let secs = text
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&s| s <= MAX_EPOCH)
+                .ok_or_else(|| {
+                    format!(
+                        "SOURCE_DATE_EPOCH={text:?}: not a date (expected whole seconds since \
+                         1970-01-01 UTC, 0 to {MAX_EPOCH}), or unset it to date reports by the clock"
+                    )
+                })?;
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs)
+        }
+    };
+    Ok(Some(humantime::format_rfc3339_seconds(now).to_string()))
 }

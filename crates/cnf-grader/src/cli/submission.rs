@@ -112,7 +112,7 @@ pub(crate) fn submission_setup(
         cache: Some(cache),
         sandbox,
         compare: args.compare,
-        date: report_date(no_times),
+        date: report_date(no_times)?,
     };
     Ok((options, work))
 }

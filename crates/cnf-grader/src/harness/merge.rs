@@ -81,6 +81,12 @@ pub enum MergeError {
         /// What differs.
         what: &'static str,
     },
+    /// A report's shard is not a valid split.
+    #[error("{file}: its \"shard\" is not a valid K/N (1 <= K <= N <= {max}); was it edited?", max = crate::harness::shard::MAX_SHARDS)]
+    BadShard {
+        /// The report.
+        file: String,
+    },
     /// The shards' entries do not make up the whole run.
     #[error("the shards do not add up to one run: {0}")]
     Entries(String),
@@ -104,7 +110,24 @@ fn check_split(headers: &[Header<'_>]) -> Result<ShardInfo, MergeError> {
         let shard = h.shard.ok_or_else(|| MergeError::NotShard {
             file: h.file.to_owned(),
         })?;
-        if shard.shard.count != info.shard.count || shard.entries != info.entries {
+        let s = shard.shard;
+        if s.count == 0
+            || s.count > crate::harness::shard::MAX_SHARDS
+            || s.index == 0
+            || s.index > s.count
+        {
+            return Err(MergeError::BadShard {
+                file: h.file.to_owned(),
+            });
+        }
+        if shard.entries != info.entries && shard.shard.count == info.shard.count {
+            return Err(MergeError::Runs {
+                a: first.file.to_owned(),
+                b: h.file.to_owned(),
+                what: "selections of fixtures (numbers of cases in the whole run)",
+            });
+        }
+        if shard.shard.count != info.shard.count {
             return Err(MergeError::Counts {
                 file: h.file.to_owned(),
                 shard: shard.shard,
@@ -190,6 +213,14 @@ pub fn merge_reports(reports: Vec<(String, ReadReport)>) -> Result<ReadReport, M
         }
     }
     let provenance = merged_provenance(reports.iter().map(|(_, r)| r.provenance.as_ref()));
+    let held: usize = reports.iter().map(|(_, r)| r.cases.len()).sum();
+    if held != info.entries {
+        return Err(MergeError::Entries(format!(
+            "the shards hold {held} cases, but the run has {}",
+            info.entries
+        )));
+    }
+    let timed = reports.iter().all(|(_, r)| r.timed);
     let mut placed: Vec<Option<crate::harness::grade::CaseReport>> = vec![None; info.entries];
     for (file, r) in &reports {
         for (seq, case) in &r.cases {
@@ -220,6 +251,7 @@ pub fn merge_reports(reports: Vec<(String, ReadReport)>) -> Result<ReadReport, M
     Ok(ReadReport {
         provenance,
         shard: None,
+        timed,
         cases: placed.into_iter().flatten().map(|c| (None, c)).collect(),
         ..first
     })

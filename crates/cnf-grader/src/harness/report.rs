@@ -239,6 +239,8 @@ pub struct ReadReport {
     pub cases: Vec<(Option<usize>, CaseReport)>,
     /// Whether it had a score table.
     pub points: bool,
+    /// Whether its cases carry durations (not written with `--no-times`).
+    pub timed: bool,
     /// Its other top-level fields (e.g. a submission's folder and GHC).
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
@@ -264,7 +266,9 @@ pub fn read_json(text: &str) -> Result<ReadReport, serde_json::Error> {
     }
     let mut doc: Doc<'_> = serde_json::from_str(text)?;
     doc.extra.remove("totals");
+    let timed = doc.cases.iter().any(|c| c.duration_ms.is_some());
     Ok(ReadReport {
+        timed,
         warning: doc.warning,
         provenance: doc.provenance,
         shard: doc.shard,

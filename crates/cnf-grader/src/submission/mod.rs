@@ -804,13 +804,16 @@ fn result_key(
     dir: &Path,
     fixtures: &str,
     options: &SubmissionOptions,
-    member: Option<&Member>,
+    member: Option<Option<&Member>>,
 ) -> String {
+    // Whether a roster was given (the outer option) changes the notes ("not
+    // in the roster"), and the student's entry the names in the reports.
     let mut pieces: Vec<Vec<u8>> = vec![
         dir.as_os_str().as_encoded_bytes().to_vec(),
         fixtures.as_bytes().to_vec(),
         options.fingerprint().into_bytes(),
-        serde_json::to_vec(&member).unwrap_or_default(),
+        // JSON writes `Some(None)` and `None` alike: say which it is.
+        serde_json::to_vec(&(member.is_some(), member.flatten())).unwrap_or_default(),
     ];
     let mut names: Vec<PathBuf> = fs::read_dir(dir)
         .map(|d| d.flatten().map(|e| e.path()).collect())
@@ -879,7 +882,7 @@ pub fn grade_class(
         .iter()
         .map(|name| {
             let dir = root.join(name);
-            let key = result_key(&dir, &tree, options, member(name));
+            let key = result_key(&dir, &tree, options, class.roster.map(|r| r.get(name)));
             Pending {
                 name: name.clone(),
                 dir,
@@ -925,16 +928,17 @@ pub fn grade_class(
         results[todo[at]] = Some(student);
     }
     let mut all: Vec<StudentResult> = results.into_iter().flatten().collect();
+    let provenance = options.provenance(fixtures);
     for name in absent {
         progress();
-        all.push(no_submission(&name, member(&name)));
+        all.push(no_submission(&name, member(&name), &provenance));
     }
     all.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(all)
 }
 
 /// The result of a roster student who has no folder in the class.
-fn no_submission(name: &str, member: Option<&Member>) -> StudentResult {
+fn no_submission(name: &str, member: Option<&Member>, provenance: &Provenance) -> StudentResult {
     let reason = "no submission: the class has no folder of this name";
     StudentResult {
         name: name.to_owned(),
@@ -949,7 +953,11 @@ fn no_submission(name: &str, member: Option<&Member>) -> StudentResult {
             notes: vec!["no submission".to_owned()],
             error: None,
         },
-        report: format!("{}{reason}\n", who_line(name, member)),
+        report: format!(
+            "{}{}\n\n{reason}\n",
+            who_line(name, member),
+            provenance.line()
+        ),
         gradescope: crate::harness::gradescope::not_graded(reason),
         html: String::new(),
         graded: false,
@@ -1010,7 +1018,7 @@ pub fn student_result(
                 error: Some(e.to_string()),
             },
             report: format!("{who}not graded: {e}\n"),
-            gradescope: String::new(),
+            gradescope: crate::harness::gradescope::not_graded(&e.to_string()),
             html: String::new(),
             graded: false,
         },
