@@ -877,12 +877,14 @@ pub fn grade_class(
     let (names, absent): (Vec<String>, Vec<String>) = names
         .into_iter()
         .partition(|n| folders.binary_search(n).is_ok());
-    let tree = fixtures_digest(fixtures);
+    // One hash of the fixtures serves the result keys and every report.
+    let provenance = options.provenance(fixtures);
+    let tree = &provenance.fixtures;
     let pending: Vec<Pending> = names
         .iter()
         .map(|name| {
             let dir = root.join(name);
-            let key = result_key(&dir, &tree, options, class.roster.map(|r| r.get(name)));
+            let key = result_key(&dir, tree, options, class.roster.map(|r| r.get(name)));
             Pending {
                 name: name.clone(),
                 dir,
@@ -923,12 +925,19 @@ pub fn grade_class(
         progress();
         student
     };
-    let graded = grade_many_indexed(&dirs, &uids, fixtures, options, options.jobs, &save)?;
+    let graded = grade_many_indexed(
+        &dirs,
+        &uids,
+        fixtures,
+        options,
+        &provenance,
+        options.jobs,
+        &save,
+    )?;
     for (at, student) in graded.into_iter().enumerate() {
         results[todo[at]] = Some(student);
     }
     let mut all: Vec<StudentResult> = results.into_iter().flatten().collect();
-    let provenance = options.provenance(fixtures);
     for name in absent {
         progress();
         all.push(no_submission(&name, member(&name), &provenance));
@@ -942,17 +951,7 @@ fn no_submission(name: &str, member: Option<&Member>, provenance: &Provenance) -
     let reason = "no submission: the class has no folder of this name";
     StudentResult {
         name: name.to_owned(),
-        row: Row {
-            student: name.to_owned(),
-            name: member.map(|m| m.name.clone()),
-            id: member.map(|m| m.id.clone()),
-            parts: [0.0; 4],
-            total: 0.0,
-            failed_cases: 0,
-            cases: 0,
-            notes: vec!["no submission".to_owned()],
-            error: None,
-        },
+        row: zero_row(name, member, vec!["no submission".to_owned()], None),
         report: format!(
             "{}{}\n\n{reason}\n",
             who_line(name, member),
@@ -961,6 +960,26 @@ fn no_submission(name: &str, member: Option<&Member>, provenance: &Provenance) -
         gradescope: crate::harness::gradescope::not_graded(reason),
         html: String::new(),
         graded: false,
+    }
+}
+
+/// The gradebook row of a student with no points: nothing was graded.
+fn zero_row(
+    folder: &str,
+    member: Option<&Member>,
+    notes: Vec<String>,
+    error: Option<String>,
+) -> Row {
+    Row {
+        student: folder.to_owned(),
+        name: member.map(|m| m.name.clone()),
+        id: member.map(|m| m.id.clone()),
+        parts: [0.0; 4],
+        total: 0.0,
+        failed_cases: 0,
+        cases: 0,
+        notes,
+        error,
     }
 }
 
@@ -1006,17 +1025,12 @@ pub fn student_result(
         },
         Err(e) => StudentResult {
             name: name.to_owned(),
-            row: Row {
-                student: name.to_owned(),
-                name: member.map(|m| m.name.clone()),
-                id: member.map(|m| m.id.clone()),
-                parts: [0.0; 4],
-                total: 0.0,
-                failed_cases: 0,
-                cases: 0,
-                notes: [notes, vec![format!("not graded: {e}")]].concat(),
-                error: Some(e.to_string()),
-            },
+            row: zero_row(
+                name,
+                member,
+                [notes, vec![format!("not graded: {e}")]].concat(),
+                Some(e.to_string()),
+            ),
             report: format!("{who}not graded: {e}\n"),
             gradescope: crate::harness::gradescope::not_graded(&e.to_string()),
             html: String::new(),
@@ -1038,7 +1052,16 @@ fn grade_many(
         done(at, &r);
         r
     };
-    grade_many_indexed(dirs, &uids, fixtures, options, compile_jobs, &keep)
+    let provenance = options.provenance(fixtures);
+    grade_many_indexed(
+        dirs,
+        &uids,
+        fixtures,
+        options,
+        &provenance,
+        compile_jobs,
+        &keep,
+    )
 }
 
 /// Prepares, compiles and grades each folder; the student `dirs[i]` runs
@@ -1049,6 +1072,7 @@ fn grade_many_indexed<T: Send>(
     uids: &[usize],
     fixtures: &[Fixture],
     options: &SubmissionOptions,
+    provenance: &Provenance,
     compile_jobs: Option<usize>,
     finish: &(dyn Fn(usize, Result<SubmissionReport, SubmissionError>) -> T + Sync),
 ) -> Result<Vec<T>, SubmissionError> {
@@ -1112,7 +1136,6 @@ fn grade_many_indexed<T: Send>(
     let students: Vec<_> = prepared.into_iter().zip(builds).enumerate().collect();
     // A class runs `jobs` students at once, each one case at a time, so no
     // more than `jobs` programs compete for the cores (fair time limits).
-    let provenance = options.provenance(fixtures);
     let case_jobs = if dirs.len() > 1 {
         Some(1)
     } else {
@@ -1123,7 +1146,7 @@ fn grade_many_indexed<T: Send>(
             .into_par_iter()
             .map(|(at, (prepared, builds))| {
                 let result = prepared
-                    .and_then(|p| run_parts(p, builds, fixtures, options, &provenance, case_jobs));
+                    .and_then(|p| run_parts(p, builds, fixtures, options, provenance, case_jobs));
                 finish(at, result)
             })
             .collect()
