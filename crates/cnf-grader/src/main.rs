@@ -57,7 +57,8 @@ enum Command {
     /// Combine the JSON reports of every shard of one run (`grade --shard
     /// K/N --format json` or `submissions --shard K/N --format json`) into
     /// the whole run's report, in any format: the same report as one
-    /// unsharded run, apart from durations and the date.
+    /// unsharded run, apart from durations and the date. A merged class's
+    /// gradebook takes --format human or json, and --csv, --reports, --html.
     ///
     /// Exit code: as the unsharded run's (0, or 1 for failures), 2 when the
     /// reports are unreadable, from different runs, or a shard is missing

@@ -41,12 +41,6 @@ pub(crate) struct GradeArgs {
     /// Stop at the first failure or error; the remaining cases are reported as skipped.
     #[arg(long)]
     pub(crate) fail_fast: bool,
-    /// Report format.
-    #[arg(long, value_enum, default_value = "human")]
-    pub(crate) format: Format,
-    /// Write the report to FILE (atomically) instead of standard output.
-    #[arg(long, value_name = "FILE")]
-    pub(crate) output: Option<PathBuf>,
     /// Run at most N cases at once (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
@@ -64,12 +58,8 @@ pub(crate) struct GradeArgs {
     /// Add the assignment's score table (out of 100).
     #[arg(long)]
     pub(crate) points: bool,
-    /// When to colour the human report.
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    pub(crate) color: ColorWhen,
-    /// Leave durations out of the report (for reproducible output).
-    #[arg(long)]
-    pub(crate) no_times: bool,
+    #[command(flatten)]
+    pub(crate) report: ReportArgs,
     /// How outputs are compared: exact (byte for byte), trailing-whitespace
     /// (line ends, trailing spaces and a final newline do not count) or
     /// whitespace (any run of white space equals any other).
@@ -180,6 +170,13 @@ pub(crate) struct SubmissionArgs {
     pub(crate) fixtures: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) build: BuildArgs,
+    #[command(flatten)]
+    pub(crate) report: ReportArgs,
+}
+
+/// How one run's report is written (`grade`, `submission`, `merge`).
+#[derive(Args)]
+pub(crate) struct ReportArgs {
     /// Report format.
     #[arg(long, value_enum, default_value = "human")]
     pub(crate) format: Format,
@@ -189,7 +186,7 @@ pub(crate) struct SubmissionArgs {
     /// When to colour the human report.
     #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
     pub(crate) color: ColorWhen,
-    /// Leave durations out of the report (for reproducible output).
+    /// Leave durations and the date out of the report (for reproducible output).
     #[arg(long)]
     pub(crate) no_times: bool,
 }
@@ -305,19 +302,8 @@ pub(crate) struct MergeArgs {
     /// --format json`, or `submissions --shard K/N --format json`).
     #[arg(required = true, value_name = "REPORT.json")]
     pub(crate) reports: Vec<PathBuf>,
-    /// Report format of a merged `grade` run (a class's gradebook takes
-    /// --format human or json, and --csv, --reports, --html).
-    #[arg(long, value_enum, default_value = "human")]
-    pub(crate) format: Format,
-    /// Write the report to FILE (atomically) instead of standard output.
-    #[arg(long, value_name = "FILE")]
-    pub(crate) output: Option<PathBuf>,
-    /// When to colour the human report.
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    pub(crate) color: ColorWhen,
-    /// Leave durations and the date out of the report.
-    #[arg(long)]
-    pub(crate) no_times: bool,
+    #[command(flatten)]
+    pub(crate) report: ReportArgs,
     /// A merged class: also write the gradebook as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,

@@ -21,7 +21,7 @@ use cnf_grader::submission::NO_SANDBOX_WARNING;
 use cnf_grader::submission::sandbox::Bind;
 
 pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
-    if let Some(path) = &args.output {
+    if let Some(path) = &args.report.output {
         check_output_file("--output", path)?;
     }
     if args.shard.is_some() && args.fail_fast {
@@ -36,10 +36,10 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         None => Runner::InProcess,
         Some(command) => {
             check_template(command).map_err(|e| format!("--exec: {e}"))?;
-            let sandbox = match args
-                .sandbox
-                .sandbox(&protected_paths(&args.paths, &[args.output.as_deref()]))?
-            {
+            let sandbox = match args.sandbox.sandbox(&protected_paths(
+                &args.paths,
+                &[args.report.output.as_deref()],
+            ))? {
                 None => None,
                 Some(sandbox) => {
                     let here = std::env::current_dir()
@@ -116,7 +116,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     let sandboxed = matches!(&options.runner, Runner::Exec(c) if c.sandbox.is_some());
     let provenance = Provenance {
         sandbox: args.exec.is_some().then_some(sandboxed),
-        date: report_date(args.no_times)?,
+        date: report_date(args.report.no_times)?,
         ..Provenance::new(&all, args.compare)
     };
     let (fixtures, seqs) = match args.shard {
@@ -152,7 +152,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     }
     let score = args.points.then(|| points(&cases));
     let report_options = ReportOptions {
-        times: !args.no_times,
+        times: !args.report.no_times,
         points: score.as_ref(),
         warning: (args.exec.is_some() && !sandboxed).then_some(NO_SANDBOX_WARNING),
         extra: &[],
@@ -166,9 +166,9 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     write_run(
         &cases,
         report_options,
-        args.format,
-        args.output.as_deref(),
-        args.color,
+        args.report.format,
+        args.report.output.as_deref(),
+        args.report.color,
     )
 }
 

@@ -55,7 +55,7 @@ fn read(path: &PathBuf) -> Result<(String, Kind, String), String> {
 }
 
 pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
-    if let Some(path) = &args.output {
+    if let Some(path) = &args.report.output {
         check_output_file("--output", path)?;
     }
     check_class_outputs(
@@ -79,7 +79,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
     }
     let undated = |p: Option<Provenance>| {
         p.map(|p| Provenance {
-            date: if args.no_times { None } else { p.date },
+            date: if args.report.no_times { None } else { p.date },
             ..p
         })
     };
@@ -113,7 +113,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                 .collect();
             let options = ReportOptions {
                 // Shards graded with --no-times have no durations to show.
-                times: !args.no_times && merged.timed,
+                times: !args.report.no_times && merged.timed,
                 points: score.as_ref(),
                 warning: merged.warning.as_deref(),
                 extra: &extra,
@@ -125,13 +125,13 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
             write_run(
                 &cases,
                 options,
-                args.format,
-                args.output.as_deref(),
-                args.color,
+                args.report.format,
+                args.report.output.as_deref(),
+                args.report.color,
             )
         }
         Kind::Class => {
-            let format = match args.format {
+            let format = match args.report.format {
                 Format::Human => BookFormat::Human,
                 Format::Json => BookFormat::Json,
                 _ => {
@@ -142,7 +142,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                     );
                 }
             };
-            if args.output.is_some() {
+            if args.report.output.is_some() {
                 return Err(
                     "--output is for a merged `grade` run; a class's gradebook goes to \
                      standard output, --csv, --reports and --html"

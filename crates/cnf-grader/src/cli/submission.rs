@@ -118,13 +118,15 @@ pub(crate) fn submission_setup(
 }
 
 pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
-    if let Some(path) = &args.output {
+    if let Some(path) = &args.report.output {
         check_output_file("--output", path)?;
     }
     let result = grade_one(&args);
     // Gradescope shows the student only results.json: one that says why
     // nothing was graded beats a missing file.
-    if let (Err(message), Format::Gradescope, Some(path)) = (&result, args.format, &args.output) {
+    if let (Err(message), Format::Gradescope, Some(path)) =
+        (&result, args.report.format, &args.report.output)
+    {
         let _ = write_atomically(
             path,
             cnf_grader::harness::gradescope::not_graded(message).as_bytes(),
@@ -141,8 +143,8 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         ));
     }
     let fixtures = submission_fixtures(&args.fixtures)?;
-    let protected = protected_paths(&args.fixtures, &[args.output.as_deref()]);
-    let (options, _work) = submission_setup(&args.build, protected, args.no_times)?;
+    let protected = protected_paths(&args.fixtures, &[args.report.output.as_deref()]);
+    let (options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
     let cases = report.all_cases();
     let submission = [(
@@ -155,7 +157,7 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         }),
     )];
     let report_options = ReportOptions {
-        times: !args.no_times,
+        times: !args.report.no_times,
         points: Some(&report.points),
         warning: report.warning(),
         extra: &submission,
@@ -164,10 +166,10 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         provenance: Some(&report.provenance),
         shard: None,
     };
-    let to_terminal = args.output.is_none() && matches!(args.format, Format::Human);
-    let style = report_style(to_terminal, args.color);
-    let text = match args.format {
-        Format::Human => report.human(&options.ghc, !args.no_times, style, false),
+    let to_terminal = args.report.output.is_none() && matches!(args.report.format, Format::Human);
+    let style = report_style(to_terminal, args.report.color);
+    let text = match args.report.format {
+        Format::Human => report.human(&options.ghc, !args.report.no_times, style, false),
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
         Format::Gradescope => report.gradescope(),
@@ -176,13 +178,19 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
                 || args.dir.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            html::submission(&report, &name, &options.ghc.version, !args.no_times, true)
+            html::submission(
+                &report,
+                &name,
+                &options.ghc.version,
+                !args.report.no_times,
+                true,
+            )
         }
     };
     emit(
         &text,
-        args.output.as_deref(),
-        to_terminal.then_some(args.color),
+        args.report.output.as_deref(),
+        to_terminal.then_some(args.report.color),
     )?;
     Ok(if report.all_passed() {
         ExitCode::SUCCESS
@@ -386,22 +394,18 @@ pub(crate) fn write_class(
         write(path, &text)?;
     }
     let mut text = match format {
-        BookFormat::Human => {
-            let table = gradebook::table(&rows, Some(provenance));
-            match class.shard {
-                None => table,
-                Some(info) => {
-                    let (line, rest) = table.split_once("\n\n").unwrap_or(("", &table));
-                    format!(
-                        "{line}\n\nshard {}: {} of the class's {} students (`merge` the shards' \
-                         --format json gradebooks for the whole class)\n\n{rest}",
-                        info.shard,
-                        students.len(),
-                        info.entries
-                    )
-                }
-            }
-        }
+        BookFormat::Human => match class.shard {
+            None => gradebook::table(&rows, Some(provenance)),
+            Some(info) => format!(
+                "{}\n\nshard {}: {} of the class's {} students (`merge` the shards' \
+                 --format json gradebooks for the whole class)\n\n{}",
+                provenance.line(),
+                info.shard,
+                students.len(),
+                info.entries,
+                gradebook::table(&rows, None)
+            ),
+        },
         BookFormat::Json => gradebook::shard_json(
             Some(class.root),
             &rows,
