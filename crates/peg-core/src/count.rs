@@ -31,8 +31,45 @@
 
 use rayon::prelude::*;
 
-use crate::solve::{CountError, CountMethod, CountReport, Shape, count_orderings_with};
+use crate::solve::{CountError, CountMethod, CountReport, Shape, count_by_orbits, count_by_parts};
 use crate::types::{Board, Color, Position};
+
+/// The exact number of winning games from `start` on `shape` (the orders in
+/// which the whole shape can be turned white), by dynamic programming over
+/// the connected sets that contain the start, with [`CountMethod::Auto`].
+pub fn count_orderings(shape: &Shape, start: Position) -> Result<CountReport, CountError> {
+    count_orderings_with(shape, start, CountMethod::Auto)
+}
+
+/// [`count_orderings`] with a chosen method; every method gives the same number.
+pub fn count_orderings_with(
+    shape: &Shape,
+    start: Position,
+    method: CountMethod,
+) -> Result<CountReport, CountError> {
+    let s = shape
+        .index_of(start)
+        .ok_or(CountError::StartNotInShape(start))?;
+    let perms: Vec<Vec<usize>> = shape
+        .symmetries()
+        .into_iter()
+        .filter(|p| p[s] == s)
+        .collect();
+    match method {
+        CountMethod::Orbits => count_by_orbits(shape, s, &perms),
+        CountMethod::Parts => count_by_parts(shape, s),
+        CountMethod::Auto | CountMethod::Grouped => {
+            let c = count_from_mask(shape, 1 << s)?;
+            Ok(CountReport {
+                orderings: c.ways,
+                states: c.states,
+                largest_layer: c.largest_layer,
+                symmetries: c.symmetries,
+                method: CountMethod::Grouped,
+            })
+        }
+    }
+}
 
 /// What [`count_from_mask`] found and how much work it took.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -453,7 +490,7 @@ pub(crate) fn count_from_mask(shape: &Shape, white: u64) -> Result<GroupedCount,
 /// The number of ways to turn every cell of `shape` white when the cells
 /// `white` are white already (connected or not), each move turning white a
 /// cell next to a white one; zero if some cell can never be reached. From a
-/// single cell this is [`count_orderings`](crate::count_orderings).
+/// single cell this is [`count_orderings`].
 pub fn count_finishes(shape: &Shape, white: &[Position]) -> Result<CountReport, CountError> {
     let mut mask = 0u64;
     for &p in white {

@@ -62,7 +62,10 @@ pub mod rules;
 pub mod solve;
 pub mod types;
 
-pub use count::{MAX_LAYER_SETS, count_board, count_finishes, start_classes};
+pub use count::{
+    MAX_LAYER_SETS, count_board, count_finishes, count_orderings, count_orderings_with,
+    start_classes,
+};
 pub use game::{Game, list_positions, render_board, render_game};
 pub use parse::{
     ParseError, parse_board, parse_color, parse_move, parse_peg, parse_position,
@@ -73,7 +76,6 @@ pub use rules::{
     create_board, is_goal, is_valid_move, neighbours, show_possible_next_states, valid_moves,
 };
 pub use solve::{
-    CountError, CountMethod, CountReport, Shape, ShapeError, count_orderings,
-    count_orderings_by_enumeration, count_orderings_with, solve,
+    CountError, CountMethod, CountReport, Shape, ShapeError, count_orderings_by_enumeration, solve,
 };
 pub use types::{Board, BoardError, Color, Move, Peg, Position, State, show_bool, show_list};

@@ -5,7 +5,7 @@
 //! start are exactly the orders in which the whole shape can be added one
 //! cell at a time, each new cell touching the cells already added.
 //!
-//! [`count_orderings`] counts them without enumerating them: a dynamic
+//! [`count_orderings`](crate::count_orderings) counts them without enumerating them: a dynamic
 //! programme over the connected sets that contain the start, layer by layer
 //! (layer `k` holds the sets of `k` cells), where `ways(S ∪ {v}) += ways(S)`
 //! for every cell `v` bordering `S`. Three ways to walk them
@@ -215,7 +215,7 @@ pub fn solve(shape: &Shape, start: Position) -> Option<Vec<Move>> {
     (white == shape.full_mask()).then_some(moves)
 }
 
-/// How [`count_orderings_with`] walks the connected sets.
+/// How [`count_orderings_with`](crate::count_orderings_with) walks the connected sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CountMethod {
     /// [`CountMethod::Grouped`], the fastest on every shape measured.
@@ -237,7 +237,7 @@ pub enum CountMethod {
     Parts,
 }
 
-/// What [`count_orderings`] found and how much work it took.
+/// What [`count_orderings`](crate::count_orderings) found and how much work it took.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CountReport {
     /// The number of distinct winning move sequences (from a board: of ways to finish it).
@@ -344,44 +344,7 @@ impl Canon {
     }
 }
 
-/// The exact number of winning games from `start` on `shape` (the orders in
-/// which the whole shape can be turned white), by dynamic programming over
-/// the connected sets that contain the start, with [`CountMethod::Auto`].
-pub fn count_orderings(shape: &Shape, start: Position) -> Result<CountReport, CountError> {
-    count_orderings_with(shape, start, CountMethod::Auto)
-}
-
-/// [`count_orderings`] with a chosen method; every method gives the same number.
-pub fn count_orderings_with(
-    shape: &Shape,
-    start: Position,
-    method: CountMethod,
-) -> Result<CountReport, CountError> {
-    let s = shape
-        .index_of(start)
-        .ok_or(CountError::StartNotInShape(start))?;
-    let perms: Vec<Vec<usize>> = shape
-        .symmetries()
-        .into_iter()
-        .filter(|p| p[s] == s)
-        .collect();
-    match method {
-        CountMethod::Orbits => count_by_orbits(shape, s, &perms),
-        CountMethod::Parts => count_by_parts(shape, s),
-        CountMethod::Auto | CountMethod::Grouped => {
-            let c = crate::count::count_from_mask(shape, 1 << s)?;
-            Ok(CountReport {
-                orderings: c.ways,
-                states: c.states,
-                largest_layer: c.largest_layer,
-                symmetries: c.symmetries,
-                method: CountMethod::Grouped,
-            })
-        }
-    }
-}
-
-fn count_by_orbits(
+pub(crate) fn count_by_orbits(
     shape: &Shape,
     s: usize,
     perms: &[Vec<usize>],
@@ -428,7 +391,7 @@ fn count_by_orbits(
 /// A stored set: its cells, its border, and the number of ways to reach it.
 type Entry = (u64, u64, u128);
 
-fn count_by_parts(shape: &Shape, s: usize) -> Result<CountReport, CountError> {
+pub(crate) fn count_by_parts(shape: &Shape, s: usize) -> Result<CountReport, CountError> {
     // Split each layer by which of the cells K a set holds (K excludes the
     // start). A set T in part p (T ∩ K = p) arises as S ∪ {v} either with
     // v not in K and S in part p, or with v in p and S in part p \ {v}. So
@@ -496,7 +459,7 @@ fn count_by_parts(shape: &Shape, s: usize) -> Result<CountReport, CountError> {
     })
 }
 
-/// The same number as [`count_orderings`], by enumerating every winning game
+/// The same number as [`count_orderings`](crate::count_orderings), by enumerating every winning game
 /// one by one (depth-first); only feasible on small shapes, for cross-checking.
 pub fn count_orderings_by_enumeration(shape: &Shape, start: Position) -> Option<u128> {
     fn go(shape: &Shape, white: u64, full: u64) -> u128 {
