@@ -66,6 +66,12 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         "error: Cargo.toml:1: the header is ",
     ),
     (
+        &["cnf-grader", "gen", "--moves", "99999999999"],
+        "",
+        2,
+        "error: --moves 99999999999 is too many; at most 1,000,000",
+    ),
+    (
         &["cnf-grader", "no-such-command"],
         "",
         2,
