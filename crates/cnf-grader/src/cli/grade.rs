@@ -180,7 +180,7 @@ fn shard_of_run(all: Vec<Fixture>, shard: Shard) -> (Vec<Fixture>, Vec<usize>) {
     let mut at = 0;
     for fixture in all {
         let n = fixture.cases.len().max(1);
-        if shard.contains(&fixture.cnf.to_string_lossy()) {
+        if shard.contains(&fixture.name.to_string_lossy()) {
             seqs.extend(at..at + n);
             kept.push(fixture);
         }

@@ -16,7 +16,7 @@ use connect_core::Function;
 
 use crate::format::cnf::parse_cnf;
 use crate::format::solution::render_solution;
-use crate::harness::discover::Fixture;
+use crate::harness::discover::{Fixture, read_fixture_file};
 
 /// Writes `bytes` to `path` through a temporary file in the same folder
 /// and a rename: readers and interrupted runs never see half a file. (No
@@ -124,7 +124,7 @@ pub fn summary(entries: &[Entry], check: bool) -> (String, bool) {
 pub fn bless(fixtures: &[Fixture], functions: &[Function], check: bool) -> Vec<Entry> {
     let mut entries = Vec::new();
     for fixture in fixtures.iter().filter(|f| f.cnf_exists) {
-        let source = match fs::read(&fixture.cnf).map(String::from_utf8) {
+        let source = match read_fixture_file(&fixture.cnf).map(String::from_utf8) {
             Ok(Ok(text)) => text,
             Ok(Err(_)) => {
                 entries.push(Entry {
@@ -161,7 +161,7 @@ pub fn bless(fixtures: &[Fixture], functions: &[Function], check: bool) -> Vec<E
                 Err(e) => Action::NotWritten(format!("{function} reports an error: {e}")),
                 Ok(board) => {
                     let text = render_solution(&board);
-                    let action = match fs::read(&path) {
+                    let action = match read_fixture_file(&path) {
                         Ok(old) if old == text.as_bytes() => Action::Unchanged,
                         Ok(_) => Action::Changed,
                         Err(e) if e.kind() == io::ErrorKind::NotFound => Action::Created,
