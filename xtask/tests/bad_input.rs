@@ -72,6 +72,20 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         "error: --moves 99999999999 is too many; at most 1,000,000",
     ),
     (
+        &[
+            "cnf-grader",
+            "submissions",
+            "crates/cnf-grader/tests/submissions/class",
+            "crates/cnf-grader/tests/submissions/fixtures",
+            "--reports",
+            "crates/cnf-grader/tests/submissions/class/reports",
+        ],
+        "",
+        2,
+        "error: --reports crates/cnf-grader/tests/submissions/class/reports: is inside the class \
+         folder crates/cnf-grader/tests/submissions/class, which is being graded",
+    ),
+    (
         &["cnf-grader", "no-such-command"],
         "",
         2,

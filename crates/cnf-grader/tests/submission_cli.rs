@@ -430,6 +430,131 @@ fn bad_folders_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// An output inside the folder being graded is refused before anything is
+/// written (exit 2): a folder there would be graded as a student, and
+/// grading never writes into students' files. No GHC is needed to see it.
+#[test]
+fn outputs_inside_the_graded_folder_are_refused_before_grading() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    std::fs::create_dir_all(class.join("alice")).unwrap();
+    std::fs::write(
+        class.join("alice/csce322assignment03part01.hs"),
+        "main = pure ()",
+    )
+    .unwrap();
+    let listing = || {
+        let mut all: Vec<PathBuf> = snapshot(&class).into_keys().collect();
+        all.extend(
+            std::fs::read_dir(&class)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path()),
+        );
+        all.sort();
+        all
+    };
+    let before = listing();
+    let c = class.display().to_string();
+    let refused = |args: &[&str], flag: &str, path: &str, what: &str| {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let start = format!("error: {flag} {path}: is inside {what}");
+        assert!(err.starts_with(&start), "{args:?}: {err}");
+        assert_eq!(listing(), before, "{args:?} wrote into the class");
+    };
+    for (flag, path) in [
+        ("--reports", format!("{c}/reports")),
+        ("--html", format!("{c}/pages")),
+        ("--csv", format!("{c}/book.csv")),
+        ("--cache", format!("{c}/cache")),
+        ("--reports", format!("{c}/alice/../new/reports")),
+        (
+            "--reports",
+            format!("{}/./class//reports", tmp.path().display()),
+        ),
+    ] {
+        refused(
+            &["submissions", &c, FIXTURES, flag, &path],
+            flag,
+            &path,
+            &format!("the class folder {c}"),
+        );
+    }
+    let alice = format!("{c}/alice");
+    for (flag, path) in [
+        ("--output", format!("{alice}/report.txt")),
+        ("--cache", format!("{alice}/cache")),
+    ] {
+        refused(
+            &["submission", &alice, FIXTURES, flag, &path],
+            flag,
+            &path,
+            &format!("the submission {alice}"),
+        );
+    }
+}
+
+/// A fixture may be a link the instructor made, but not one into the
+/// folder being graded: a student could rewrite that test. Refused (exit 2)
+/// before anything is compiled; a FIFO named like a fixture is an ERROR of
+/// that case, never a wait (`grade`, which needs no GHC, shows it).
+#[test]
+fn a_fixture_linked_into_the_class_is_refused_and_a_fifo_never_hangs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let fixtures = tmp.path().join("fixtures");
+    std::fs::create_dir_all(class.join("alice")).unwrap();
+    std::fs::create_dir_all(&fixtures).unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURES);
+    for name in ["test03.cnf", "test03.onePlayerOneMove.solution"] {
+        std::fs::copy(sample.join(name), fixtures.join(name)).unwrap();
+    }
+    let planted = class.join("alice/expected.txt");
+    std::fs::copy(sample.join("test03.onePlayerManyMoves.solution"), &planted).unwrap();
+    let link = fixtures.join("test03.onePlayerManyMoves.solution");
+    std::os::unix::fs::symlink(&planted, &link).unwrap();
+    let (c, f) = (class.display().to_string(), fixtures.display().to_string());
+    for args in [
+        vec!["submissions", c.as_str(), f.as_str()],
+        vec!["submission", &format!("{c}/alice"), f.as_str()],
+    ] {
+        let o = run(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "error: {}: the fixture resolves to {}, inside ",
+                link.display(),
+                std::fs::canonicalize(&planted).unwrap().display()
+            )),
+            "{args:?}: {err}"
+        );
+    }
+    // A FIFO: the case is an ERROR that says what it is, and the run ends.
+    std::fs::remove_file(&link).unwrap();
+    let fifo = fixtures.join("test03.manyPlayersOneMove.solution");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let started = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .args(["grade", f.as_str(), "--no-times"])
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert!(
+        text.contains(&format!(
+            "cannot read {}: it is a FIFO (named pipe); a fixture must be a regular file",
+            fifo.display()
+        )),
+        "{text}"
+    );
+    assert!(text.ends_with("1 passed, 0 failed, 1 error\n"), "{text}");
+}
+
 /// Every process descending from `pid`, with its command line.
 fn descendants(pid: u32) -> Vec<(u32, String)> {
     let mut parent = std::collections::HashMap::new();

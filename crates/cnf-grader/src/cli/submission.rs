@@ -8,10 +8,12 @@ use crate::INTERRUPTED;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use cnf_grader::harness::bless::write_atomically;
-use cnf_grader::harness::discover::{Fixture, discover};
+use cnf_grader::harness::discover::{Fixture, check_outside, discover};
 use cnf_grader::harness::grade::{GradeOptions, case_count, select};
 use cnf_grader::harness::html;
-use cnf_grader::harness::output::{check_output_dir, check_output_file, fixture_roots};
+use cnf_grader::harness::output::{
+    check_output_dir, check_output_file, check_outside_graded, fixture_roots,
+};
 use cnf_grader::harness::provenance::Provenance;
 use cnf_grader::harness::report::{ReportOptions, ShardInfo, json, junit};
 use cnf_grader::submission::cache::Cache;
@@ -118,6 +120,9 @@ pub(crate) fn submission_setup(
 }
 
 pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
+    let graded = (args.dir.as_path(), "the submission");
+    check_outputs_outside(&[("--output", args.report.output.as_deref())], graded)?;
+    check_outputs_outside(&[("--cache", args.build.cache.as_deref())], graded)?;
     if let Some(path) = &args.report.output {
         check_output_file("--output", path)?;
     }
@@ -143,6 +148,7 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         ));
     }
     let fixtures = submission_fixtures(&args.fixtures)?;
+    check_outside(&fixtures, &args.dir, "the submission").map_err(|e| e.to_string())?;
     let protected = protected_paths(&args.fixtures, &[args.report.output.as_deref()]);
     let (options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
@@ -207,7 +213,17 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         ));
     }
     let outputs = &args.outputs;
-    // Every output is checked before an hour of grading, not after.
+    // Every output is checked before an hour of grading, not after; first
+    // that none is inside the class, before a folder is made there.
+    check_outputs_outside(
+        &[
+            ("--csv", outputs.csv.as_deref()),
+            ("--reports", outputs.reports.as_deref()),
+            ("--html", outputs.html.as_deref()),
+            ("--cache", args.build.cache.as_deref()),
+        ],
+        (args.root.as_path(), "the class folder"),
+    )?;
     check_class_outputs(
         outputs.csv.as_deref(),
         outputs.reports.as_deref(),
@@ -227,6 +243,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         );
     }
     let fixtures = submission_fixtures(&args.fixtures)?;
+    check_outside(&fixtures, &args.root, "the class folder").map_err(|e| e.to_string())?;
     let all_names = class_members(&args.root, roster.as_ref()).map_err(|e| e.to_string())?;
     if let Some(dir) = &outputs.html
         && let Some(name) = all_names
@@ -294,6 +311,19 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         outputs.reports.as_deref(),
         outputs.html.as_deref(),
     )
+}
+
+/// Refuses outputs inside the folder being graded (and what it is).
+fn check_outputs_outside(
+    outputs: &[(&str, Option<&Path>)],
+    (folder, what): (&Path, &str),
+) -> Result<(), String> {
+    for (flag, path) in outputs {
+        if let Some(path) = path {
+            check_outside_graded(flag, path, folder, what)?;
+        }
+    }
+    Ok(())
 }
 
 /// Checks a class's output paths before any work.
