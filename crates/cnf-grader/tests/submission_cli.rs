@@ -1018,6 +1018,11 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
         page.contains("the class has no folder of this name"),
         "{page}"
     );
+    // Titled with the roster's name, as a graded student's page is.
+    assert!(
+        page.contains("<title>Peyton Jones, Simon (absent): not graded</title>"),
+        "{page}"
+    );
 
     // Results saved without a roster are not reused with one (its notes and
     // names differ), nor the other way round.

@@ -381,9 +381,14 @@ pub(crate) fn write_class(
     let warning = (provenance.sandbox == Some(false)).then_some(NO_SANDBOX_WARNING);
     if let Some(dir) = html_dir {
         for student in students {
+            // Titled like a graded student's page: the roster's name first.
+            let title = student.row.name.as_ref().map_or_else(
+                || student.name.clone(),
+                |name| format!("{name} ({})", student.name),
+            );
             let page = if !student.graded {
                 html::not_graded(
-                    &student.name,
+                    &title,
                     student
                         .row
                         .error
@@ -393,7 +398,7 @@ pub(crate) fn write_class(
                     provenance,
                 )
             } else if student.html.is_empty() {
-                html::no_page(&student.name, warning, provenance)
+                html::no_page(&title, warning, provenance)
             } else {
                 student.html.clone()
             };
