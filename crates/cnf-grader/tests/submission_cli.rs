@@ -20,7 +20,12 @@
 //!   cases fail.
 //! - `loops` (part 4 spins for ever on a game with six moves: only
 //!   `four-horizontal`): 20 + 20 + 30 + (10 + 20·4/5) = 96, 1 failed.
-//! - `missing-part` (no part 2): 100 − 20 = 80, 5 failed.
+//! - `missing-part` (no part 2): 100 − 20 = 80, 5 failed cases.
+//!
+//! The gradebook's `failed` counts tests as every report does: each part's
+//! compilation is one, so a part that is missing or does not compile adds
+//! its compilation to its 5 failed cases (6 for `missing-part` and
+//! `no-compile`), and every student has 4 + 20 = 24 tests.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -111,7 +116,7 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
         String::from_utf8_lossy(&o.stderr)
     );
     let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON gradebook");
-    // (student, points per part, total, failed cases, notes)
+    // (student, points per part, total, failed tests, notes)
     type Expected<'a> = (&'a str, [f64; 4], f64, u64, &'a [&'a str]);
     let expected: [Expected<'_>; 6] = [
         ("correct", [20.0, 20.0, 30.0, 30.0], 100.0, 0, &[]),
@@ -126,14 +131,14 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
             "missing-part",
             [20.0, 0.0, 30.0, 30.0],
             80.0,
-            5,
+            6,
             &["part 2 missing"],
         ),
         (
             "no-compile",
             [20.0, 20.0, 0.0, 30.0],
             70.0,
-            5,
+            6,
             &["part 3 did not compile"],
         ),
         ("no-diagonal", [20.0, 16.0, 30.0, 26.0], 92.0, 3, &[]),
@@ -158,7 +163,7 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
         assert_eq!(got, parts, "{name}");
         assert_eq!(row["total"].as_f64(), Some(total), "{name}");
         assert_eq!(row["failed_cases"].as_u64(), Some(failed), "{name}");
-        assert_eq!(row["cases"].as_u64(), Some(20), "{name}");
+        assert_eq!(row["cases"].as_u64(), Some(24), "{name}");
         assert_eq!(row["notes"], serde_json::json!(notes), "{name}");
     }
 
@@ -166,12 +171,12 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
     assert_eq!(
         std::fs::read_to_string(&csv).unwrap(),
         "student,part1,part2,part3,part4,total,failed_cases,cases,notes\n\
-         correct,20.00,20.00,30.00,30.00,100.00,0,20,\n\
-         loops,20.00,20.00,30.00,26.00,96.00,1,20,part 4: 1 timed out\n\
-         missing-part,20.00,0.00,30.00,30.00,80.00,5,20,part 2 missing\n\
-         no-compile,20.00,20.00,0.00,30.00,70.00,5,20,part 3 did not compile\n\
-         no-diagonal,20.00,16.00,30.00,26.00,92.00,3,20,\n\
-         own-helpers,20.00,20.00,30.00,30.00,100.00,0,20,own Helpers.hs\n"
+         correct,20.00,20.00,30.00,30.00,100.00,0,24,\n\
+         loops,20.00,20.00,30.00,26.00,96.00,1,24,part 4: 1 timed out\n\
+         missing-part,20.00,0.00,30.00,30.00,80.00,6,24,part 2 missing\n\
+         no-compile,20.00,20.00,0.00,30.00,70.00,6,24,part 3 did not compile\n\
+         no-diagonal,20.00,16.00,30.00,26.00,92.00,3,24,\n\
+         own-helpers,20.00,20.00,30.00,30.00,100.00,0,24,own Helpers.hs\n"
     );
 
     // Each student's report says what went wrong.

@@ -339,9 +339,11 @@ impl SubmissionReport {
             .collect()
     }
 
-    /// Cases that failed (including those not run).
+    /// Tests that failed: compilations that did not succeed and cases that
+    /// failed (including those not run), as every report counts them
+    /// ([`Totals`] of [`SubmissionReport::all_cases`]).
     pub fn failed_cases(&self) -> usize {
-        Totals::of(&self.cases).failed
+        Totals::of(&self.all_cases()).failed
     }
 
     /// Whether every part compiled and every case passed.
@@ -1014,7 +1016,7 @@ pub fn student_result(
                 parts: std::array::from_fn(|i| report.points.parts[i].total),
                 total: report.points.total,
                 failed_cases: report.failed_cases(),
-                cases: report.cases.len(),
+                cases: report.builds.len() + report.cases.len(),
                 notes: [notes, report.notes()].concat(),
                 error: None,
             },
