@@ -85,6 +85,79 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         "error: --reports crates/cnf-grader/tests/submissions/class/reports: is inside the class \
          folder crates/cnf-grader/tests/submissions/class, which is being graded",
     ),
+    // A flag that would do nothing is refused, saying what it needs.
+    (
+        &["cnf-grader", "grade", "fixtures", "--timeout", "2s"],
+        "",
+        2,
+        "error: --timeout does nothing without --exec: ",
+    ),
+    (
+        &["cnf-grader", "grade", "fixtures", "--no-sandbox"],
+        "",
+        2,
+        "error: --no-sandbox does nothing without --exec: ",
+    ),
+    (
+        &["cnf-grader", "grade", "fixtures", "--memory", "1GiB"],
+        "",
+        2,
+        "error: --memory does nothing without --exec: ",
+    ),
+    (
+        &[
+            "cnf-grader",
+            "grade",
+            "fixtures",
+            "--color",
+            "always",
+            "--output",
+            "target/report.txt",
+        ],
+        "",
+        2,
+        "error: --color always does nothing with --output target/report.txt: ",
+    ),
+    (
+        &[
+            "cnf-grader",
+            "grade",
+            "fixtures",
+            "--color",
+            "always",
+            "--format",
+            "json",
+        ],
+        "",
+        2,
+        "error: --color always does nothing with --format json: ",
+    ),
+    (
+        &[
+            "cnf-grader",
+            "submissions",
+            "crates/cnf-grader/tests/submissions/class",
+            "--csv",
+            "target/book.csv",
+            "--canvas-assignment",
+            "A3",
+        ],
+        "",
+        2,
+        "error: --canvas-assignment does nothing without --csv-layout canvas: ",
+    ),
+    (
+        &[
+            "cnf-grader",
+            "merge",
+            "no/such/shard.json",
+            "--csv-layout",
+            "canvas",
+        ],
+        "",
+        2,
+        "error: --csv-layout does nothing without --csv FILE: ",
+    ),
     (
         &["cnf-grader", "no-such-command"],
         "",
@@ -123,6 +196,12 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         "[Peg (0,0) W,",
         2,
         "error: stdin:",
+    ),
+    (
+        &["peg", "play", "--start", "0,0", "--seed", "3"],
+        "",
+        2,
+        "error: the argument '--start <START>' cannot be used with '--seed <SEED>'",
     ),
     (
         &["peg", "play", "--start", "9,9"],

@@ -46,8 +46,9 @@ pub(crate) enum Command {
         /// The starting white peg (random if not given).
         #[arg(long, allow_hyphen_values = true, value_parser = hole_arg)]
         start: Option<Position>,
-        /// Seed for the random start, for a repeatable game.
-        #[arg(long)]
+        /// Seed for the random start, for a repeatable game (not with --start,
+        /// which leaves nothing to chance).
+        #[arg(long, conflicts_with = "start")]
         seed: Option<u64>,
         /// When to draw the board in colour (auto: on a terminal, unless NO_COLOR is set).
         #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
