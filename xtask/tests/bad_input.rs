@@ -195,7 +195,7 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         &["peg", "valid", "1,0"],
         "[Peg (0,0) W,",
         2,
-        "error: stdin:",
+        "error: <stdin>:1:",
     ),
     (
         &["peg", "play", "--start", "0,0", "--seed", "3"],

@@ -134,7 +134,7 @@ fn unreadable_board_exits_2_with_line_and_column() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = text(&out.stderr);
-    assert!(err.contains("stdin:2:11:"), "{err}");
+    assert!(err.contains("<stdin>:2:11:"), "{err}");
     let out = peg(&["goal"], "[Peg (0,0) W,Peg (4,4) B]");
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
@@ -275,7 +275,7 @@ fn count_refuses_bad_boards_and_mixed_requests() {
     let out = peg(&["count"], "[Peg (0,0) W,\nPeg (1,0) X]");
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    assert!(text(&out.stderr).contains("stdin:2:11:"), "{out:?}");
+    assert!(text(&out.stderr).contains("<stdin>:2:11:"), "{out:?}");
     let out = peg(&["count", "--board", "[Peg (4,4) W]"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("`Peg (4,4) W`"));

@@ -79,7 +79,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
                 }
             };
             if sandbox.is_none() {
-                eprintln!("cnf-grader: {NO_SANDBOX_WARNING}");
+                frontend::warn(NO_SANDBOX_WARNING);
             }
             Runner::Exec(ExecConfig {
                 command: command.clone(),

@@ -102,7 +102,7 @@ pub(crate) fn submission_setup(
     }
     let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| e.to_string())?;
     if sandbox.is_none() {
-        eprintln!("cnf-grader: {NO_SANDBOX_WARNING}");
+        frontend::warn(NO_SANDBOX_WARNING);
     }
     let options = SubmissionOptions {
         ghc,
@@ -416,12 +416,11 @@ pub(crate) fn write_class(
             CsvLayout::Canvas { assignment } => {
                 let (text, left_out) = gradebook::canvas_csv(&rows, &assignment);
                 if !left_out.is_empty() {
-                    eprintln!(
-                        "cnf-grader: {}: left out of the Canvas CSV, as the roster does not \
-                         name them: {}",
+                    frontend::warn(&format!(
+                        "{}: left out of the Canvas CSV, as the roster does not name them: {}",
                         path.display(),
                         left_out.join(", ")
-                    );
+                    ));
                 }
                 text
             }

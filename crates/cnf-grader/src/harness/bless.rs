@@ -81,16 +81,17 @@ impl Entry {
 }
 
 /// The listing of a bless run, one line per file created, changed or not
-/// written (unchanged ones are counted only), then the tally (e.g.
-/// `2 created, 0 changed, 102 unchanged`), and whether it found a problem
-/// (an error, or with `check` anything that would change).
+/// written (unchanged ones are counted only; errors too, as they are
+/// reported apart, see [`errors`]), then the tally (e.g. `2 created, 0
+/// changed, 102 unchanged`), and whether it found a problem (an error, or
+/// with `check` anything that would change).
 pub fn summary(entries: &[Entry], check: bool) -> (String, bool) {
     let mut text = String::new();
     let (mut created, mut changed, mut unchanged, mut not_written, mut failed) = (0, 0, 0, 0, 0);
     for entry in entries {
         // Unchanged files are only counted: a tree of a hundred would drown
-        // the two that changed.
-        if entry.action != Action::Unchanged {
+        // the two that changed. Errors go to standard error ([`errors`]).
+        if !matches!(entry.action, Action::Unchanged | Action::Failed(_)) {
             text.push_str(&entry.line(check));
             text.push('\n');
         }
@@ -117,6 +118,18 @@ pub fn summary(entries: &[Entry], check: bool) -> (String, bool) {
     }
     text.push('\n');
     (text, failed > 0 || (check && created + changed > 0))
+}
+
+/// The errors of a bless run, one message each (`PATH: what went wrong`),
+/// for standard error, as `check` reports its problems.
+pub fn errors(entries: &[Entry]) -> Vec<String> {
+    entries
+        .iter()
+        .filter_map(|e| match &e.action {
+            Action::Failed(why) => Some(format!("{}: {why}", e.path.display())),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Writes (or with `check`, only compares) the `.solution` files of

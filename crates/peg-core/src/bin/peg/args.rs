@@ -71,7 +71,7 @@ pub(crate) enum Command {
         #[arg(long, allow_hyphen_values = true, value_parser = hole_arg, conflicts_with_all = ["all", "board"])]
         start: Option<Position>,
         /// Print a table: each class of start holes under the board's 8
-        /// symmetries, with its holes, its count, the sets stored and the time.
+        /// symmetries, with its holes, its count, the orbits stored and the time.
         #[arg(long, conflicts_with = "board")]
         all: bool,
         /// The board to finish, as Haskell text, instead of reading stdin; any

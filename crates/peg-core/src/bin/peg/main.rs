@@ -56,17 +56,15 @@ fn read_board(text: Option<String>) -> Result<Board, Failure> {
     let (source, text) = match text {
         Some(t) => ("--board", t),
         None => {
-            if io::stdin().is_terminal() {
-                eprintln!(
-                    "peg: reading a board from standard input, e.g. [Peg (0,0) W,Peg (1,0) B] \
-                     (end it with Ctrl-D), or give it with --board TEXT"
-                );
-            }
+            frontend::waiting_for_stdin(
+                "a board, e.g. [Peg (0,0) W,Peg (1,0) B]",
+                "give it with --board TEXT",
+            );
             let mut t = String::new();
             io::stdin()
                 .read_to_string(&mut t)
                 .map_err(|e| Input(format!("cannot read standard input: {e}")))?;
-            ("stdin", t)
+            (frontend::STDIN, t)
         }
     };
     board_from(source, &text)
@@ -162,7 +160,7 @@ fn count_input(start: Option<Position>, board: Option<String>) -> Result<Option<
     if text.trim().is_empty() {
         return Ok(None);
     }
-    board_from("stdin", &text).map(Some)
+    board_from(frontend::STDIN, &text).map(Some)
 }
 
 fn count_start(start: Position, method: CountMethod) -> Result<CountReport, Failure> {
