@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use peg_core::count::{TableError, describe_work, write_count_table};
-use peg_core::play::play;
+use peg_core::play::play_with_progress;
 use peg_core::{
     Board, CountError, CountMethod, CountReport, Game, Move, Position, Shape, all_positions,
     count_board, count_orderings_with, create_board, is_goal, is_valid_move, parse_board,
@@ -99,7 +99,27 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Play { start, seed, color } => {
             let start = start.unwrap_or_else(|| random_start(seed));
             let game = Game::new(start).map_err(|e| Failure::Spec(e.to_string()))?;
-            play(game, io::stdin().lock(), &mut out, color.for_stdout())?;
+            // On a terminal, a long `count` says it is working (on standard
+            // error, erased when done); piped, the transcript is all.
+            let terminal = io::stdin().is_terminal() && io::stderr().is_terminal();
+            let mut working = |what: Option<&str>| {
+                if !terminal {
+                    return;
+                }
+                let mut err = io::stderr().lock();
+                let _ = match what {
+                    Some(what) => write!(err, "{what}…"),
+                    None => write!(err, "\r\x1b[2K"),
+                };
+                let _ = err.flush();
+            };
+            play_with_progress(
+                game,
+                io::stdin().lock(),
+                &mut out,
+                color.for_stdout(),
+                &mut working,
+            )?;
         }
         Command::Solve { start } => {
             let moves = solve(&Shape::plus(), start)
