@@ -560,6 +560,56 @@ fn a_fixture_linked_into_the_class_is_refused_and_a_fifo_never_hangs() {
     assert!(text.ends_with("1 passed, 0 failed, 1 error\n"), "{text}");
 }
 
+/// On a terminal, a class shows its progress from the start (compiling,
+/// with the parts compiled, then grading), not only once the first student
+/// is graded; `--resume` says how many saved results it reused. Piped,
+/// standard error holds no progress.
+#[test]
+fn a_class_shows_progress_from_the_first_compile_and_resume_counts_what_it_reused() {
+    if !tools("a_class_shows_progress_from_the_first_compile_and_resume_counts_what_it_reused") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
+    command
+        .args(["submissions", CLASS, FIXTURES, "--timeout", "2s", "--cache"])
+        .arg(&cache)
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    let screen = test_support::on_terminal(command, b"", Duration::from_secs(900));
+    assert_eq!(screen.code, Some(0), "{}", screen.screen);
+    let at = |what: &str| {
+        screen
+            .screen
+            .find(what)
+            .unwrap_or_else(|| panic!("no {what:?} on the screen:\n{}", screen.screen))
+    };
+    // 6 students, 23 part files (missing-part has no part 2).
+    assert!(at("compiling") < at("/23 parts"), "{}", screen.screen);
+    assert!(at("/23 parts") < at("grading"), "{}", screen.screen);
+    assert!(
+        at("grading") < at("student        part1"),
+        "{}",
+        screen.screen
+    );
+
+    let o = run(&[
+        "submissions",
+        CLASS,
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--resume",
+        "--cache",
+        cache.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "note: --resume: reused the saved results of 6 of the 6 students\n"
+    );
+}
+
 /// Every process descending from `pid`, with its command line.
 fn descendants(pid: u32) -> Vec<(u32, String)> {
     let mut parent = std::collections::HashMap::new();

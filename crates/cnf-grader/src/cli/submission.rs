@@ -278,7 +278,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
     );
     let (options, _work) = submission_setup(&args.build, protected, args.no_times)?;
     let provenance = options.provenance(&fixtures);
-    let bar = students_bar(count);
+    let bar = ClassBar::new(count);
     let students = grade_class(
         &args.root,
         &fixtures,
@@ -288,10 +288,16 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
             shard: args.shard,
             roster: roster.as_ref(),
         },
-        &|| bar.inc(1),
+        &|event| bar.update(event),
     )
     .map_err(|e| e.to_string())?;
-    bar.finish_and_clear();
+    bar.finish();
+    if args.resume {
+        let reused = bar.reused.load(std::sync::atomic::Ordering::SeqCst);
+        frontend::note(&format!(
+            "--resume: reused the saved results of {reused} of the {count} students"
+        ));
+    }
     let class = Class {
         root: &args.root.display().to_string(),
         provenance: &provenance,
