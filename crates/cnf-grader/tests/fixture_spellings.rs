@@ -196,7 +196,7 @@ fn names_are_below_the_fixture_base() {
             .collect()
     };
     let fixtures = d.join("fixtures");
-    let all = names(&[fixtures.clone()]);
+    let all = names(std::slice::from_ref(&fixtures));
     assert!(all.contains(&"test03.cnf".to_owned()), "{all:?}");
     assert!(all.contains(&"sub/four-horizontal.cnf".to_owned()));
     assert!(all.contains(&"hidden/test03.cnf".to_owned()));
