@@ -7,12 +7,13 @@ mod cli;
 use crate::cli::args::*;
 use crate::cli::fixtures::*;
 use crate::cli::grade::*;
+use crate::cli::inert::{Given, check_color, check_csv_layout, check_grade};
 use crate::cli::merge::*;
 use crate::cli::submission::*;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 /// Grades Connect Four programs against fixtures of `.cnf` games and their
 /// expected `.solution` results.
@@ -71,8 +72,9 @@ pub(crate) static INTERRUPTED: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = run(cli);
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let result = run(cli, Given::of(&matches));
     // Interrupted: the handler is cleaning up and will exit with 130.
     while INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
         std::thread::park();
@@ -80,7 +82,20 @@ fn main() -> ExitCode {
     frontend::finish(result.map_err(frontend::Failure::Usage))
 }
 
-fn run(cli: Cli) -> Result<ExitCode, String> {
+fn run(cli: Cli, given: Given<'_>) -> Result<ExitCode, String> {
+    // A flag that would do nothing is refused before any work (cli::inert).
+    match &cli.command {
+        Command::Grade(args) => check_grade(args, given)?,
+        Command::Submission(args) => check_color(&args.report)?,
+        Command::Submissions(args) => {
+            check_csv_layout(args.outputs.csv.is_some(), &args.outputs.csv_layout, given)?;
+        }
+        Command::Merge(args) => {
+            check_color(&args.report)?;
+            check_csv_layout(args.csv.is_some(), &args.csv_layout, given)?;
+        }
+        _ => {}
+    }
     match cli.command {
         Command::Grade(args) => grade_command(args),
         Command::Bless(args) => bless_command(args),

@@ -31,22 +31,26 @@ fn golden(name: &str) -> String {
 }
 
 /// The fixture hash of tests/data/tree computed here from its definition
-/// (SHA-256 over each path and content, each preceded by its length as 8
-/// little-endian bytes, in discovery order; the missing b.cnf counts as
-/// empty), not by the grader.
+/// (SHA-256 over each file's name below the fixture root and its content,
+/// each preceded by its length as 8 little-endian bytes, in discovery
+/// order; the missing b.cnf counts as empty), not by the grader.
 #[test]
 fn the_fixture_hash_is_the_documented_sha256() {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     for file in [
-        "tests/data/tree/a.cnf",
-        "tests/data/tree/a.onePlayerOneMove.solution",
-        "tests/data/tree/a.onePlayerManyMoves.solution",
-        "tests/data/tree/b.cnf",
-        "tests/data/tree/b.manyPlayersOneMove.solution",
+        "a.cnf",
+        "a.onePlayerOneMove.solution",
+        "a.onePlayerManyMoves.solution",
+        "b.cnf",
+        "b.manyPlayersOneMove.solution",
     ] {
-        let content =
-            std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap_or_default();
+        let content = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/tree")
+                .join(file),
+        )
+        .unwrap_or_default();
         for piece in [file.as_bytes(), &content] {
             hasher.update((piece.len() as u64).to_le_bytes());
             hasher.update(piece);

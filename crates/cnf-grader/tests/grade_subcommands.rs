@@ -110,12 +110,18 @@ fn bless_reports_games_it_cannot_read() {
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("bad.cnf"), "([\"--\"],[3])").unwrap();
     let out = grader_in(tmp.path(), &["bless", "."]);
-    let report = text(&out.stdout);
+    // The problem on standard error, as `check` reports its own; the tally
+    // on standard output.
+    let problems = text(&out.stderr);
     assert!(
-        report.starts_with("error        ./bad.cnf: not a valid game:\n"),
-        "{report}"
+        problems.starts_with("error: ./bad.cnf: not a valid game:\n"),
+        "{problems}"
     );
-    assert!(report.contains("move 1 is 3"), "{report}");
+    assert!(problems.contains("move 1 is 3"), "{problems}");
+    assert_eq!(
+        text(&out.stdout),
+        "0 created, 0 changed, 0 unchanged, 1 error\n"
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 

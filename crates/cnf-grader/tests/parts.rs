@@ -208,3 +208,25 @@ fn help_explains_the_function() {
         "{text}"
     );
 }
+
+/// `part01 -` on a terminal says it is waiting for a game and how to end
+/// it, as `peg` does; piped, standard error stays empty.
+#[test]
+fn reading_standard_input_on_a_terminal_says_so() {
+    let game = b"([\"--\",\"--\"],[1])\n\x04";
+    let mut command = Command::new(bin(Function::OnePlayerOneMove));
+    command.arg("-");
+    let run = test_support::on_terminal(command, game, std::time::Duration::from_secs(60));
+    assert_eq!(run.code, Some(0), "{}", run.screen);
+    let note = "note: reading a game, e.g. ([\"----\",\"-12-\"],[1,4]) from standard input (end it \
+                with Ctrl-D); or give a .cnf file instead of -";
+    assert!(run.screen.contains(note), "{}", run.screen);
+    assert!(run.screen.contains("\"1-\""), "{}", run.screen);
+    let piped = run_piped(b"([\"--\",\"--\"],[1])");
+    assert_eq!(piped.status.code(), Some(0));
+    assert!(piped.stderr.is_empty());
+}
+
+fn run_piped(stdin: &[u8]) -> Output {
+    run(Function::OnePlayerOneMove, &["-"], stdin)
+}

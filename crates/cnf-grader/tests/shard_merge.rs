@@ -205,7 +205,13 @@ fn merge_refuses_what_is_not_one_whole_run() {
     };
     refused(&[&s1, &s2], "shard 3/3 missing");
     refused(&[&s1, &s2, &s3, &s1], "shard 1/3 is given twice");
-    refused(&[&s1, &s2, &exact3], "come from different runs");
+    refused(
+        &[&s1, &s2, &exact3],
+        &format!(
+            "come from different runs: their provenance's compare differs ({s1}: exact; \
+             {exact3}: whitespace)"
+        ),
+    );
     refused(&[&s1, &s2, &of_two], "is shard 2/2 but");
     refused(&[&whole], "not a shard report");
     refused(&[&s1, &broken], &format!("{broken}:3:5: not JSON"));

@@ -20,7 +20,12 @@
 //!   cases fail.
 //! - `loops` (part 4 spins for ever on a game with six moves: only
 //!   `four-horizontal`): 20 + 20 + 30 + (10 + 20·4/5) = 96, 1 failed.
-//! - `missing-part` (no part 2): 100 − 20 = 80, 5 failed.
+//! - `missing-part` (no part 2): 100 − 20 = 80, 5 failed cases.
+//!
+//! The gradebook's `failed` counts tests as every report does: each part's
+//! compilation is one, so a part that is missing or does not compile adds
+//! its compilation to its 5 failed cases (6 for `missing-part` and
+//! `no-compile`), and every student has 4 + 20 = 24 tests.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -111,7 +116,7 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
         String::from_utf8_lossy(&o.stderr)
     );
     let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON gradebook");
-    // (student, points per part, total, failed cases, notes)
+    // (student, points per part, total, failed tests, notes)
     type Expected<'a> = (&'a str, [f64; 4], f64, u64, &'a [&'a str]);
     let expected: [Expected<'_>; 6] = [
         ("correct", [20.0, 20.0, 30.0, 30.0], 100.0, 0, &[]),
@@ -126,14 +131,14 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
             "missing-part",
             [20.0, 0.0, 30.0, 30.0],
             80.0,
-            5,
+            6,
             &["part 2 missing"],
         ),
         (
             "no-compile",
             [20.0, 20.0, 0.0, 30.0],
             70.0,
-            5,
+            6,
             &["part 3 did not compile"],
         ),
         ("no-diagonal", [20.0, 16.0, 30.0, 26.0], 92.0, 3, &[]),
@@ -158,7 +163,7 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
         assert_eq!(got, parts, "{name}");
         assert_eq!(row["total"].as_f64(), Some(total), "{name}");
         assert_eq!(row["failed_cases"].as_u64(), Some(failed), "{name}");
-        assert_eq!(row["cases"].as_u64(), Some(20), "{name}");
+        assert_eq!(row["cases"].as_u64(), Some(24), "{name}");
         assert_eq!(row["notes"], serde_json::json!(notes), "{name}");
     }
 
@@ -166,12 +171,12 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
     assert_eq!(
         std::fs::read_to_string(&csv).unwrap(),
         "student,part1,part2,part3,part4,total,failed_cases,cases,notes\n\
-         correct,20.00,20.00,30.00,30.00,100.00,0,20,\n\
-         loops,20.00,20.00,30.00,26.00,96.00,1,20,part 4: 1 timed out\n\
-         missing-part,20.00,0.00,30.00,30.00,80.00,5,20,part 2 missing\n\
-         no-compile,20.00,20.00,0.00,30.00,70.00,5,20,part 3 did not compile\n\
-         no-diagonal,20.00,16.00,30.00,26.00,92.00,3,20,\n\
-         own-helpers,20.00,20.00,30.00,30.00,100.00,0,20,own Helpers.hs\n"
+         correct,20.00,20.00,30.00,30.00,100.00,0,24,\n\
+         loops,20.00,20.00,30.00,26.00,96.00,1,24,part 4: 1 timed out\n\
+         missing-part,20.00,0.00,30.00,30.00,80.00,6,24,part 2 missing\n\
+         no-compile,20.00,20.00,0.00,30.00,70.00,6,24,part 3 did not compile\n\
+         no-diagonal,20.00,16.00,30.00,26.00,92.00,3,24,\n\
+         own-helpers,20.00,20.00,30.00,30.00,100.00,0,24,own Helpers.hs\n"
     );
 
     // Each student's report says what went wrong.
@@ -428,6 +433,181 @@ fn bad_folders_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2));
     let o = run(&["submission", &format!("{CLASS}/correct"), "no/fixtures"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// An output inside the folder being graded is refused before anything is
+/// written (exit 2): a folder there would be graded as a student, and
+/// grading never writes into students' files. No GHC is needed to see it.
+#[test]
+fn outputs_inside_the_graded_folder_are_refused_before_grading() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    std::fs::create_dir_all(class.join("alice")).unwrap();
+    std::fs::write(
+        class.join("alice/csce322assignment03part01.hs"),
+        "main = pure ()",
+    )
+    .unwrap();
+    let listing = || {
+        let mut all: Vec<PathBuf> = snapshot(&class).into_keys().collect();
+        all.extend(
+            std::fs::read_dir(&class)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path()),
+        );
+        all.sort();
+        all
+    };
+    let before = listing();
+    let c = class.display().to_string();
+    let refused = |args: &[&str], flag: &str, path: &str, what: &str| {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let start = format!("error: {flag} {path}: is inside {what}");
+        assert!(err.starts_with(&start), "{args:?}: {err}");
+        assert_eq!(listing(), before, "{args:?} wrote into the class");
+    };
+    for (flag, path) in [
+        ("--reports", format!("{c}/reports")),
+        ("--html", format!("{c}/pages")),
+        ("--csv", format!("{c}/book.csv")),
+        ("--cache", format!("{c}/cache")),
+        ("--reports", format!("{c}/alice/../new/reports")),
+        (
+            "--reports",
+            format!("{}/./class//reports", tmp.path().display()),
+        ),
+    ] {
+        refused(
+            &["submissions", &c, FIXTURES, flag, &path],
+            flag,
+            &path,
+            &format!("the class folder {c}"),
+        );
+    }
+    let alice = format!("{c}/alice");
+    for (flag, path) in [
+        ("--output", format!("{alice}/report.txt")),
+        ("--cache", format!("{alice}/cache")),
+    ] {
+        refused(
+            &["submission", &alice, FIXTURES, flag, &path],
+            flag,
+            &path,
+            &format!("the submission {alice}"),
+        );
+    }
+}
+
+/// A fixture may be a link the instructor made, but not one into the
+/// folder being graded: a student could rewrite that test. Refused (exit 2)
+/// before anything is compiled; a FIFO named like a fixture is an ERROR of
+/// that case, never a wait (`grade`, which needs no GHC, shows it).
+#[test]
+fn a_fixture_linked_into_the_class_is_refused_and_a_fifo_never_hangs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let fixtures = tmp.path().join("fixtures");
+    std::fs::create_dir_all(class.join("alice")).unwrap();
+    std::fs::create_dir_all(&fixtures).unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURES);
+    for name in ["test03.cnf", "test03.onePlayerOneMove.solution"] {
+        std::fs::copy(sample.join(name), fixtures.join(name)).unwrap();
+    }
+    let planted = class.join("alice/expected.txt");
+    std::fs::copy(sample.join("test03.onePlayerManyMoves.solution"), &planted).unwrap();
+    let link = fixtures.join("test03.onePlayerManyMoves.solution");
+    std::os::unix::fs::symlink(&planted, &link).unwrap();
+    let (c, f) = (class.display().to_string(), fixtures.display().to_string());
+    for args in [
+        vec!["submissions", c.as_str(), f.as_str()],
+        vec!["submission", &format!("{c}/alice"), f.as_str()],
+    ] {
+        let o = run(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "error: {}: the fixture resolves to {}, inside ",
+                link.display(),
+                std::fs::canonicalize(&planted).unwrap().display()
+            )),
+            "{args:?}: {err}"
+        );
+    }
+    // A FIFO: the case is an ERROR that says what it is, and the run ends.
+    std::fs::remove_file(&link).unwrap();
+    let fifo = fixtures.join("test03.manyPlayersOneMove.solution");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let started = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .args(["grade", f.as_str(), "--no-times"])
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert!(
+        text.contains(&format!(
+            "cannot read {}: it is a FIFO (named pipe); a fixture must be a regular file",
+            fifo.display()
+        )),
+        "{text}"
+    );
+    assert!(text.ends_with("1 passed, 0 failed, 1 error\n"), "{text}");
+}
+
+/// On a terminal, a class shows its progress from the start (compiling,
+/// with the parts compiled, then grading), not only once the first student
+/// is graded; `--resume` says how many saved results it reused. Piped,
+/// standard error holds no progress.
+#[test]
+fn a_class_shows_progress_from_the_first_compile_and_resume_counts_what_it_reused() {
+    if !tools("a_class_shows_progress_from_the_first_compile_and_resume_counts_what_it_reused") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
+    command
+        .args(["submissions", CLASS, FIXTURES, "--timeout", "2s", "--cache"])
+        .arg(&cache)
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    let screen = test_support::on_terminal(command, b"", Duration::from_secs(900));
+    assert_eq!(screen.code, Some(0), "{}", screen.screen);
+    let at = |what: &str| {
+        screen
+            .screen
+            .find(what)
+            .unwrap_or_else(|| panic!("no {what:?} on the screen:\n{}", screen.screen))
+    };
+    // 6 students, 23 part files (missing-part has no part 2).
+    assert!(at("compiling") < at("/23 parts"), "{}", screen.screen);
+    assert!(at("/23 parts") < at("grading"), "{}", screen.screen);
+    assert!(
+        at("grading") < at("student        part1"),
+        "{}",
+        screen.screen
+    );
+
+    let o = run(&[
+        "submissions",
+        CLASS,
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--resume",
+        "--cache",
+        cache.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "note: --resume: reused the saved results of 6 of the 6 students\n"
+    );
 }
 
 /// Every process descending from `pid`, with its command line.
@@ -855,7 +1035,10 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
     );
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("left out of the Canvas CSV") && err.contains("own-helpers"),
+        err.contains(&format!(
+            "warning: {}: left out of the Canvas CSV, as the roster does not name them: own-helpers",
+            csv.display()
+        )),
         "{err}"
     );
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -891,6 +1074,11 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
     let page = std::fs::read_to_string(html.join("absent.html")).unwrap();
     assert!(
         page.contains("the class has no folder of this name"),
+        "{page}"
+    );
+    // Titled with the roster's name, as a graded student's page is.
+    assert!(
+        page.contains("<title>Peyton Jones, Simon (absent): not graded</title>"),
         "{page}"
     );
 

@@ -9,6 +9,14 @@
 //! on standard output ends the program quietly with 0, as `head` expects.
 //! Colour is chosen with `--color auto|always|never` ([`ColorWhen`]);
 //! `auto` honours `NO_COLOR` and `CLICOLOR_FORCE` and colours terminals only.
+//!
+//! The same words everywhere: a message on standard error is `error: …`
+//! ([`PREFIX`]), `warning: …` ([`WARNING`], [`warn`]) or `note: …`
+//! ([`NOTE`], [`note`]: what the program is doing, e.g. waiting for
+//! standard input on a terminal ([`waiting_for_stdin`]) or reusing saved
+//! work), never after the program's name; standard input is named
+//! [`STDIN`] in located messages (`<stdin>:1:8: …`); a report format meant
+//! for people is called `human` in every binary.
 #![deny(missing_docs)]
 
 use std::io::{self, Write};
@@ -16,6 +24,52 @@ use std::process::ExitCode;
 
 /// What every error message starts with.
 pub const PREFIX: &str = "error: ";
+
+/// What every warning starts with.
+pub const WARNING: &str = "warning: ";
+
+/// What every note (what the program is doing) starts with.
+pub const NOTE: &str = "note: ";
+
+/// How standard input is named in messages that give a place
+/// (`<stdin>:LINE:COLUMN`).
+pub const STDIN: &str = "<stdin>";
+
+/// `text` after `prefix`, once (a text that already starts with it keeps it).
+fn prefixed(prefix: &str, text: &str) -> String {
+    format!("{prefix}{}", text.strip_prefix(prefix).unwrap_or(text))
+}
+
+/// The warning line for `text`: [`WARNING`] and the text.
+pub fn warning_line(text: &str) -> String {
+    prefixed(WARNING, text)
+}
+
+/// Prints a warning on standard error: [`WARNING`] and the text.
+pub fn warn(text: &str) {
+    let _ = writeln!(io::stderr(), "{}", warning_line(text));
+}
+
+/// Prints a note on standard error: [`NOTE`] and the text.
+pub fn note(text: &str) {
+    let _ = writeln!(io::stderr(), "{}", prefixed(NOTE, text));
+}
+
+/// The note shown before a program reads `what` from standard input, when
+/// standard input is a terminal (else nothing): how to end the input, and
+/// the `otherwise` way of giving it.
+pub fn waiting_note(what: &str, otherwise: &str) -> String {
+    format!("{NOTE}reading {what} from standard input (end it with Ctrl-D); or {otherwise}")
+}
+
+/// Prints [`waiting_note`] on standard error when standard input is a
+/// terminal, so a program waiting for input never looks hung.
+pub fn waiting_for_stdin(what: &str, otherwise: &str) {
+    use std::io::IsTerminal as _;
+    if io::stdin().is_terminal() {
+        let _ = writeln!(io::stderr(), "{}", waiting_note(what, otherwise));
+    }
+}
 
 /// Why a command could not do its work.
 #[derive(Debug)]
@@ -118,6 +172,19 @@ mod tests {
         assert_eq!(
             message(&Failure::Io(full)).as_deref(),
             Some("error: No space left on device")
+        );
+    }
+
+    #[test]
+    fn one_prefix_per_kind_of_message() {
+        assert_eq!(warning_line("--no-sandbox: x"), "warning: --no-sandbox: x");
+        assert_eq!(
+            warning_line("warning: --no-sandbox: x"),
+            "warning: --no-sandbox: x"
+        );
+        assert_eq!(
+            waiting_note("a game", "give a file"),
+            "note: reading a game from standard input (end it with Ctrl-D); or give a file"
         );
     }
 

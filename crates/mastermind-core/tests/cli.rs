@@ -224,6 +224,20 @@ fn stats_text_and_json() {
         "strategy: knuth\npegs: 4\ncolors: 6\ncodes: 1296\ntotal: 5801\naverage: 4.4761\n\
          worst: 5\nhistogram: 1/6/62/533/694\n"
     );
+    // `human`, the word of every binary (the old `text` still works).
+    for format in ["human", "text"] {
+        let named = run(&["stats", "--strategy", "knuth", "--format", format], "");
+        assert_eq!(named.stdout, r.stdout, "--format {format}");
+        let tree = run(
+            &["tree", "--pegs", "2", "--colors", "2", "--format", format],
+            "",
+        );
+        let plain = run(&["tree", "--pegs", "2", "--colors", "2"], "");
+        assert_eq!(tree.stdout, plain.stdout, "tree --format {format}");
+    }
+    let help = run(&["stats", "--help"], "");
+    assert!(help.stdout.contains("human"), "{}", help.stdout);
+    assert!(!help.stdout.contains("text"), "{}", help.stdout);
     let r = run(&["stats", "--format", "json"], "");
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["strategy"], "first-consistent");
@@ -512,7 +526,7 @@ fn check_tree_unreadable_input_exits_2() {
     let r = run(&["check-tree", "-"], "{\"guess\": ");
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.starts_with("error: tree - is not JSON: "),
+        r.stderr.starts_with("error: tree <stdin> is not JSON: "),
         "{}",
         r.stderr
     );

@@ -557,7 +557,7 @@ pub fn start_classes() -> Vec<(Position, Vec<Position>)> {
 /// The work a count did, for `peg count --verbose`.
 pub fn describe_work(report: &CountReport, time: std::time::Duration) -> String {
     format!(
-        "{} sets stored ({:?} method, {} symmetries), largest layer {}, {:.2?}",
+        "{} orbits stored ({:?} method, {} symmetries), largest layer {}, {:.2?}",
         report.states, report.method, report.symmetries, report.largest_layer, time
     )
 }
@@ -574,7 +574,7 @@ pub enum TableError {
 }
 
 /// `peg count --all`: writes one row per class of start holes (its holes,
-/// the count from each, the sets stored, the time), each as soon as it is
+/// the count from each, the orbits stored, the time), each as soon as it is
 /// counted, then the total time.
 pub fn write_count_table(
     method: CountMethod,
@@ -595,7 +595,7 @@ pub fn write_count_table(
     writeln!(
         out,
         "{:<width$}  {:>29}  {:>10}  {:>8}",
-        "holes", "winning games from each hole", "states", "time"
+        "holes", "winning games from each hole", "orbits", "time"
     )?;
     out.flush()?;
     let total = Instant::now();

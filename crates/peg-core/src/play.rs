@@ -32,11 +32,20 @@ fn prompt(game: &Game, out: &mut impl Write) -> io::Result<()> {
 
 /// Plays `game`: reads one line per turn from `input`, writes to `out`,
 /// drawing the board in colour when `color` is set.
-pub fn play(
+pub fn play(game: Game, input: impl BufRead, out: &mut impl Write, color: bool) -> io::Result<()> {
+    play_with_progress(game, input, out, color, &mut |_| {})
+}
+
+/// [`play`], telling `working` what takes a while (`Some` of what it is,
+/// e.g. `count` on a full board takes seconds) and when it is done
+/// (`None`), so a front end can show it on a terminal; the transcript on
+/// `out` stays the same.
+pub fn play_with_progress(
     mut game: Game,
     mut input: impl BufRead,
     out: &mut impl Write,
     color: bool,
+    working: &mut dyn FnMut(Option<&str>),
 ) -> io::Result<()> {
     writeln!(
         out,
@@ -62,10 +71,16 @@ pub fn play(
             }
             "help" | "?" => writeln!(out, "{HELP}")?,
             "moves" => writeln!(out, "Valid moves: {}", list_positions(&game.valid_moves()))?,
-            "count" => match count_board(game.board()) {
-                Ok(r) => writeln!(out, "Ways to finish from here: {}.", r.orderings)?,
-                Err(e) => writeln!(out, "Cannot count: {e}.")?,
-            },
+            "count" => {
+                out.flush()?;
+                working(Some("counting the ways to finish from here"));
+                let counted = count_board(game.board());
+                working(None);
+                match counted {
+                    Ok(r) => writeln!(out, "Ways to finish from here: {}.", r.orderings)?,
+                    Err(e) => writeln!(out, "Cannot count: {e}.")?,
+                }
+            }
             "hint" => match game.hint() {
                 Some(m) => writeln!(out, "Hint: try {}.", m.0)?,
                 None => writeln!(out, "No move is left.")?,

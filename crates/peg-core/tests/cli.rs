@@ -134,7 +134,7 @@ fn unreadable_board_exits_2_with_line_and_column() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = text(&out.stderr);
-    assert!(err.contains("stdin:2:11:"), "{err}");
+    assert!(err.contains("<stdin>:2:11:"), "{err}");
     let out = peg(&["goal"], "[Peg (0,0) W,Peg (4,4) B]");
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
@@ -275,7 +275,7 @@ fn count_refuses_bad_boards_and_mixed_requests() {
     let out = peg(&["count"], "[Peg (0,0) W,\nPeg (1,0) X]");
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    assert!(text(&out.stderr).contains("stdin:2:11:"), "{out:?}");
+    assert!(text(&out.stderr).contains("<stdin>:2:11:"), "{out:?}");
     let out = peg(&["count", "--board", "[Peg (4,4) W]"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("`Peg (4,4) W`"));
@@ -324,6 +324,53 @@ fn play_count_shows_the_ways_to_finish_the_board_on_screen() {
         "{s}"
     );
     assert!(s.contains("count (the number of ways to finish from here)"));
+}
+
+/// On a terminal (and only there) a `count` says it is working while it
+/// counts, and a command waiting for a board on standard input says so;
+/// piped, the transcript is the same as ever and standard error is empty.
+#[test]
+fn on_a_terminal_count_says_it_is_working_and_a_wait_for_a_board_is_explained() {
+    let solution = text(&peg(&["solve", "--start", "3,0"], "").stdout);
+    let moves: Vec<&str> = solution.lines().map(|l| &l[2..]).take(26).collect();
+    let script = format!("{}\ncount\nquit\n", moves.join("\n"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_peg"));
+    command.args(["play", "--start", "3,0", "--color", "never"]);
+    let run = test_support::on_terminal(
+        command,
+        script.as_bytes(),
+        std::time::Duration::from_secs(120),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.screen);
+    let working = run
+        .screen
+        .find("counting the ways to finish from here…")
+        .unwrap_or_else(|| panic!("{}", run.screen));
+    let answer = run.screen.find("Ways to finish from here: ").unwrap();
+    assert!(working < answer, "{}", run.screen);
+    let piped = peg(&["play", "--start", "3,0", "--color", "never"], &script);
+    assert!(!text(&piped.stdout).contains("counting"));
+    assert!(piped.stderr.is_empty(), "{}", text(&piped.stderr));
+
+    let mut command = Command::new(env!("CARGO_BIN_EXE_peg"));
+    command.args(["valid", "1,0"]);
+    let run = test_support::on_terminal(
+        command,
+        b"[Peg (0,0) W,Peg (1,0) B]\n\x04",
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.screen);
+    assert!(
+        run.screen.contains(
+            "note: reading a board, e.g. [Peg (0,0) W,Peg (1,0) B] from standard input (end \
+             it with Ctrl-D); or give it with --board TEXT"
+        ),
+        "{}",
+        run.screen
+    );
+    assert!(run.screen.contains("True"), "{}", run.screen);
+    let piped = peg(&["valid", "1,0"], "[Peg (0,0) W,Peg (1,0) B]");
+    assert!(piped.stderr.is_empty());
 }
 
 #[test]

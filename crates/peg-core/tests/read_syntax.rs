@@ -97,8 +97,8 @@ fn errors_render_with_the_source_line_and_a_caret() {
     let e = parse_board(text).unwrap_err();
     assert_eq!(e.offset, text.find('X').unwrap());
     assert_eq!(
-        e.render("stdin", text).to_string(),
-        "stdin:2:12: cannot read a board ([Peg (x,y) W, ...]): expected 'W', 'B' or '(', found 'X'\n\
+        e.render("<stdin>", text).to_string(),
+        "<stdin>:2:12: cannot read a board ([Peg (x,y) W, ...]): expected 'W', 'B' or '(', found 'X'\n\
          2 |  Peg (1,0) X]\n\
          \x20 |            ^"
     );

@@ -235,3 +235,83 @@ pub fn without_provenance(text: &str) -> String {
     );
     format!("{}{}", &text[..start], &text[end..])
 }
+
+/// How a run on a terminal ended and what the terminal showed.
+#[derive(Debug)]
+pub struct TerminalRun {
+    /// The exit code (`None`: killed, e.g. after the time limit).
+    pub code: Option<i32>,
+    /// Everything written to the terminal (standard output and error
+    /// together, and the echo of the input), invalid UTF-8 replaced.
+    pub screen: String,
+}
+
+/// Runs `command` with standard input, output and error on a new
+/// pseudo-terminal of 24 rows and 80 columns, as a person's shell would,
+/// types `input` on it, and returns what the terminal showed once the
+/// program exits; it is killed after `limit`. `CI` is removed from its
+/// environment, as programs show no progress there.
+pub fn on_terminal(mut command: Command, input: &[u8], limit: Duration) -> TerminalRun {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    let name = format!("{command:?}");
+    let fail = |what: &str, e: std::io::Error| -> ! { panic!("{name}: {what}: {e}") };
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)
+        .unwrap_or_else(|e| fail("openpt", e.into()));
+    grantpt(&master).unwrap_or_else(|e| fail("grantpt", e.into()));
+    unlockpt(&master).unwrap_or_else(|e| fail("unlockpt", e.into()));
+    let size = rustix::termios::Winsize {
+        ws_row: 24,
+        ws_col: 80,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    rustix::termios::tcsetwinsize(&master, size).unwrap_or_else(|e| fail("winsize", e.into()));
+    let path = ptsname(&master, Vec::new()).unwrap_or_else(|e| fail("ptsname", e.into()));
+    let terminal = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(path.as_bytes()))
+        .unwrap_or_else(|e| fail("open the terminal", e));
+    let io = |f: &std::fs::File| f.try_clone().unwrap_or_else(|e| fail("dup", e));
+    command
+        .env_remove("CI")
+        .stdin(io(&terminal))
+        .stdout(io(&terminal))
+        .stderr(terminal);
+    let mut child = command.spawn().unwrap_or_else(|e| fail("spawn", e));
+    // The command holds the terminal's other end until it is dropped: the
+    // reader below ends when the program's last copy closes.
+    drop(command);
+    let mut master = std::fs::File::from(master);
+    let mut reader = master.try_clone().unwrap_or_else(|e| fail("dup", e));
+    let screen = thread::spawn(move || {
+        let mut all = Vec::new();
+        let mut buf = [0u8; 4096];
+        // Linux answers EIO once no one holds the terminal's other end.
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            all.extend_from_slice(&buf[..n]);
+        }
+        all
+    });
+    let _ = master.write_all(input);
+    let started = Instant::now();
+    let code = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status.code(),
+            Ok(None) if started.elapsed() < limit => thread::sleep(Duration::from_millis(20)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    let screen = screen.join().unwrap_or_default();
+    TerminalRun {
+        code,
+        screen: String::from_utf8_lossy(&screen).into_owned(),
+    }
+}

@@ -6,10 +6,13 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use cnf_grader::format::play::{check_source, play_file, read_input};
-use cnf_grader::harness::bless::{bless, summary};
+use cnf_grader::harness::bless::{bless, errors, summary};
 use cnf_grader::harness::discover::discover;
 use cnf_grader::harness::generator::{GenSpec, generate, write_generated};
 use connect_core::Function;
+
+/// What `run -` and `check -` read, for the note shown while they wait.
+const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
 
 pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
     let fixtures = discover(&args.paths).map_err(|e| e.to_string())?;
@@ -27,6 +30,10 @@ pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
     };
     let entries = bless(&fixtures, &functions, args.check);
     let (text, bad) = summary(&entries, args.check);
+    // Verdicts on standard output, problems on standard error (as `check`).
+    for error in errors(&entries) {
+        eprintln!("{}{error}", frontend::PREFIX);
+    }
     print_out(&text, None)?;
     Ok(if bad {
         ExitCode::from(1)
@@ -36,6 +43,9 @@ pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
 }
 
 pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, String> {
+    if args.file == "-" {
+        frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
+    }
     let text = play_file(args.part, &args.file, args.players)?;
     print_out(&text, None)?;
     Ok(ExitCode::SUCCESS)
@@ -46,6 +56,9 @@ pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, String> {
     let mut text = String::new();
     let (mut invalid, mut unreadable) = (0, 0);
     for file in &args.files {
+        if file == "-" {
+            frontend::waiting_for_stdin(GAME, "give .cnf files instead of -");
+        }
         match read_input(file) {
             Err(message) => {
                 unreadable += 1;

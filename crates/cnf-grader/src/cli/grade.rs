@@ -79,7 +79,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
                 }
             };
             if sandbox.is_none() {
-                eprintln!("cnf-grader: {NO_SANDBOX_WARNING}");
+                frontend::warn(NO_SANDBOX_WARNING);
             }
             Runner::Exec(ExecConfig {
                 command: command.clone(),
@@ -180,7 +180,7 @@ fn shard_of_run(all: Vec<Fixture>, shard: Shard) -> (Vec<Fixture>, Vec<usize>) {
     let mut at = 0;
     for fixture in all {
         let n = fixture.cases.len().max(1);
-        if shard.contains(&fixture.cnf.to_string_lossy()) {
+        if shard.contains(&fixture.name.to_string_lossy()) {
             seqs.extend(at..at + n);
             kept.push(fixture);
         }

@@ -4,6 +4,7 @@
 pub(crate) mod args;
 pub(crate) mod fixtures;
 pub(crate) mod grade;
+pub(crate) mod inert;
 pub(crate) mod merge;
 pub(crate) mod output;
 pub(crate) mod submission;

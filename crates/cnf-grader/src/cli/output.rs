@@ -3,6 +3,7 @@
 use std::io::{self, IsTerminal};
 
 use crate::cli::args::*;
+use cnf_grader::submission::ClassProgress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Writes text to standard output (colour codes stripped unless `color`
@@ -32,19 +33,77 @@ pub(crate) fn progress_bar(total: usize, exec: bool) -> ProgressBar {
     bar
 }
 
-/// A progress bar of students graded on standard error, on a terminal only.
-pub(crate) fn students_bar(total: usize) -> ProgressBar {
-    let interactive = io::stderr().is_terminal() && std::env::var_os("CI").is_none();
-    if !interactive || total < 2 {
-        return ProgressBar::hidden();
+/// A class's progress on standard error, on a terminal only, from the
+/// start: `preparing`, then `compiling` with the parts compiled, then
+/// `grading` with the students done; the elapsed time ticks meanwhile.
+pub(crate) struct ClassBar {
+    bar: ProgressBar,
+    students: u64,
+    done: std::sync::atomic::AtomicU64,
+    grading: std::sync::atomic::AtomicBool,
+    /// Students whose saved results `--resume` reused.
+    pub(crate) reused: std::sync::atomic::AtomicUsize,
+}
+
+impl ClassBar {
+    /// The display of a class of `students`, shown at once on a terminal.
+    pub(crate) fn new(students: usize) -> ClassBar {
+        let interactive = io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+        let bar = if interactive {
+            let bar =
+                ProgressBar::with_draw_target(Some(students as u64), ProgressDrawTarget::stderr());
+            if let Ok(style) =
+                ProgressStyle::with_template("{prefix} {bar:40} {pos}/{len} {msg}  {elapsed}")
+            {
+                bar.set_style(style);
+            }
+            bar.set_prefix("preparing");
+            bar.set_message("students");
+            bar.enable_steady_tick(std::time::Duration::from_millis(250));
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        ClassBar {
+            bar,
+            students: students as u64,
+            done: Default::default(),
+            grading: Default::default(),
+            reused: Default::default(),
+        }
     }
-    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "compiling, then grading: {bar:40} {pos}/{len} students  {elapsed}",
-    ) {
-        bar.set_style(style);
+
+    /// Shows one stage of the run.
+    pub(crate) fn update(&self, event: ClassProgress) {
+        use std::sync::atomic::Ordering::SeqCst;
+        match event {
+            ClassProgress::Restored(n) => self.reused.store(n, SeqCst),
+            ClassProgress::Compiling(0) => {}
+            ClassProgress::Compiling(parts) if !self.grading.load(SeqCst) => {
+                self.bar.set_prefix("compiling");
+                self.bar.set_message("parts");
+                self.bar.set_length(parts as u64);
+                self.bar.set_position(0);
+            }
+            ClassProgress::Compiling(_) => {}
+            ClassProgress::Compiled if !self.grading.load(SeqCst) => self.bar.inc(1),
+            ClassProgress::Compiled => {}
+            ClassProgress::Student => {
+                let done = self.done.fetch_add(1, SeqCst) + 1;
+                if !self.grading.swap(true, SeqCst) {
+                    self.bar.set_prefix("grading");
+                    self.bar.set_message("students");
+                    self.bar.set_length(self.students);
+                }
+                self.bar.set_position(done);
+            }
+        }
     }
-    bar
+
+    /// Removes the display.
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// Writes a report to `--output FILE` (atomically) or to standard output,

@@ -8,10 +8,12 @@ use crate::INTERRUPTED;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use cnf_grader::harness::bless::write_atomically;
-use cnf_grader::harness::discover::{Fixture, discover};
+use cnf_grader::harness::discover::{Fixture, check_outside, discover};
 use cnf_grader::harness::grade::{GradeOptions, case_count, select};
 use cnf_grader::harness::html;
-use cnf_grader::harness::output::{check_output_dir, check_output_file, fixture_roots};
+use cnf_grader::harness::output::{
+    check_output_dir, check_output_file, check_outside_graded, fixture_roots,
+};
 use cnf_grader::harness::provenance::Provenance;
 use cnf_grader::harness::report::{ReportOptions, ShardInfo, json, junit};
 use cnf_grader::submission::cache::Cache;
@@ -100,7 +102,7 @@ pub(crate) fn submission_setup(
     }
     let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| e.to_string())?;
     if sandbox.is_none() {
-        eprintln!("cnf-grader: {NO_SANDBOX_WARNING}");
+        frontend::warn(NO_SANDBOX_WARNING);
     }
     let options = SubmissionOptions {
         ghc,
@@ -118,6 +120,9 @@ pub(crate) fn submission_setup(
 }
 
 pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
+    let graded = (args.dir.as_path(), "the submission");
+    check_outputs_outside(&[("--output", args.report.output.as_deref())], graded)?;
+    check_outputs_outside(&[("--cache", args.build.cache.as_deref())], graded)?;
     if let Some(path) = &args.report.output {
         check_output_file("--output", path)?;
     }
@@ -143,6 +148,7 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         ));
     }
     let fixtures = submission_fixtures(&args.fixtures)?;
+    check_outside(&fixtures, &args.dir, "the submission").map_err(|e| e.to_string())?;
     let protected = protected_paths(&args.fixtures, &[args.report.output.as_deref()]);
     let (options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
@@ -207,7 +213,17 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         ));
     }
     let outputs = &args.outputs;
-    // Every output is checked before an hour of grading, not after.
+    // Every output is checked before an hour of grading, not after; first
+    // that none is inside the class, before a folder is made there.
+    check_outputs_outside(
+        &[
+            ("--csv", outputs.csv.as_deref()),
+            ("--reports", outputs.reports.as_deref()),
+            ("--html", outputs.html.as_deref()),
+            ("--cache", args.build.cache.as_deref()),
+        ],
+        (args.root.as_path(), "the class folder"),
+    )?;
     check_class_outputs(
         outputs.csv.as_deref(),
         outputs.reports.as_deref(),
@@ -227,6 +243,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         );
     }
     let fixtures = submission_fixtures(&args.fixtures)?;
+    check_outside(&fixtures, &args.root, "the class folder").map_err(|e| e.to_string())?;
     let all_names = class_members(&args.root, roster.as_ref()).map_err(|e| e.to_string())?;
     if let Some(dir) = &outputs.html
         && let Some(name) = all_names
@@ -261,7 +278,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
     );
     let (options, _work) = submission_setup(&args.build, protected, args.no_times)?;
     let provenance = options.provenance(&fixtures);
-    let bar = students_bar(count);
+    let bar = ClassBar::new(count);
     let students = grade_class(
         &args.root,
         &fixtures,
@@ -271,10 +288,16 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
             shard: args.shard,
             roster: roster.as_ref(),
         },
-        &|| bar.inc(1),
+        &|event| bar.update(event),
     )
     .map_err(|e| e.to_string())?;
-    bar.finish_and_clear();
+    bar.finish();
+    if args.resume {
+        let reused = bar.reused.load(std::sync::atomic::Ordering::SeqCst);
+        frontend::note(&format!(
+            "--resume: reused the saved results of {reused} of the {count} students"
+        ));
+    }
     let class = Class {
         root: &args.root.display().to_string(),
         provenance: &provenance,
@@ -294,6 +317,19 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         outputs.reports.as_deref(),
         outputs.html.as_deref(),
     )
+}
+
+/// Refuses outputs inside the folder being graded (and what it is).
+fn check_outputs_outside(
+    outputs: &[(&str, Option<&Path>)],
+    (folder, what): (&Path, &str),
+) -> Result<(), String> {
+    for (flag, path) in outputs {
+        if let Some(path) = path {
+            check_outside_graded(flag, path, folder, what)?;
+        }
+    }
+    Ok(())
 }
 
 /// Checks a class's output paths before any work.
@@ -351,9 +387,14 @@ pub(crate) fn write_class(
     let warning = (provenance.sandbox == Some(false)).then_some(NO_SANDBOX_WARNING);
     if let Some(dir) = html_dir {
         for student in students {
+            // Titled like a graded student's page: the roster's name first.
+            let title = student.row.name.as_ref().map_or_else(
+                || student.name.clone(),
+                |name| format!("{name} ({})", student.name),
+            );
             let page = if !student.graded {
                 html::not_graded(
-                    &student.name,
+                    &title,
                     student
                         .row
                         .error
@@ -363,7 +404,7 @@ pub(crate) fn write_class(
                     provenance,
                 )
             } else if student.html.is_empty() {
-                html::no_page(&student.name, warning, provenance)
+                html::no_page(&title, warning, provenance)
             } else {
                 student.html.clone()
             };
@@ -381,12 +422,11 @@ pub(crate) fn write_class(
             CsvLayout::Canvas { assignment } => {
                 let (text, left_out) = gradebook::canvas_csv(&rows, &assignment);
                 if !left_out.is_empty() {
-                    eprintln!(
-                        "cnf-grader: {}: left out of the Canvas CSV, as the roster does not \
-                         name them: {}",
+                    frontend::warn(&format!(
+                        "{}: left out of the Canvas CSV, as the roster does not name them: {}",
                         path.display(),
                         left_out.join(", ")
-                    );
+                    ));
                 }
                 text
             }

@@ -87,7 +87,7 @@ pub fn read_input(file: &str) -> Result<(String, String), String> {
         std::io::stdin()
             .read_to_end(&mut buf)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
-        ("<stdin>".to_owned(), buf)
+        ("<stdin>".to_owned(), buf) // as frontend::STDIN names it
     } else {
         let shown = if file.is_empty() {
             "\"\" (an empty file name)"

@@ -16,7 +16,7 @@ use connect_core::Function;
 
 use crate::format::cnf::parse_cnf;
 use crate::format::solution::render_solution;
-use crate::harness::discover::Fixture;
+use crate::harness::discover::{Fixture, read_fixture_file};
 
 /// Writes `bytes` to `path` through a temporary file in the same folder
 /// and a rename: readers and interrupted runs never see half a file. (No
@@ -81,16 +81,17 @@ impl Entry {
 }
 
 /// The listing of a bless run, one line per file created, changed or not
-/// written (unchanged ones are counted only), then the tally (e.g.
-/// `2 created, 0 changed, 102 unchanged`), and whether it found a problem
-/// (an error, or with `check` anything that would change).
+/// written (unchanged ones are counted only; errors too, as they are
+/// reported apart, see [`errors`]), then the tally (e.g. `2 created, 0
+/// changed, 102 unchanged`), and whether it found a problem (an error, or
+/// with `check` anything that would change).
 pub fn summary(entries: &[Entry], check: bool) -> (String, bool) {
     let mut text = String::new();
     let (mut created, mut changed, mut unchanged, mut not_written, mut failed) = (0, 0, 0, 0, 0);
     for entry in entries {
         // Unchanged files are only counted: a tree of a hundred would drown
-        // the two that changed.
-        if entry.action != Action::Unchanged {
+        // the two that changed. Errors go to standard error ([`errors`]).
+        if !matches!(entry.action, Action::Unchanged | Action::Failed(_)) {
             text.push_str(&entry.line(check));
             text.push('\n');
         }
@@ -119,12 +120,24 @@ pub fn summary(entries: &[Entry], check: bool) -> (String, bool) {
     (text, failed > 0 || (check && created + changed > 0))
 }
 
+/// The errors of a bless run, one message each (`PATH: what went wrong`),
+/// for standard error, as `check` reports its problems.
+pub fn errors(entries: &[Entry]) -> Vec<String> {
+    entries
+        .iter()
+        .filter_map(|e| match &e.action {
+            Action::Failed(why) => Some(format!("{}: {why}", e.path.display())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Writes (or with `check`, only compares) the `.solution` files of
 /// `functions` for every existing `.cnf` of `fixtures`.
 pub fn bless(fixtures: &[Fixture], functions: &[Function], check: bool) -> Vec<Entry> {
     let mut entries = Vec::new();
     for fixture in fixtures.iter().filter(|f| f.cnf_exists) {
-        let source = match fs::read(&fixture.cnf).map(String::from_utf8) {
+        let source = match read_fixture_file(&fixture.cnf).map(String::from_utf8) {
             Ok(Ok(text)) => text,
             Ok(Err(_)) => {
                 entries.push(Entry {
@@ -161,7 +174,7 @@ pub fn bless(fixtures: &[Fixture], functions: &[Function], check: bool) -> Vec<E
                 Err(e) => Action::NotWritten(format!("{function} reports an error: {e}")),
                 Ok(board) => {
                     let text = render_solution(&board);
-                    let action = match fs::read(&path) {
+                    let action = match read_fixture_file(&path) {
                         Ok(old) if old == text.as_bytes() => Action::Unchanged,
                         Ok(_) => Action::Changed,
                         Err(e) if e.kind() == io::ErrorKind::NotFound => Action::Created,

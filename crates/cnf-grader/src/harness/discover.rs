@@ -1,13 +1,34 @@
 //! Finding fixtures: every `NAME.cnf` with its `NAME.FUNCTION.solution`
 //! files, in folders and their sub-folders, in a stable order.
 //!
-//! Decisions: a fixture is hidden when its path passes through a folder
-//! named `hidden` (e.g. `fixtures/hidden/g.cnf`), so an instructor hides
-//! tests by moving them, with no marker file to forget; entries whose name starts with `.` are skipped (hidden files
-//! and the temporary files of an interrupted `bless`); symbolic links to
-//! files are followed, symbolic links to folders are not (no loops). Paths
-//! are kept as they were reached from the given path, so the report shows
-//! `fixtures/test03.cnf` for the argument `fixtures/`.
+//! Decisions:
+//! - a fixture is hidden when its path passes through a folder named
+//!   `hidden` (e.g. `fixtures/hidden/g.cnf`), so an instructor hides tests
+//!   by moving them, with no marker file to forget;
+//! - entries whose name starts with `.` are skipped (hidden files and the
+//!   temporary files of an interrupted `bless`);
+//! - a file is one fixture file however it is spelled: files are
+//!   identified by their folder's canonical path and their name, so
+//!   `fixtures ./fixtures/g.cnf` gives `g.cnf`'s cases once. A report shows
+//!   a fixture as the first argument that reached it spelled it (repeated
+//!   `/` and inner `.` dropped), e.g. `fixtures/test03.cnf` for the
+//!   argument `fixtures//`;
+//! - each fixture also has a [`Fixture::name`] that no spelling changes:
+//!   its path below the *fixture base*, the deepest folder that holds every
+//!   root given (a folder argument is a root; a file argument's root is its
+//!   folder), all canonical. One folder `fixtures` gives names like
+//!   `test03.cnf` and `hidden/g.cnf`, as does a copy of it anywhere;
+//!   `fixtures/a fixtures/b` gives `a/…` and `b/…`. Fixtures are sorted by
+//!   that name, and the provenance's hash and `--shard` use it, so neither
+//!   depends on how the paths were typed or in which order;
+//! - symbolic links to files are followed (an instructor may link a
+//!   fixture), symbolic links to folders are not (no loops); a file named
+//!   like a fixture that is not a regular file (a FIFO, a socket, a device,
+//!   a dangling link) is kept, and grading it is an `ERROR` that says what
+//!   it is: [`read_fixture_file`] opens without blocking and reads regular
+//!   files only, so such a file never hangs the grader;
+//! - [`check_outside`] refuses fixtures that resolve into a folder a
+//!   student controls (a link into the class being graded), before grading.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -28,8 +49,12 @@ pub struct Case {
 /// A game file and the expected results found next to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fixture {
-    /// The `NAME.cnf` path (which may not exist when only solutions were found).
+    /// The `NAME.cnf` path, as the user spelled it (which may not exist
+    /// when only solutions were found).
     pub cnf: PathBuf,
+    /// The `.cnf`'s path below the fixture base (see the module docs): the
+    /// same for every spelling of the paths and for a copy of the tree.
+    pub name: PathBuf,
     /// Whether the `.cnf` file exists.
     pub cnf_exists: bool,
     /// The expected results, functions in part order, then unknown names.
@@ -56,6 +81,21 @@ pub enum DiscoverError {
         /// What went wrong.
         source: io::Error,
     },
+    /// A fixture file resolves into a folder a student controls.
+    #[error(
+        "{fixture}: the fixture resolves to {target}, inside {folder} ({what}), so a student \
+         could rewrite the test; keep fixtures outside it (copy the file, do not link it)"
+    )]
+    InsideSubmissions {
+        /// The fixture file, as spelled.
+        fixture: PathBuf,
+        /// Where it resolves to.
+        target: PathBuf,
+        /// The students' folder.
+        folder: PathBuf,
+        /// What the folder is (`the class folder`, `the submission`).
+        what: &'static str,
+    },
 }
 
 /// What a file name says about its role in a fixture.
@@ -79,82 +119,131 @@ fn role(path: &Path) -> Option<Role> {
     }
 }
 
+/// One fixture file reached from an argument.
+struct Found {
+    /// As spelled: the argument's spelling of its folder, then its name.
+    shown: PathBuf,
+    /// Its folder's canonical path, then its name.
+    canonical: PathBuf,
+}
+
+/// `path` as spelled, without repeated `/` and inner `.` (which change nothing).
+fn tidy(path: &Path) -> PathBuf {
+    path.components().collect()
+}
+
 /// Finds every fixture under `paths` (folders, `.cnf` files or `.solution`
-/// files), sorted by `.cnf` path. A `.cnf` file given or found is listed
-/// even when it has no `.solution` file; a `.cnf` argument brings its
+/// files), sorted by [`Fixture::name`]. A `.cnf` file given or found is
+/// listed even when it has no `.solution` file; a `.cnf` argument brings its
 /// sibling solutions along.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Fixture>, DiscoverError> {
     let mut files = Vec::new();
+    let mut roots = Vec::new();
     for path in paths {
-        let meta = fs::metadata(path).map_err(|source| DiscoverError::Path {
+        let failed = |source| DiscoverError::Path {
             path: path.clone(),
             source,
-        })?;
+        };
+        let meta = fs::metadata(path).map_err(failed)?;
         if meta.is_dir() {
-            walk(path, &mut files).map_err(|source| DiscoverError::Path {
-                path: path.clone(),
-                source,
-            })?;
+            let canonical = fs::canonicalize(path).map_err(failed)?;
+            let mut below = Vec::new();
+            walk(path, Path::new(""), &mut below).map_err(failed)?;
+            let shown = tidy(path);
+            files.extend(below.into_iter().map(|rel| Found {
+                shown: shown.join(&rel),
+                canonical: canonical.join(&rel),
+            }));
+            roots.push(canonical);
         } else {
-            files.push(path.clone());
+            let dir = path.parent().unwrap_or(Path::new(""));
+            let listed = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            let canonical_dir = fs::canonicalize(listed).map_err(failed)?;
+            let shown_dir = tidy(dir);
+            let mut names = vec![path.file_name().unwrap_or_default().to_owned()];
             if let Some(Role::Cnf { name }) = role(path) {
-                let dir = path.parent().unwrap_or(Path::new(""));
                 let prefix = format!("{name}.");
-                let listing = fs::read_dir(if dir.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    dir
-                })
-                .map_err(|source| DiscoverError::Path {
-                    path: path.clone(),
-                    source,
-                })?;
-                for entry in listing.flatten() {
+                for entry in fs::read_dir(listed).map_err(failed)?.flatten() {
                     let file = entry.file_name();
-                    let Some(file) = file.to_str() else { continue };
-                    if file.starts_with(&prefix) && file.ends_with(".solution") {
-                        files.push(dir.join(file));
+                    let Some(text) = file.to_str() else { continue };
+                    if text.starts_with(&prefix) && text.ends_with(".solution") {
+                        names.push(file);
                     }
                 }
             }
+            files.extend(names.into_iter().map(|n| Found {
+                shown: shown_dir.join(&n),
+                canonical: canonical_dir.join(&n),
+            }));
+            roots.push(canonical_dir);
         }
     }
-    Ok(group(files))
+    Ok(group(files, &base(&roots)))
 }
 
-/// Groups files into fixtures keyed by their `.cnf` path.
-fn group(files: Vec<PathBuf>) -> Vec<Fixture> {
+/// The deepest folder that holds every one of `roots` (canonical paths).
+fn base(roots: &[PathBuf]) -> PathBuf {
+    let mut iter = roots.iter();
+    let Some(first) = iter.next() else {
+        return PathBuf::new();
+    };
+    let mut common: Vec<_> = first.components().collect();
+    for root in iter {
+        let same = common
+            .iter()
+            .zip(root.components())
+            .take_while(|(a, b)| **a == *b)
+            .count();
+        common.truncate(same);
+    }
+    common.into_iter().collect()
+}
+
+/// Groups files into fixtures, one per canonical `.cnf` path, each shown as
+/// first spelled, named below `base`, and sorted by that name.
+fn group(files: Vec<Found>, base: &Path) -> Vec<Fixture> {
     let mut fixtures: BTreeMap<PathBuf, Fixture> = BTreeMap::new();
-    for path in files {
-        let Some(r) = role(&path) else { continue };
-        let dir = path.parent().unwrap_or(Path::new(""));
-        let (name, case) = match r {
-            Role::Cnf { name } => (name, None),
-            Role::Solution { name, function } => {
-                let function = Function::from_name(&function).ok_or(function);
-                (
-                    name,
-                    Some(Case {
-                        solution: path.clone(),
-                        function,
-                    }),
-                )
-            }
+    for found in files {
+        let Some(r) = role(&found.shown) else {
+            continue;
         };
-        let cnf = dir.join(format!("{name}.cnf"));
-        let fixture = fixtures.entry(cnf.clone()).or_insert_with(|| Fixture {
-            hidden: is_hidden(&cnf),
-            cnf_exists: cnf.is_file(),
-            cnf,
-            cases: Vec::new(),
+        let (name, file) = match r {
+            Role::Cnf { name } => (name, None),
+            Role::Solution { name, function } => (name, Some(function)),
+        };
+        let cnf_file = format!("{name}.cnf");
+        let canonical = found.canonical.with_file_name(&cnf_file);
+        let fixture = fixtures.entry(canonical.clone()).or_insert_with(|| {
+            let cnf = found.shown.with_file_name(&cnf_file);
+            Fixture {
+                hidden: is_hidden(&cnf),
+                // Any kind of file counts: one that is not a regular file is
+                // reported when it is read.
+                cnf_exists: fs::symlink_metadata(&cnf).is_ok(),
+                name: canonical
+                    .strip_prefix(base)
+                    .map_or_else(|_| canonical.clone(), Path::to_path_buf),
+                cnf,
+                cases: Vec::new(),
+            }
         });
-        if let Some(case) = case
-            && !fixture.cases.iter().any(|c| c.solution == case.solution)
-        {
-            fixture.cases.push(case);
+        if let (Some(function), Some(file_name)) = (file, found.shown.file_name()) {
+            // Shown in the fixture's own spelling of its folder.
+            let solution = fixture.cnf.with_file_name(file_name);
+            if !fixture.cases.iter().any(|c| c.solution == solution) {
+                fixture.cases.push(Case {
+                    solution,
+                    function: Function::from_name(&function).ok_or(function),
+                });
+            }
         }
     }
     let mut out: Vec<Fixture> = fixtures.into_values().collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
     for fixture in &mut out {
         fixture.cases.sort_by(|a, b| case_key(a).cmp(&case_key(b)));
     }
@@ -168,21 +257,100 @@ fn case_key(case: &Case) -> (u8, &str, &Path) {
     }
 }
 
-/// Collects the files under `dir`, skipping hidden entries and not following
-/// links to folders.
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
-    for entry in fs::read_dir(dir)? {
+/// Collects the paths (relative to the argument) of the fixture files under
+/// `root.join(rel)`, skipping hidden entries and not following links to
+/// folders. Entries named like fixture files are kept whatever they are
+/// (reading one that is not a regular file is an error then).
+fn walk(root: &Path, rel: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
+    for entry in fs::read_dir(root.join(rel))? {
         let entry = entry?;
         let name = entry.file_name();
         if name.to_string_lossy().starts_with('.') {
             continue;
         }
-        let path = dir.join(&name);
+        let path = rel.join(&name);
         let kind = entry.file_type()?;
         if kind.is_dir() {
-            walk(&path, files)?;
-        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
+            walk(root, &path, files)?;
+        } else if !(kind.is_symlink() && root.join(&path).is_dir()) && role(&path).is_some() {
             files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The kind of a file that is not a regular file, for messages.
+fn kind_of(meta: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Reads a fixture file (following a link an instructor made): only a
+/// regular file is read, and it is opened without blocking, so a FIFO or a
+/// device named like a fixture is an error, never a wait.
+pub fn read_fixture_file(path: &Path) -> io::Result<Vec<u8>> {
+    use rustix::fs::{Mode, OFlags};
+    use std::io::Read as _;
+    let not_regular = |meta: &fs::Metadata| {
+        io::Error::other(format!(
+            "it is {}; a fixture must be a regular file",
+            kind_of(meta)
+        ))
+    };
+    // A device is not even opened; the descriptor is checked again below.
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let fd = rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY,
+        Mode::empty(),
+    )?;
+    let mut file = fs::File::from(fd);
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).min(1 << 24));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Checks that no fixture file resolves (through links) into `folder`, a
+/// folder students control (`what`: `the class folder`, `the submission`).
+pub fn check_outside(
+    fixtures: &[Fixture],
+    folder: &Path,
+    what: &'static str,
+) -> Result<(), DiscoverError> {
+    let Ok(inside) = fs::canonicalize(folder) else {
+        return Ok(());
+    };
+    let files = fixtures
+        .iter()
+        .flat_map(|f| std::iter::once(&f.cnf).chain(f.cases.iter().map(|c| &c.solution)));
+    for file in files {
+        if let Ok(target) = fs::canonicalize(file)
+            && target.starts_with(&inside)
+        {
+            return Err(DiscoverError::InsideSubmissions {
+                fixture: file.clone(),
+                target,
+                folder: folder.to_owned(),
+                what,
+            });
         }
     }
     Ok(())
@@ -248,6 +416,83 @@ mod tests {
         let fixtures = discover(&[d.join("g.cnf"), d.join("g.cnf")]).unwrap();
         assert_eq!(fixtures.len(), 1);
         assert_eq!(fixtures[0].cases.len(), 1);
+    }
+
+    #[test]
+    fn a_fifo_named_like_a_fixture_is_kept_and_read_without_waiting() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        touch(d, "g.cnf");
+        let fifo = d.join("g.onePlayerOneMove.solution");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(&fifo, d.join("l.cnf")).unwrap();
+        let fixtures = discover(&[d.to_path_buf()]).unwrap();
+        assert_eq!(fixtures.len(), 2, "{fixtures:?}");
+        assert_eq!(fixtures[0].cases.len(), 1);
+        assert!(
+            fixtures[1].cnf_exists,
+            "a link to a FIFO is a fixture file too"
+        );
+        // No writer ever opens the FIFO: a blocking read would wait for ever.
+        for path in [&fifo, &d.join("l.cnf")] {
+            let e = read_fixture_file(path).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "it is a FIFO (named pipe); a fixture must be a regular file"
+            );
+        }
+        let e = read_fixture_file(Path::new("/dev/null")).unwrap_err();
+        assert!(e.to_string().starts_with("it is a device"), "{e}");
+        assert_eq!(read_fixture_file(&d.join("g.cnf")).unwrap(), b"");
+    }
+
+    #[test]
+    fn fixtures_that_resolve_into_a_students_folder_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        touch(d, "class/alice/answer.solution");
+        touch(d, "fixtures/g.cnf");
+        touch(d, "fixtures/g.onePlayerOneMove.solution");
+        touch(d, "fixtures/elsewhere.txt");
+        std::os::unix::fs::symlink(
+            d.join("fixtures/elsewhere.txt"),
+            d.join("fixtures/h.onePlayerOneMove.solution"),
+        )
+        .unwrap();
+        let class = d.join("class");
+        let fine = discover(&[d.join("fixtures")]).unwrap();
+        assert!(check_outside(&fine, &class, "the class folder").is_ok());
+        std::os::unix::fs::symlink(
+            d.join("class/alice/answer.solution"),
+            d.join("fixtures/g.manyPlayersOneMove.solution"),
+        )
+        .unwrap();
+        let linked = discover(&[d.join("fixtures")]).unwrap();
+        let e = check_outside(&linked, &class, "the class folder")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!(
+                "{}: the fixture resolves to {}, inside {} (the class folder)",
+                d.join("fixtures/g.manyPlayersOneMove.solution").display(),
+                fs::canonicalize(d.join("class/alice/answer.solution"))
+                    .unwrap()
+                    .display(),
+                class.display()
+            )),
+            "{e}"
+        );
+        // A fixture tree inside the class is refused the same way.
+        touch(d, "class/fixtures/k.cnf");
+        let inside = discover(&[d.join("class/fixtures")]).unwrap();
+        assert!(check_outside(&inside, &class, "the class folder").is_err());
     }
 
     #[test]

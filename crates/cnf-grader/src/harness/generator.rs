@@ -7,7 +7,9 @@
 //! parts 3–4, is the requested number), then up to 40 % of the cells (at
 //! most 2,000 pieces more, fewer on huge boards) of random players, leaving out any drop that
 //! would make four in a row, so every function has moves to play. The moves
-//! are uniform random columns.
+//! are uniform random columns, at most [`MAX_MOVES`] of them (a game file of
+//! a few megabytes), as the board has at most [`MAX_CELLS`] cells: a limit
+//! is refused with a message before anything is allocated.
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +20,12 @@ use rand_chacha::ChaCha8Rng;
 use crate::format::cnf::render_cnf;
 use crate::format::solution::render_solution;
 use crate::harness::bless::{solution_path, write_atomically};
+
+/// Most cells a generated board may have.
+pub const MAX_CELLS: usize = 100_000_000;
+
+/// Most moves a generated game may have (each is a number in the `.cnf`).
+pub const MAX_MOVES: usize = 1_000_000;
 
 /// The shape of a game to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,7 +68,7 @@ pub fn generate(spec: &GenSpec) -> Result<Generated, String> {
     let cells = spec
         .rows
         .checked_mul(spec.cols)
-        .filter(|&c| c <= 100_000_000)
+        .filter(|&c| c <= MAX_CELLS)
         .ok_or_else(|| "the board is too large; at most 100,000,000 cells".to_owned())?;
     if cells < usize::from(spec.players) {
         return Err(format!(
@@ -70,6 +78,12 @@ pub fn generate(spec: &GenSpec) -> Result<Generated, String> {
     }
     if spec.moves == 0 {
         return Err("--moves must be at least 1 (onePlayerOneMove needs a move)".to_owned());
+    }
+    if spec.moves > MAX_MOVES {
+        return Err(format!(
+            "--moves {} is too many; at most 1,000,000 (a game file of a few megabytes)",
+            spec.moves
+        ));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut board = Board::empty(spec.cols, spec.rows).map_err(|e| e.to_string())?;
@@ -180,5 +194,14 @@ mod tests {
         let mut s = spec(1);
         s.moves = 0;
         assert!(generate(&s).is_err());
+        // Refused before the moves are drawn: no allocation of 8 bytes each.
+        let mut s = spec(1);
+        s.moves = 99_999_999_999;
+        assert_eq!(
+            generate(&s).unwrap_err(),
+            "--moves 99999999999 is too many; at most 1,000,000 (a game file of a few megabytes)"
+        );
+        s.moves = MAX_MOVES;
+        assert_eq!(generate(&s).unwrap().solutions.len(), 4);
     }
 }

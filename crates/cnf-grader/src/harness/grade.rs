@@ -16,7 +16,6 @@
 //!   error are `SKIPPED` (with several jobs, which ones depends on timing);
 //! - each `.cnf` is read and parsed once for all its cases.
 
-use std::fs;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -27,7 +26,7 @@ use crate::format::cnf::{CnfGame, parse_cnf};
 use crate::format::solution::{check_expected, render_solution};
 use crate::harness::compare::Compare;
 use crate::harness::diff::Diff;
-use crate::harness::discover::{Case, Fixture};
+use crate::harness::discover::{Case, Fixture, read_fixture_file};
 use crate::harness::exec::{
     ExecConfig, Outcome, run_command_in, run_process, signal_name, substitute,
 };
@@ -315,7 +314,7 @@ fn load_game(fixture: &Fixture) -> Result<CnfGame, String> {
     if !fixture.cnf_exists {
         return Err(format!("no game file {path} next to the .solution file"));
     }
-    let bytes = fs::read(&fixture.cnf).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let bytes = read_fixture_file(&fixture.cnf).map_err(|e| format!("cannot read {path}: {e}"))?;
     let source = String::from_utf8(bytes).map_err(|e| {
         format!(
             "{path} is not UTF-8 text (byte {} is invalid)",
@@ -423,7 +422,7 @@ fn grade_case(
         Ok(game) => game,
         Err(reason) => return error(reason.clone()),
     };
-    let expected = match fs::read(&case.solution) {
+    let expected = match read_fixture_file(&case.solution) {
         Err(e) => return error(format!("cannot read {}: {e}", case.solution.display())),
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,

@@ -9,7 +9,10 @@
 //! fixture (an ERROR) is a test worth 0 that says why. A case's output is
 //! its reason, diff and standard error; a hidden case (its fixture under a
 //! folder named `hidden`) shows only its name, status and points, and has
-//! visibility `after_published`. The whole report is `visible`; the
+//! visibility `after_published`. The `output` line's totals count every
+//! test of the list (compilations too), as every report does; an ERROR or
+//! a skipped case is a `failed` test worth 0 there, counted apart in that
+//! line. The whole report is `visible`; the
 //! autograder's own standard output is `hidden` (it is for instructors).
 
 use serde::Serialize;
@@ -114,16 +117,12 @@ pub fn gradescope(
             });
         }
     }
-    let graded: Vec<CaseReport> = cases
-        .iter()
-        .filter(|c| c.function != "compile")
-        .cloned()
-        .collect();
+    // The same totals as every other report: compilations are tests too.
     let mut output = format!(
         "{:.2}/{:.0} points; {}",
         points.total,
         points.total_max,
-        Totals::of(&graded).summary()
+        Totals::of(cases).summary()
     );
     if let Some(warning) = warning {
         output = format!("{warning}\n{output}");

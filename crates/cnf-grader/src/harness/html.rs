@@ -451,11 +451,11 @@ fn body(out: &mut String, cases: &[CaseReport], options: &ReportOptions<'_>, not
     compilation(out, &builds);
     details(out, &graded, options);
     cases_table(out, &graded, options);
-    let owned: Vec<CaseReport> = graded.into_iter().cloned().collect();
+    // The same totals as every other report: compilations are tests too.
     let _ = writeln!(
         out,
         "<footer class=\"totals\">{}</footer>",
-        Totals::of(&owned).summary()
+        Totals::of(cases).summary()
     );
 }
 

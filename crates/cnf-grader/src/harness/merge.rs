@@ -81,6 +81,24 @@ pub enum MergeError {
         /// What differs.
         what: &'static str,
     },
+    /// Two reports record different provenances.
+    #[error(
+        "{a} and {b} come from different runs: their provenance's {field} differs \
+         ({a}: {a_value}; {b}: {b_value}); grade every shard with the same grader, fixtures \
+         and options"
+    )]
+    Provenance {
+        /// One report.
+        a: String,
+        /// The other.
+        b: String,
+        /// The provenance field that differs (`grader`, `ghc`, `fixtures`, `compare`, `sandbox`).
+        field: &'static str,
+        /// Its value in `a`.
+        a_value: String,
+        /// Its value in `b`.
+        b_value: String,
+    },
     /// A report's shard is not a valid split.
     #[error("{file}: its \"shard\" is not a valid K/N (1 <= K <= N <= {max}); was it edited?", max = crate::harness::shard::MAX_SHARDS)]
     BadShard {
@@ -142,16 +160,23 @@ fn check_split(headers: &[Header<'_>]) -> Result<ShardInfo, MergeError> {
                 b: h.file.to_owned(),
             });
         }
-        let same = match (first.provenance, h.provenance) {
-            (Some(p), Some(q)) => p.same_run(q),
-            (None, None) => true,
-            _ => false,
+        let differs = match (first.provenance, h.provenance) {
+            (Some(p), Some(q)) => p.difference(q),
+            (None, None) => None,
+            (p, q) => {
+                let shown = |p: Option<&Provenance>| {
+                    p.map_or("(none)".to_owned(), |p| format!("\"{}\"", p.line()))
+                };
+                Some(("record", shown(p), shown(q)))
+            }
         };
-        if !same {
-            return Err(MergeError::Runs {
+        if let Some((field, a_value, b_value)) = differs {
+            return Err(MergeError::Provenance {
                 a: first.file.to_owned(),
                 b: h.file.to_owned(),
-                what: "provenance records",
+                field,
+                a_value,
+                b_value,
             });
         }
     }

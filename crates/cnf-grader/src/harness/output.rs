@@ -1,5 +1,12 @@
 //! Where reports go: checking output paths before any grading starts, and
 //! the folders that hold fixture paths (which the sandbox must hide).
+//!
+//! Decision: an output (`--csv`, `--reports`, `--html`, `--cache`, and
+//! `submission`'s `--output`) inside the folder being graded (the class
+//! folder, or the one submission) is refused before anything is written
+//! there: a folder there would be graded as a student, and grading never
+//! writes into what students handed in. Paths are compared after resolving
+//! `.`, `..` and links of the part that exists, so no spelling gets around it.
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +25,57 @@ pub fn fixture_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
             }
         })
         .collect()
+}
+
+/// `path` made absolute and resolved as far as it exists: its longest
+/// existing prefix canonicalized (`..` and links resolved), then the rest,
+/// which holds no link as it does not exist yet, applied as written.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let parts: Vec<Component<'_>> = path.components().collect();
+    (0..=parts.len()).rev().find_map(|n| {
+        let prefix: PathBuf = parts[..n].iter().collect();
+        let probe = if prefix.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            prefix
+        };
+        let mut real = std::fs::canonicalize(probe).ok()?;
+        for part in &parts[n..] {
+            match part {
+                Component::Normal(name) => real.push(name),
+                Component::ParentDir => {
+                    real.pop();
+                }
+                _ => {}
+            }
+        }
+        Some(real)
+    })
+}
+
+/// Checks before any grading that the output `path` (given with `flag`)
+/// is not inside `folder`, the folder being graded (`what`: e.g. `the class
+/// folder`), nor is it.
+pub fn check_outside_graded(
+    flag: &str,
+    path: &Path,
+    folder: &Path,
+    what: &str,
+) -> Result<(), String> {
+    let (Some(out), Some(graded)) = (resolved(path), resolved(folder)) else {
+        return Ok(());
+    };
+    if out.starts_with(&graded) {
+        return Err(format!(
+            "{flag} {}: is inside {what} {}, which is being graded (a folder there would be \
+             graded as a student, and grading never writes into students' files); give a path \
+             outside it",
+            path.display(),
+            folder.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Checks before any grading that a report can be written at `path`.
@@ -96,6 +154,34 @@ mod tests {
                 .unwrap_err()
                 .contains("is a file")
         );
+    }
+
+    #[test]
+    fn outputs_inside_the_graded_folder_are_refused_however_spelled() {
+        let tmp = tempfile::tempdir().unwrap();
+        let class = tmp.path().join("class");
+        std::fs::create_dir_all(class.join("alice")).unwrap();
+        std::os::unix::fs::symlink(&class, tmp.path().join("link")).unwrap();
+        let check = |p: PathBuf| check_outside_graded("--reports", &p, &class, "the class folder");
+        for inside in [
+            class.join("reports"),
+            class.join("alice/../new/deeper"),
+            class.join("new/../other"),
+            tmp.path().join("link/reports"),
+            tmp.path().join("./class//reports"),
+            class.clone(),
+        ] {
+            let e = check(inside.clone()).unwrap_err();
+            assert!(e.contains("is inside the class folder"), "{inside:?}: {e}");
+        }
+        for outside in [
+            tmp.path().join("reports"),
+            tmp.path().join("class-reports"),
+            tmp.path().join("class/../reports"),
+            class.join("new/../../reports"),
+        ] {
+            assert_eq!(check(outside.clone()), Ok(()), "{outside:?}");
+        }
     }
 
     #[test]

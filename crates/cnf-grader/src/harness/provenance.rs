@@ -3,23 +3,23 @@
 //! tree, the comparison mode, whether the sandbox was on, and the date.
 //!
 //! Decisions:
-//! - the fixture hash is SHA-256 over every fixture file's path (as given on
-//!   the command line) and contents, in discovery order, of the whole
-//!   selection before `--shard` splits it, so every shard of one run
-//!   records the same hash and a changed, added or removed fixture changes
-//!   it;
+//! - the fixture hash is SHA-256 over every fixture file's name below the
+//!   fixture base ([`Fixture::name`]'s folder, then the file's name) and its
+//!   contents, in discovery order (sorted by name), of the whole selection
+//!   before `--shard` splits it: `fixtures`, `./fixtures`, `fixtures//`, an
+//!   absolute path or a copy of the tree elsewhere give the same hash, every
+//!   shard of one run records the same hash, and a changed, added, removed
+//!   or renamed fixture changes it;
 //! - the date is given by the binary (the library reads no clock), in UTC,
 //!   RFC 3339 to the second; `--no-times` leaves it out with the durations,
 //!   so a report can be reproduced byte for byte;
 //! - `ghc` is absent when no GHC was involved (`grade`, `grade --exec`);
 //!   `sandbox` is absent for in-process grading, where nothing external runs.
 
-use std::fs;
-
 use serde::{Deserialize, Serialize};
 
 use crate::harness::compare::Compare;
-use crate::harness::discover::Fixture;
+use crate::harness::discover::{Fixture, read_fixture_file};
 use crate::submission::cache::digest;
 
 /// The grader's version, as every report records it.
@@ -67,6 +67,27 @@ impl Provenance {
             date: None,
             ..other.clone()
         }
+    }
+
+    /// The first field (the date left out) whose value differs between two
+    /// provenances, with this one's value and the other's (`(none)` for a
+    /// field one of them lacks); `None` when they are the same run.
+    pub fn difference(&self, other: &Provenance) -> Option<(&'static str, String, String)> {
+        let (mine, theirs) = (self.fields(), other.fields());
+        let value = |fields: &[(&'static str, String)], name: &str| {
+            fields
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or_else(|| "(none)".to_owned(), |(_, v)| v.clone())
+        };
+        mine.iter()
+            .chain(&theirs)
+            .map(|(name, _)| *name)
+            .filter(|name| *name != "date")
+            .find_map(|name| {
+                let (a, b) = (value(&mine, name), value(&theirs, name));
+                (a != b).then_some((name, a, b))
+            })
     }
 
     /// One line for human reports: `graded by cnf-grader 0.1.0 · GHC 9.0.2 ·
@@ -118,25 +139,33 @@ impl Provenance {
     }
 }
 
-/// SHA-256 (hex) of the fixture files' paths and contents, in discovery order;
-/// an unreadable file counts as empty. Files are read in parallel.
+/// SHA-256 (hex) of the fixture files' names below the fixture base and
+/// their contents, in discovery order; an unreadable file (or one that is
+/// not a regular file) counts as empty. Files are read in parallel.
 pub fn fixtures_digest(fixtures: &[Fixture]) -> String {
     use rayon::prelude::*;
-    let files: Vec<&std::path::Path> = fixtures
+    use std::path::{Path, PathBuf};
+    let files: Vec<(PathBuf, &Path)> = fixtures
         .iter()
         .flat_map(|f| {
-            std::iter::once(f.cnf.as_path()).chain(f.cases.iter().map(|c| c.solution.as_path()))
+            let folder = f.name.parent().unwrap_or(Path::new(""));
+            std::iter::once((f.name.clone(), f.cnf.as_path())).chain(f.cases.iter().map(move |c| {
+                let file = c.solution.file_name().unwrap_or_default();
+                (folder.join(file), c.solution.as_path())
+            }))
         })
         .collect();
     let contents: Vec<Vec<u8>> = files
         .par_iter()
-        .map(|file| fs::read(file).unwrap_or_default())
+        .map(|(_, file)| read_fixture_file(file).unwrap_or_default())
         .collect();
     digest(
         files
             .iter()
             .zip(&contents)
-            .flat_map(|(file, content)| [file.as_os_str().as_encoded_bytes(), content.as_slice()]),
+            .flat_map(|((name, _), content)| {
+                [name.as_os_str().as_encoded_bytes(), content.as_slice()]
+            }),
     )
 }
 
@@ -165,14 +194,26 @@ mod tests {
             ..p.clone()
         };
         assert!(p.same_run(&other));
-        assert!(!p.same_run(&Provenance {
+        assert_eq!(p.difference(&other), None);
+        let unsandboxed = Provenance {
             sandbox: Some(false),
-            ..other
-        }));
+            ..other.clone()
+        };
+        assert!(!p.same_run(&unsandboxed));
+        assert_eq!(
+            p.difference(&unsandboxed),
+            Some(("sandbox", "on".to_owned(), "off".to_owned()))
+        );
+        let no_ghc = Provenance { ghc: None, ..other };
+        assert_eq!(
+            p.difference(&no_ghc),
+            Some(("ghc", "9.0.2".to_owned(), "(none)".to_owned()))
+        );
     }
 
     #[test]
     fn the_fixture_hash_follows_contents_and_names() {
+        use std::fs;
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         fs::write(dir.join("a.cnf"), "x").unwrap();

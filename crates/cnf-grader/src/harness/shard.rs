@@ -2,8 +2,10 @@
 //!
 //! Decisions: a fixture (for `grade`) or a student folder (for
 //! `submissions`) belongs to shard `1 + h mod N`, where `h` is the first
-//! eight bytes of the SHA-256 of its path text (the `.cnf` path as
-//! discovered, or the folder's name), read big-endian. The split depends
+//! eight bytes of the SHA-256 of its name (the `.cnf`'s path below the
+//! fixture base, `Fixture::name`, e.g. `test03.cnf` for `fixtures/test03.cnf`
+//! whichever way `fixtures` is typed; or the student's folder name), read
+//! big-endian. The split depends
 //! only on that text, not on the machine, the order of discovery or the
 //! other fixtures, so adding a fixture moves no other one; a fixture's cases
 //! stay together (its game is read once). Shards are numbered from 1, like

@@ -1,6 +1,13 @@
 //! A class's gradebook: one row per student with the points of each part,
-//! the total out of 100 and the number of failed cases, as a terminal
+//! the total out of 100 and the number of failed tests, as a terminal
 //! table, CSV or JSON.
+//!
+//! `failed` (`failed_cases` in CSV and JSON) and `cases` count tests as
+//! every report of the student does: each part's compilation is one test
+//! (failed when the part is missing or did not compile), then each case
+//! (failed when its output is wrong, its program crashed or timed out, or
+//! it was not run because its part did not build), so the gradebook, the
+//! student's report, Gradescope's and the HTML page give the same numbers.
 //!
 //! Decisions: students keep the order of [`crate::submission::grade_class`]
 //! (sorted by folder name); a student whose folder could not be graded at
@@ -32,9 +39,10 @@ pub struct Row {
     pub parts: [f64; 4],
     /// Their sum, out of 100.
     pub total: f64,
-    /// Cases failed (a part that did not build fails all its cases).
+    /// Tests failed: compilations and cases (a part that did not build fails
+    /// its compilation and all its cases).
     pub failed_cases: usize,
-    /// Cases graded.
+    /// Tests in the student's report: the four compilations and the cases.
     pub cases: usize,
     /// Remarks: missing parts, compile errors, timeouts, own Helpers.hs.
     pub notes: Vec<String>,

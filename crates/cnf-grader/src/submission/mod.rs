@@ -339,9 +339,11 @@ impl SubmissionReport {
             .collect()
     }
 
-    /// Cases that failed (including those not run).
+    /// Tests that failed: compilations that did not succeed and cases that
+    /// failed (including those not run), as every report counts them
+    /// ([`Totals`] of [`SubmissionReport::all_cases`]).
     pub fn failed_cases(&self) -> usize {
-        Totals::of(&self.cases).failed
+        Totals::of(&self.all_cases()).failed
     }
 
     /// Whether every part compiled and every case passed.
@@ -780,6 +782,19 @@ pub struct StudentResult {
     pub graded: bool,
 }
 
+/// What a class run reports as it goes, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassProgress {
+    /// With `resume`: the saved results of this many students were reused.
+    Restored(usize),
+    /// Compilation starts: this many parts to compile (or find in the cache).
+    Compiling(usize),
+    /// One part compiled (or was found in the cache, or failed).
+    Compiled,
+    /// One student is done: restored, graded, or absent from the class.
+    Student,
+}
+
 /// What a class run needs besides the submissions.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClassOptions<'a> {
@@ -858,14 +873,15 @@ pub fn class_members(root: &Path, roster: Option<&Roster>) -> Result<Vec<String>
 }
 
 /// Grades every student of `root` (see [`class_members`]), saving
-/// each result as soon as it is done; `progress` is called once per
-/// student, restored or graded.
+/// each result as soon as it is done; `progress` hears of each stage
+/// ([`ClassProgress`]): once per student (restored, graded or absent), once
+/// per part compiled.
 pub fn grade_class(
     root: &Path,
     fixtures: &[Fixture],
     options: &SubmissionOptions,
     class: ClassOptions,
-    progress: &(dyn Fn() + Sync),
+    progress: &(dyn Fn(ClassProgress) + Sync),
 ) -> Result<Vec<StudentResult>, SubmissionError> {
     let folders = class_folders(root)?;
     let mut names = class_members(root, class.roster)?;
@@ -902,7 +918,7 @@ pub fn grade_class(
                 .and_then(|text: String| serde_json::from_str::<StudentResult>(&text).ok())
                 .filter(|r| r.name == p.name);
             if restored.is_some() {
-                progress();
+                progress(ClassProgress::Student);
             }
             restored
         })
@@ -910,6 +926,9 @@ pub fn grade_class(
     let todo: Vec<usize> = (0..pending.len())
         .filter(|&i| results[i].is_none())
         .collect();
+    if class.resume {
+        progress(ClassProgress::Restored(pending.len() - todo.len()));
+    }
     let dirs: Vec<PathBuf> = todo.iter().map(|&i| pending[i].dir.clone()).collect();
     let uids: Vec<usize> = todo.clone();
     let save = |at: usize, result: Result<SubmissionReport, SubmissionError>| -> StudentResult {
@@ -922,7 +941,7 @@ pub fn grade_class(
             // A result that cannot be saved is only graded again next time.
             let _ = cache.store_result(&p.key, &text);
         }
-        progress();
+        progress(ClassProgress::Student);
         student
     };
     let graded = grade_many_indexed(
@@ -933,13 +952,14 @@ pub fn grade_class(
         &provenance,
         options.jobs,
         &save,
+        progress,
     )?;
     for (at, student) in graded.into_iter().enumerate() {
         results[todo[at]] = Some(student);
     }
     let mut all: Vec<StudentResult> = results.into_iter().flatten().collect();
     for name in absent {
-        progress();
+        progress(ClassProgress::Student);
         all.push(no_submission(&name, member(&name), &provenance));
     }
     all.sort_by(|a, b| a.name.cmp(&b.name));
@@ -1014,7 +1034,7 @@ pub fn student_result(
                 parts: std::array::from_fn(|i| report.points.parts[i].total),
                 total: report.points.total,
                 failed_cases: report.failed_cases(),
-                cases: report.cases.len(),
+                cases: report.builds.len() + report.cases.len(),
                 notes: [notes, report.notes()].concat(),
                 error: None,
             },
@@ -1061,12 +1081,15 @@ fn grade_many(
         &provenance,
         compile_jobs,
         &keep,
+        &|_| {},
     )
 }
 
 /// Prepares, compiles and grades each folder; the student `dirs[i]` runs
 /// as user `uid + uids[i]` when the grader is root; `finish` turns each
-/// result into what is kept, as soon as it is graded.
+/// result into what is kept, as soon as it is graded; `progress` hears of
+/// the compilations.
+#[allow(clippy::too_many_arguments)] // reason: one more observer than the rest
 fn grade_many_indexed<T: Send>(
     dirs: &[PathBuf],
     uids: &[usize],
@@ -1075,6 +1098,7 @@ fn grade_many_indexed<T: Send>(
     provenance: &Provenance,
     compile_jobs: Option<usize>,
     finish: &(dyn Fn(usize, Result<SubmissionReport, SubmissionError>) -> T + Sync),
+    progress: &(dyn Fn(ClassProgress) + Sync),
 ) -> Result<Vec<T>, SubmissionError> {
     let work = &options.work_dir;
     let prepared: Vec<Result<Prepared, SubmissionError>> = dirs
@@ -1099,6 +1123,7 @@ fn grade_many_indexed<T: Send>(
                 .map(move |part| (i, part))
         })
         .collect();
+    progress(ClassProgress::Compiling(tasks.len()));
     let compiled: Vec<PartBuild> = pool(compile_jobs)?.install(|| {
         tasks
             .par_iter()
@@ -1106,7 +1131,9 @@ fn grade_many_indexed<T: Send>(
                 let Ok(p) = &prepared[i] else {
                     unreachable!("only prepared tasks")
                 };
-                compile_part(p, part, options)
+                let build = compile_part(p, part, options);
+                progress(ClassProgress::Compiled);
+                build
             })
             .collect()
     });

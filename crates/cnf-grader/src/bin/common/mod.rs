@@ -37,10 +37,16 @@ pub(crate) fn part_main(function: Function) -> ExitCode {
 }
 
 fn run(function: Function, file: &str, players: Option<u8>) -> Result<ExitCode, Failure> {
+    if file == "-" {
+        frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
+    }
     let text = play_file(function, file, players)?;
     write_stdout(&text, frontend::ColorWhen::Never)?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// What a part binary reads, for the note shown while it waits for it.
+pub(crate) const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
 
 fn long_help(function: Function) -> String {
     let players = if function.uses_players() {

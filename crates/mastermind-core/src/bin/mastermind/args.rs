@@ -59,7 +59,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         first: FirstArgs,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
+        #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
         #[command(flatten)]
         player: PlayerArgs,
@@ -68,9 +68,9 @@ pub(crate) enum Command {
     Tree {
         #[command(flatten)]
         first: FirstArgs,
-        /// Output format: indented text, JSON (`guess`, `candidates`, `solves`, `next` by
+        /// Output format: human (indented text), JSON (`guess`, `candidates`, `solves`, `next` by
         /// score), or a Graphviz drawing (dot; games of at most 1296 codes).
-        #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
+        #[arg(long, value_enum, default_value_t = TreeFormat::Human)]
         format: TreeFormat,
         #[command(flatten)]
         player: PlayerArgs,
@@ -115,15 +115,21 @@ pub(crate) struct FirstArgs {
     pub(crate) first: Option<String>,
 }
 
+/// The output formats of `stats`: `human` (the word every binary of the
+/// workspace uses for text meant for people; `text`, the old name, is a
+/// hidden alias so scripts keep working) or `json`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub(crate) enum Format {
-    Text,
+    #[value(alias = "text")]
+    Human,
     Json,
 }
 
+/// The output formats of `tree`: `human` (indented; alias `text`), `json` or `dot`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub(crate) enum TreeFormat {
-    Text,
+    #[value(alias = "text")]
+    Human,
     Json,
     Dot,
 }

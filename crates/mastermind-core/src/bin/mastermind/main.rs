@@ -123,7 +123,7 @@ fn run() -> Result<ExitCode, Failure> {
                     let text = serde_json::to_string(&stats).map_err(io::Error::other)?;
                     writeln!(ui.out(), "{text}")?;
                 }
-                Format::Text => {
+                Format::Human => {
                     let first = first.map(|f| game.format_code(f));
                     write!(ui.out(), "{}", stats.to_text(first.as_deref()))?;
                 }
@@ -134,7 +134,7 @@ fn run() -> Result<ExitCode, Failure> {
             bar.finish_and_clear();
             match format {
                 TreeFormat::Json => writeln!(ui.out(), "{}", tree.to_json(game))?,
-                TreeFormat::Text => write!(ui.out(), "{}", tree.to_text(game))?,
+                TreeFormat::Human => write!(ui.out(), "{}", tree.to_text(game))?,
                 TreeFormat::Dot => write!(ui.out(), "{}", tree.to_dot(game)?)?,
             }
         }
@@ -166,8 +166,14 @@ fn run() -> Result<ExitCode, Failure> {
 
 /// The JSON text of `file` (`-` for standard input), or why it cannot be read.
 fn read_tree(file: &std::path::Path) -> Result<serde_json::Value, Failure> {
-    let name = file.display();
-    let text = if file.as_os_str() == "-" {
+    let stdin = file.as_os_str() == "-";
+    let name = if stdin {
+        frontend::STDIN.to_owned()
+    } else {
+        file.display().to_string()
+    };
+    let text = if stdin {
+        frontend::waiting_for_stdin("a tree in JSON", "give its file name instead of -");
         io::read_to_string(io::stdin())
     } else {
         std::fs::read_to_string(file)

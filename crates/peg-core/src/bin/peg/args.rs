@@ -46,8 +46,9 @@ pub(crate) enum Command {
         /// The starting white peg (random if not given).
         #[arg(long, allow_hyphen_values = true, value_parser = hole_arg)]
         start: Option<Position>,
-        /// Seed for the random start, for a repeatable game.
-        #[arg(long)]
+        /// Seed for the random start, for a repeatable game (not with --start,
+        /// which leaves nothing to chance).
+        #[arg(long, conflicts_with = "start")]
         seed: Option<u64>,
         /// When to draw the board in colour (auto: on a terminal, unless NO_COLOR is set).
         #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
@@ -70,7 +71,7 @@ pub(crate) enum Command {
         #[arg(long, allow_hyphen_values = true, value_parser = hole_arg, conflicts_with_all = ["all", "board"])]
         start: Option<Position>,
         /// Print a table: each class of start holes under the board's 8
-        /// symmetries, with its holes, its count, the sets stored and the time.
+        /// symmetries, with its holes, its count, the orbits stored and the time.
         #[arg(long, conflicts_with = "board")]
         all: bool,
         /// The board to finish, as Haskell text, instead of reading stdin; any

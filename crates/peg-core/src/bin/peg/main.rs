@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use peg_core::count::{TableError, describe_work, write_count_table};
-use peg_core::play::play;
+use peg_core::play::play_with_progress;
 use peg_core::{
     Board, CountError, CountMethod, CountReport, Game, Move, Position, Shape, all_positions,
     count_board, count_orderings_with, create_board, is_goal, is_valid_move, parse_board,
@@ -56,17 +56,15 @@ fn read_board(text: Option<String>) -> Result<Board, Failure> {
     let (source, text) = match text {
         Some(t) => ("--board", t),
         None => {
-            if io::stdin().is_terminal() {
-                eprintln!(
-                    "peg: reading a board from standard input, e.g. [Peg (0,0) W,Peg (1,0) B] \
-                     (end it with Ctrl-D), or give it with --board TEXT"
-                );
-            }
+            frontend::waiting_for_stdin(
+                "a board, e.g. [Peg (0,0) W,Peg (1,0) B]",
+                "give it with --board TEXT",
+            );
             let mut t = String::new();
             io::stdin()
                 .read_to_string(&mut t)
                 .map_err(|e| Input(format!("cannot read standard input: {e}")))?;
-            ("stdin", t)
+            (frontend::STDIN, t)
         }
     };
     board_from(source, &text)
@@ -101,7 +99,27 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Play { start, seed, color } => {
             let start = start.unwrap_or_else(|| random_start(seed));
             let game = Game::new(start).map_err(|e| Failure::Spec(e.to_string()))?;
-            play(game, io::stdin().lock(), &mut out, color.for_stdout())?;
+            // On a terminal, a long `count` says it is working (on standard
+            // error, erased when done); piped, the transcript is all.
+            let terminal = io::stdin().is_terminal() && io::stderr().is_terminal();
+            let mut working = |what: Option<&str>| {
+                if !terminal {
+                    return;
+                }
+                let mut err = io::stderr().lock();
+                let _ = match what {
+                    Some(what) => write!(err, "{what}…"),
+                    None => write!(err, "\r\x1b[2K"),
+                };
+                let _ = err.flush();
+            };
+            play_with_progress(
+                game,
+                io::stdin().lock(),
+                &mut out,
+                color.for_stdout(),
+                &mut working,
+            )?;
         }
         Command::Solve { start } => {
             let moves = solve(&Shape::plus(), start)
@@ -162,7 +180,7 @@ fn count_input(start: Option<Position>, board: Option<String>) -> Result<Option<
     if text.trim().is_empty() {
         return Ok(None);
     }
-    board_from("stdin", &text).map(Some)
+    board_from(frontend::STDIN, &text).map(Some)
 }
 
 fn count_start(start: Position, method: CountMethod) -> Result<CountReport, Failure> {
