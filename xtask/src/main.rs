@@ -10,12 +10,21 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 /// The fuzz targets of `fuzz/fuzz_targets/`, in the order they are run.
-const TARGETS: [&str; 6] = ["cnf", "solution", "peg", "mastermind", "diff", "units"];
+const TARGETS: [&str; 7] = [
+    "cnf",
+    "solution",
+    "peg",
+    "mastermind",
+    "diff",
+    "units",
+    "escape",
+];
 
 const USAGE: &str = "usage: cargo xtask grade [PATH...] [OPTIONS]   grade fixtures (default fixtures/)\n       \
      cargo xtask bless [PATH...] [OPTIONS]   write .solution files\n       \
      cargo xtask fuzz [TARGET] [--time 60s]  fuzz one target (cnf, solution, peg, mastermind,\n       \
-     \x20                                       diff, units) or all of them in turn, each for --time\n       \
+     \x20                                       diff, units, escape) or all of them in turn, each for\n       \
+     \x20                                       --time\n       \
      cargo xtask --help                      this text\n\
      Options are those of `cnf-grader grade --help` and `cnf-grader bless --help`.\n\
      grade and bless run in the workspace root, from whichever folder they are called:\n\

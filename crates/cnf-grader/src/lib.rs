@@ -46,6 +46,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod escape;
 pub mod format;
 pub mod harness;
 pub mod submission;

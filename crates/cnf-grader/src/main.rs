@@ -79,7 +79,11 @@ fn main() -> ExitCode {
     while INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
         std::thread::park();
     }
-    frontend::finish(result.map_err(frontend::Failure::Usage))
+    // A message may quote a name or a line from outside (a folder, a
+    // roster): shown escaped, like every report.
+    frontend::finish(
+        result.map_err(|e| frontend::Failure::Usage(cnf_grader::escape::text(&e).into_owned())),
+    )
 }
 
 fn run(cli: Cli, given: Given<'_>) -> Result<ExitCode, String> {

@@ -254,6 +254,7 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
                 _ => BuildOutcome::Failed(CompileError {
                     reason: "GHC failed (exit code 1)".to_owned(),
                     output: "x.hs:1:1: error".to_owned(),
+                    timed_out: false,
                 }),
             },
             duration: Duration::ZERO,
@@ -301,6 +302,9 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
         sandboxed: true,
         compare: Compare::Exact,
         provenance: provenance(),
+        refused: Vec::new(),
+        nested: None,
+        scattered: Vec::new(),
     }
 }
 

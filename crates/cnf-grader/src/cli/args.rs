@@ -134,8 +134,9 @@ pub(crate) struct BuildArgs {
     /// The GHC to compile with.
     #[arg(long, value_name = "PATH", default_value = "ghc")]
     pub(crate) ghc: PathBuf,
-    /// Time limit of one part's compilation, e.g. 120s, 2m.
-    #[arg(long, value_name = "TIME", default_value = "120s", value_parser = parse_duration)]
+    /// Time limit of one part's compilation, e.g. 30s, 2m (a real part
+    /// compiles in under 6 s, Template Haskell included).
+    #[arg(long, value_name = "TIME", default_value = "30s", value_parser = parse_duration)]
     pub(crate) compile_timeout: Duration,
     /// Time limit of one run of a part on a game, e.g. 10s, 500ms.
     #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
@@ -143,6 +144,10 @@ pub(crate) struct BuildArgs {
     /// Most output accepted from one run, e.g. 1MiB, 64KiB, 4096.
     #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
     pub(crate) max_output: usize,
+    /// Largest source file read from a submission, e.g. 1MiB, 256KiB; a
+    /// larger one is not read, copied or compiled, and the report says so.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    pub(crate) max_source: usize,
     /// Compile and run at most N at once (default: one per core; one
     /// submission's four parts always compile at once).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use crate::INTERRUPTED;
 use crate::cli::args::*;
 use crate::cli::output::*;
+use cnf_grader::escape;
 use cnf_grader::harness::bless::write_atomically;
 use cnf_grader::harness::discover::{Fixture, check_outside, discover};
 use cnf_grader::harness::grade::{GradeOptions, case_count, select};
@@ -21,6 +22,7 @@ use cnf_grader::submission::ghc::Ghc;
 use cnf_grader::submission::gradebook;
 use cnf_grader::submission::gradebook::CsvLayout;
 use cnf_grader::submission::roster::Roster;
+use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::submission::{
     ClassOptions, NO_SANDBOX_WARNING, StudentResult, SubmissionOptions, WorkDir, class_members,
     grade_class, grade_submission,
@@ -115,6 +117,10 @@ pub(crate) fn submission_setup(
         sandbox,
         compare: args.compare,
         date: report_date(no_times)?,
+        read_limits: ReadLimits {
+            max_file: args.max_source as u64,
+            ..ReadLimits::default()
+        },
     };
     Ok((options, work))
 }
@@ -153,15 +159,9 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
     let (options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
     let cases = report.all_cases();
-    let submission = [(
-        "submission",
-        serde_json::json!({
-            "dir": report.dir.display().to_string(),
-            "helpers": if report.own_helpers { "own" } else { "default" },
-            "ghc": options.ghc.version,
-            "sandbox": report.sandboxed,
-        }),
-    )];
+    let mut info = report.info();
+    info["ghc"] = options.ghc.version.clone().into();
+    let submission = [("submission", info)];
     let report_options = ReportOptions {
         times: !args.report.no_times,
         points: Some(&report.points),
@@ -374,11 +374,15 @@ pub(crate) fn write_class(
         write_atomically(path, text.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
+    // Files are named by the escaped folder name, so no name on disk holds
+    // a control character either.
+    let file_name = |student: &StudentResult| escape::line(&student.name).into_owned();
     if let Some(dir) = reports {
         for student in students {
-            write(&dir.join(format!("{}.txt", student.name)), &student.report)?;
+            let name = file_name(student);
+            write(&dir.join(format!("{name}.txt")), &student.report)?;
             write(
-                &dir.join(format!("{}.results.json", student.name)),
+                &dir.join(format!("{name}.results.json")),
                 &student.gradescope,
             )?;
         }
@@ -408,9 +412,9 @@ pub(crate) fn write_class(
             } else {
                 student.html.clone()
             };
-            write(&dir.join(html::page_file(&student.name)), &page)?;
+            write(&dir.join(html::page_file(&file_name(student))), &page)?;
         }
-        let title = format!("Gradebook: {}", class.root);
+        let title = format!("Gradebook: {}", escape::line(class.root));
         write(
             &dir.join("index.html"),
             &html::class_index(&rows, &title, warning, provenance),
@@ -424,7 +428,7 @@ pub(crate) fn write_class(
                 if !left_out.is_empty() {
                     frontend::warn(&format!(
                         "{}: left out of the Canvas CSV, as the roster does not name them: {}",
-                        path.display(),
+                        escape::path(path),
                         left_out.join(", ")
                     ));
                 }

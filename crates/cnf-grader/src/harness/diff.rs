@@ -1,9 +1,11 @@
 //! Line diffs of an expected and an actual output, with the changed
 //! characters inside a line marked, ready to show plain or in colour.
 //!
-//! So that two lines never look alike when they differ, a carriage return
-//! and other control characters are shown as escapes (`\r`, `\u{1b}`), and
-//! the spaces and tabs that end a line as `·` and `→`.
+//! So that two lines never look alike when they differ, and so that a
+//! program's output cannot drive the terminal, a carriage return and other
+//! control characters (and the bidirectional overrides) are shown as
+//! escapes (`\r`, `\u{1b}`) by [`crate::escape::text`], and the spaces and
+//! tabs that end a line as `·` and `→`.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -111,13 +113,13 @@ impl Diff {
                     let mut runs: Vec<(bool, String)> = Vec::new();
                     for (changed, text) in change.iter_strings_lossy() {
                         let text = text.strip_suffix('\n').unwrap_or(&text);
-                        let text = visible(text);
+                        let text = crate::escape::text(text);
                         if text.is_empty() {
                             continue;
                         }
                         match runs.last_mut() {
                             Some((c, t)) if *c == changed => t.push_str(&text),
-                            _ => runs.push((changed, text)),
+                            _ => runs.push((changed, text.into_owned())),
                         }
                     }
                     mark_trailing_white_space(&mut runs);
@@ -143,6 +145,7 @@ impl Diff {
                 Style::Color => out.push_str(&f(text)),
             };
         };
+        let (expected, actual) = (crate::escape::line(expected), crate::escape::line(actual));
         paint(&mut out, &format!("--- {expected}"), |t| {
             t.red().to_string()
         });
@@ -219,23 +222,6 @@ fn mark_trailing_white_space(runs: &mut [(bool, String)]) {
     }
 }
 
-/// Shows a carriage return and other control characters (except tab) as
-/// escapes, so a line that differs only in them does not look equal.
-fn visible(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push('\t'),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,6 +282,17 @@ mod tests {
         assert_eq!(
             text,
             "--- e\n+++ a\n@@ -1,2 +1,2 @@\n-a\n-b\n+a\\r\n+b\n\\ No newline at end of file\n"
+        );
+    }
+
+    #[test]
+    fn escapes_in_an_output_are_shown_not_sent_to_the_terminal() {
+        let actual = "\u{1b}]0;title\u{7}\u{1b}[2J\"\u{202e}x\"\n";
+        let diff = Diff::new("\"x\"\n", actual).unwrap();
+        let text = diff.render("e\u{1b}[2J", "a", Style::Plain);
+        assert_eq!(
+            text,
+            "--- e\\u{1b}[2J\n+++ a\n@@ -1 +1 @@\n-\"x\"\n+\\u{1b}]0;title\\u{7}\\u{1b}[2J\"\\u{202e}x\"\n"
         );
     }
 

@@ -14,8 +14,12 @@
 //! a skipped case is a `failed` test worth 0 there, counted apart in that
 //! line. The whole report is `visible`; the
 //! autograder's own standard output is `hidden` (it is for instructors).
+//! Every text from a case (names, reasons, diffs, standard error) is shown
+//! through [`crate::escape`], as in every other format.
 
 use serde::Serialize;
+
+use crate::escape::{line as esc, text as esc_text};
 
 use crate::harness::diff::Style;
 use crate::harness::grade::{CaseReport, Status, Totals};
@@ -51,7 +55,7 @@ fn case_output(case: &CaseReport) -> String {
     if case.hidden {
         return "hidden test: its input, expected output and diff are not shown".to_owned();
     }
-    let mut out = case.reason.clone().unwrap_or_default();
+    let mut out = esc_text(case.reason.as_deref().unwrap_or_default()).into_owned();
     if let Some(diff) = &case.diff {
         out.push('\n');
         out.push_str(&diff.render(
@@ -62,7 +66,7 @@ fn case_output(case: &CaseReport) -> String {
     }
     if let Some(stderr) = &case.stderr {
         out.push_str("\nstandard error:\n");
-        out.push_str(stderr);
+        out.push_str(&esc_text(stderr));
     }
     out.trim_end().to_owned()
 }
@@ -103,7 +107,12 @@ pub fn gradescope(
             let graded = case.status != Status::Error;
             let passed = case.status == Status::Pass;
             tests.push(Test {
-                name: format!("Part {}: {} {}", part.part, case.fixture, case.function),
+                name: format!(
+                    "Part {}: {} {}",
+                    part.part,
+                    esc(&case.fixture),
+                    esc(&case.function)
+                ),
                 number: format!("{}.{}", part.part, k + 1),
                 score: if passed { share } else { 0.0 },
                 max_score: if graded { share } else { 0.0 },
@@ -125,7 +134,7 @@ pub fn gradescope(
         Totals::of(cases).summary()
     );
     if let Some(warning) = warning {
-        output = format!("{warning}\n{output}");
+        output = format!("{}\n{output}", esc_text(warning));
     }
     if let Some(p) = provenance {
         output = format!("{output}\n{}", p.line());
@@ -164,7 +173,10 @@ pub fn not_graded(reason: &str) -> String {
     let results = Results {
         score: 0.0,
         execution_time: 0,
-        output: format!("The autograder could not grade this submission: {reason}"),
+        output: format!(
+            "The autograder could not grade this submission: {}",
+            esc_text(reason)
+        ),
         visibility: "visible",
         stdout_visibility: "hidden",
         tests: Vec::new(),

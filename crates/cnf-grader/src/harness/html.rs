@@ -7,8 +7,10 @@
 //!   printed, where the status words, the `-`/`+` signs and the underlined
 //!   changed characters say what the colours say;
 //! - every text from a program, a fixture or a file name goes through
-//!   [`escape`]; control characters other than tab and line end become
-//!   U+FFFD (the diff shows them as `\r`, `\u{1b}` already);
+//!   [`escape`]: first [`crate::escape::text`] (control characters other
+//!   than tab and line feed, and the bidirectional overrides, shown as
+//!   `\r`, `\u{1b}`, `\u{202e}`, as the diff shows them), then HTML's
+//!   own escapes;
 //! - a page is a student's view when `ReportOptions::student` is set: a
 //!   hidden case shows only its name, status and points, never its input,
 //!   expected output, reason or diff; the class index lists only the
@@ -77,10 +79,10 @@ footer.provenance dd { margin: 0; font-family: ui-monospace, monospace; overflow
 }
 ";
 
-/// `text` safe as HTML element text or a quoted attribute value: `&`, `<`,
-/// `>`, `\"` and `'` escaped, control characters other than tab, LF and CR
-/// replaced by U+FFFD.
+/// `text` safe as HTML element text or a quoted attribute value: shown by
+/// [`crate::escape::text`], then `&`, `<`, `>`, `\"` and `'` escaped.
 pub fn escape(text: &str) -> String {
+    let text = crate::escape::text(text);
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for c in text.chars() {
         match c {
@@ -89,8 +91,6 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if c.is_control() => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }
@@ -591,7 +591,7 @@ pub fn class_index(
         let _ = write!(
             out,
             "<tr><td><a href=\"{}\">{}</a></td>",
-            escape(&href(&page_file(&row.student))),
+            escape(&href(&page_file(&crate::escape::line(&row.student)))),
             escape(&row.student)
         );
         if named {
@@ -628,7 +628,10 @@ mod tests {
             escape("<script>x</script></pre>&amp;\"'"),
             "&lt;script&gt;x&lt;/script&gt;&lt;/pre&gt;&amp;amp;&quot;&#39;"
         );
-        assert_eq!(escape("a\tb\nc\u{1b}[31m\0"), "a\tb\nc\u{fffd}[31m\u{fffd}");
+        assert_eq!(
+            escape("a\tb\nc\u{1b}[31m\0\r\u{202e}"),
+            "a\tb\nc\\u{1b}[31m\\u{0}\\r\\u{202e}"
+        );
         assert_eq!(escape("ümlaut ·→"), "ümlaut ·→");
     }
 

@@ -6,7 +6,13 @@
 //! table when asked, and always ends with the line `N passed, N failed`
 //! (plus `, N errors` / `, N skipped` when not zero), never coloured, so
 //! tools that read the last line see it as is. With `times: false`
-//! durations are left out of every format (reproducible reports).
+//! durations are left out of every format (reproducible reports). Every
+//! text from a case (fixture and file names, reasons, standard error, the
+//! diff) passes through [`crate::escape`] in every format, so no control
+//! character a program printed or a file name held reaches the report:
+//! names with [`crate::escape::line`], and reasons and standard error,
+//! which may span lines, with [`crate::escape::text`] (a name inside a
+//! reason is escaped where the reason is written).
 
 use std::fmt::Write as _;
 
@@ -18,6 +24,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::escape::{line as esc, text as esc_text};
 use crate::harness::compare::Compare;
 use crate::harness::diff::{Diff, Style};
 use crate::harness::grade::{CaseReport, FailureKind, Status, Totals};
@@ -103,19 +110,27 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
     if options.compare != Compare::Exact {
         let _ = writeln!(out, "comparison: {} (not byte for byte)\n", options.compare);
     }
-    let fixture_width = cases.iter().map(|c| c.fixture.len()).max().unwrap_or(0);
-    let function_width = cases.iter().map(|c| c.function.len()).max().unwrap_or(0);
+    let fixture_width = cases
+        .iter()
+        .map(|c| esc(&c.fixture).chars().count())
+        .max()
+        .unwrap_or(0);
+    let function_width = cases
+        .iter()
+        .map(|c| esc(&c.function).chars().count())
+        .max()
+        .unwrap_or(0);
     for case in cases {
         let _ = write!(
             out,
             "{}  {:<fw$}  {}",
             paint_status(case.status, style, true),
-            case.fixture,
-            case.function,
+            esc(&case.fixture),
+            esc(&case.function),
             fw = fixture_width
         );
         if options.times && case.status != Status::Skipped {
-            let pad = function_width - case.function.len();
+            let pad = function_width - esc(&case.function).chars().count();
             let _ = write!(out, "{:pad$}  {}", "", show_duration(case.duration));
         }
         out.push('\n');
@@ -130,8 +145,8 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
                 out,
                 "{} {} {}: hidden test (its input, expected output and diff are not shown)",
                 paint_status(case.status, style, false),
-                case.fixture,
-                case.function,
+                esc(&case.fixture),
+                esc(&case.function),
             );
             continue;
         }
@@ -139,16 +154,16 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
             out,
             "{} {} {}: {}",
             paint_status(case.status, style, false),
-            case.fixture,
-            case.function,
-            case.reason.as_deref().unwrap_or("")
+            esc(&case.fixture),
+            esc(&case.function),
+            esc_text(case.reason.as_deref().unwrap_or(""))
         );
         if let Some(diff) = &case.diff {
             out.push_str(&diff.render(&expected_label(case), &actual_label(case), style));
         }
         if let Some(stderr) = &case.stderr {
             out.push_str("standard error:\n");
-            for line in stderr.lines() {
+            for line in esc_text(stderr).lines() {
                 let _ = writeln!(out, "  | {line}");
             }
         }
@@ -160,7 +175,9 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
             let _ = writeln!(
                 out,
                 "note: {} {} passes only with --compare {}: its output differs byte for byte",
-                case.fixture, case.function, options.compare
+                esc(&case.fixture),
+                esc(&case.function),
+                options.compare
             );
         }
     }
@@ -315,21 +332,21 @@ pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
             .iter()
             .enumerate()
             .map(|(i, c)| JsonCase {
-                fixture: Cow::Borrowed(&c.fixture),
-                function: Cow::Borrowed(&c.function),
+                fixture: esc(&c.fixture),
+                function: esc(&c.function),
                 part: c.part,
-                solution: Cow::Borrowed(&c.solution),
+                solution: esc(&c.solution),
                 status: c.status,
                 duration_ms: options
                     .times
                     .then(|| (c.duration.as_secs_f64() * 1e6).round() / 1e3),
                 failure: c.failure,
-                reason: c.reason.as_deref().map(Cow::Borrowed),
+                reason: c.reason.as_deref().map(esc_text),
                 diff: c
                     .diff
                     .as_ref()
                     .map(|d| d.render(&expected_label(c), &actual_label(c), Style::Plain)),
-                stderr: c.stderr.as_deref().map(Cow::Borrowed),
+                stderr: c.stderr.as_deref().map(esc_text),
                 hidden: c.hidden,
                 relaxed: c.relaxed,
                 seq: options.shard.and_then(|(_, seqs)| seqs.get(i).copied()),
@@ -349,18 +366,10 @@ pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
     text
 }
 
-/// Text safe inside XML 1.0: control characters other than tab, LF and CR
-/// become U+FFFD.
+/// Text safe inside XML 1.0 and for whoever reads it: control characters
+/// other than tab and LF shown as escapes ([`crate::escape::text`]).
 fn xml_safe(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
-                '\u{fffd}'
-            } else {
-                c
-            }
-        })
-        .collect()
+    esc_text(text).into_owned()
 }
 
 /// Element text with only `<`, `>` and `&` escaped, so diffs stay readable.
@@ -441,10 +450,10 @@ fn write_case(w: &mut Writer<Vec<u8>>, case: &CaseReport, times: bool) -> std::i
     let time = seconds(case.duration, times);
     let element = w
         .create_element("testcase")
-        .with_attribute(("name", case.function.as_str()))
-        .with_attribute(("classname", case.fixture.as_str()))
+        .with_attribute(("name", esc(&case.function).as_ref()))
+        .with_attribute(("classname", esc(&case.fixture).as_ref()))
         .with_attribute(("time", time.as_str()));
-    let reason = xml_safe(case.reason.as_deref().unwrap_or(""));
+    let reason = esc_text(case.reason.as_deref().unwrap_or("")).into_owned();
     match case.status {
         Status::Pass => {
             element.write_empty()?;

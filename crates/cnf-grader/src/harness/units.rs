@@ -3,31 +3,41 @@
 
 use std::time::Duration;
 
-/// Reads a duration: a number followed by `ms`, `s` or `m` (a bare number is seconds).
+/// The longest time limit accepted, in seconds (about 31 years).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Reads a duration: a number followed by `ms`, `s`, `m` or `h` (a bare
+/// number is seconds); a number that reads but is zero, under a
+/// nanosecond or over [`MAX_SECONDS`] is refused as too small or too large.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
-    let bad = || format!("{text:?} is not a duration; expected e.g. 10s, 500ms, 1.5s or 2m");
+    let bad = || format!("{text:?} is not a duration; expected e.g. 10s, 500ms, 1.5s, 2m or 1h");
     let value: f64 = number.parse().map_err(|_| bad())?;
     let scale = match unit.trim() {
         "ms" => 0.001,
         "" | "s" => 1.0,
         "m" | "min" => 60.0,
+        "h" => 3600.0,
         _ => return Err(bad()),
     };
     let seconds = value * scale;
-    let unusable =
-        || format!("{text:?} is not a usable time limit; expected at least 1ns and at most 1e9 s");
-    if !seconds.is_finite() || seconds <= 0.0 || seconds > 1e9 {
-        return Err(unusable());
+    if !seconds.is_finite() || seconds > MAX_SECONDS {
+        return Err(format!(
+            "{text:?} is too large for a time limit; the largest is {MAX_SECONDS:.0}s (about 31 years)"
+        ));
+    }
+    let too_small = || format!("{text:?} is too small for a time limit; the smallest is 1ns");
+    if seconds <= 0.0 {
+        return Err(too_small());
     }
     // A positive value under a nanosecond would round to a zero limit.
     let d = Duration::from_secs_f64(seconds);
     if d.is_zero() {
-        return Err(unusable());
+        return Err(too_small());
     }
     Ok(d)
 }
@@ -99,12 +109,28 @@ mod tests {
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("fast").unwrap_err().contains("500ms"));
-        assert!(parse_duration("5h").is_err());
+        assert_eq!(parse_duration("5h"), Ok(Duration::from_secs(5 * 3600)));
+        assert!(parse_duration("5d").unwrap_err().contains("not a duration"));
+        // A number too large is not "not a duration".
+        assert_eq!(
+            parse_duration("99999999999999h").unwrap_err(),
+            "\"99999999999999h\" is too large for a time limit; the largest is 1000000000s (about 31 years)"
+        );
+        assert!(
+            parse_duration("1000000001")
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert_eq!(
+            parse_duration("1000000000"),
+            Ok(Duration::from_secs(1_000_000_000))
+        );
+        assert!(parse_duration("0s").unwrap_err().contains("too small"));
         // Found by fuzzing: under a nanosecond was a zero time limit.
         assert!(
             parse_duration("0.0000000001s")
                 .unwrap_err()
-                .contains("at least 1ns")
+                .contains("the smallest is 1ns")
         );
         assert_eq!(parse_duration("0.000000001"), Ok(Duration::from_nanos(1)));
     }

@@ -53,22 +53,25 @@ pub enum GhcError {
     },
     /// Occurs when GHC does not run inside the sandbox.
     #[error(
-        "GHC `{path}` does not run inside the sandbox ({said}); the sandbox shows only /usr, \
-         /etc, /opt and /var/lib/ghc of the system: add --sandbox-ro DIR for the folder GHC \
-         is installed in"
+        "GHC `{path}` does not run inside the sandbox: `--numeric-version` {said}, where GHC \
+         prints its version (such as 9.0.2); the sandbox shows only /usr, /etc, /opt and \
+         /var/lib/ghc of the system: add --sandbox-ro DIR for the folder GHC is installed in"
     )]
     NotInSandbox {
         /// The GHC tried.
         path: PathBuf,
-        /// What it said.
+        /// What came back: its exit status and what it printed.
         said: String,
     },
-    /// Occurs when the command runs but does not answer `--numeric-version`.
-    #[error("`{path} --numeric-version` failed ({reason}); is it GHC?")]
+    /// Occurs when the command runs but does not answer `--numeric-version`
+    /// with a version number.
+    #[error(
+        "`{path} --numeric-version` {reason}, where GHC prints its version (such as 9.0.2); is it GHC?"
+    )]
     NotGhc {
         /// The command tried.
         path: PathBuf,
-        /// What went wrong.
+        /// What came back: its exit status and what it printed.
         reason: String,
     },
 }
@@ -118,8 +121,8 @@ impl Ghc {
             reason: e.to_string(),
         })?;
         let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        if !out.status.success() || version.is_empty() {
-            let said = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+        if !out.status.success() {
+            let said = came_back(&out);
             return Err(match sandbox {
                 Some(_) => GhcError::NotInSandbox {
                     path: resolved,
@@ -127,8 +130,14 @@ impl Ghc {
                 },
                 None => GhcError::NotGhc {
                     path: path.to_owned(),
-                    reason: format!("{}", out.status),
+                    reason: said,
                 },
+            });
+        }
+        if !is_version(&version) {
+            return Err(GhcError::NotGhc {
+                path: resolved,
+                reason: came_back(&out),
             });
         }
         Ok(Ghc {
@@ -138,9 +147,45 @@ impl Ghc {
     }
 }
 
+/// Whether `text` is a version number: numbers joined by dots (`9.0.2`).
+fn is_version(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .split('.')
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// What a command's run came back with, in words: its exit status, its
+/// first line of output and of standard error (escaped, cut at 100
+/// characters).
+fn came_back(out: &std::process::Output) -> String {
+    let first = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let line = text.trim().lines().next().unwrap_or("").to_owned();
+        let mut shown: String = crate::escape::line(&line).chars().take(100).collect();
+        if shown.len() < crate::escape::line(&line).len() {
+            shown.push('…');
+        }
+        shown
+    };
+    let status = match out.status.code() {
+        Some(0) => "exited 0".to_owned(),
+        Some(code) => format!("exited with code {code}"),
+        None => "was killed by a signal".to_owned(),
+    };
+    let (stdout, stderr) = (first(&out.stdout), first(&out.stderr));
+    match (stdout.is_empty(), stderr.is_empty()) {
+        (true, true) => format!("{status} and printed nothing"),
+        (false, true) => format!("{status} and printed {stdout:?}"),
+        (true, false) => format!("{status} and said {stderr:?}"),
+        (false, false) => format!("{status}, printed {stdout:?} and said {stderr:?}"),
+    }
+}
+
 /// The report of a compilation that did not end with an executable.
 pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> CompileError {
     let output = first_lines(stderr);
+    let timed_out = matches!(outcome, Outcome::TimedOut);
     let reason = match outcome {
         Outcome::Exited { code, .. } => format!("GHC failed (exit code {code})"),
         Outcome::Signaled(signal) => {
@@ -156,7 +201,11 @@ pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> Compi
         Outcome::OverCap => "GHC printed more than the executable's size limit".to_owned(),
         Outcome::SpawnFailed(message) => message,
     };
-    CompileError { reason, output }
+    CompileError {
+        reason,
+        output,
+        timed_out,
+    }
 }
 
 /// Why a part did not compile.
@@ -166,6 +215,8 @@ pub struct CompileError {
     pub reason: String,
     /// The first lines of what GHC said.
     pub output: String,
+    /// Whether GHC ran past the compile time limit.
+    pub timed_out: bool,
 }
 
 /// The first [`ERROR_LINES`] lines of `text`, with a note when some were
@@ -191,6 +242,32 @@ mod tests {
     fn first_lines_keeps_n_and_says_how_many_more() {
         assert_eq!(first_n_lines("a\nb\nc\n", 2), "a\nb\n[... 1 more lines]");
         assert_eq!(first_n_lines("\n \na\nb\n", 2), "a\nb");
+    }
+
+    #[test]
+    fn a_command_that_is_not_ghc_says_what_was_expected_and_what_came_back() {
+        let err = Ghc::find(Path::new("/usr/bin/true"), None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`/usr/bin/true --numeric-version` exited 0 and printed nothing, where GHC prints \
+             its version (such as 9.0.2); is it GHC?"
+        );
+        let err = Ghc::find(Path::new("/bin/echo"), None).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("exited 0 and printed \"--numeric-version\", where GHC prints"),
+            "{err}"
+        );
+        let err = Ghc::find(Path::new("/usr/bin/false"), None).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("exited with code 1 and printed nothing"),
+            "{err}"
+        );
+        assert!(is_version("9.0.2") && is_version("8.8.4") && is_version("10"));
+        assert!(
+            !is_version("") && !is_version("9..2") && !is_version("v9") && !is_version("9.0.2\n")
+        );
     }
 
     #[test]

@@ -15,6 +15,16 @@
 //! in JSON), so one broken submission never hides the others; points are
 //! shown with two decimals (shares of 10 or 20 points among the cases);
 //! CSV follows RFC 4180 (fields with `,`, `"` or a line end are quoted).
+//!
+//! Folder names, roster names and ids, notes and errors come from outside
+//! the grader, so every format shows them through [`crate::escape`] (the
+//! table, the CSV and the JSON alike); in CSV such a cell that would start
+//! a spreadsheet formula (`=`, `+`, `-`, `@`, a tab or a carriage return)
+//! gets a `'` in front ([`crate::escape::csv_cell`]), and so does the Canvas
+//! assignment's header, which the user gives. The cells the grader writes
+//! itself (points and counts, never negative) and its own headers are left
+//! as they are: a number is not a formula, and neutralising one would turn
+//! it into text.
 
 use std::fmt::Write as _;
 
@@ -56,10 +66,28 @@ pub fn rows(students: &[StudentResult]) -> Vec<Row> {
     students.iter().map(|s| s.row.clone()).collect()
 }
 
+impl Row {
+    /// The row with every text from outside the grader shown by
+    /// [`crate::escape::line`].
+    pub fn shown(&self) -> Row {
+        let esc = |s: &str| crate::escape::line(s).into_owned();
+        Row {
+            student: esc(&self.student),
+            name: self.name.as_deref().map(esc),
+            id: self.id.as_deref().map(esc),
+            notes: self.notes.iter().map(|n| esc(n)).collect(),
+            error: self.error.as_deref().map(esc),
+            ..self.clone()
+        }
+    }
+}
+
 /// The table for the terminal, after the provenance line (when given) and
 /// with a header line; with a roster, each student's name and id follow the
 /// folder.
 pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
+    let rows: Vec<Row> = rows.iter().map(Row::shown).collect();
+    let rows = rows.as_slice();
     let width = |what: &str, of: &dyn Fn(&Row) -> usize| {
         rows.iter().map(of).max().unwrap_or(0).max(what.len())
     };
@@ -152,18 +180,19 @@ pub fn csv(rows: &[Row]) -> String {
         .map(String::from),
     );
     records.push(header);
+    let cell = crate::escape::csv_cell;
     for r in rows {
-        let mut record = vec![r.student.clone()];
+        let mut record = vec![cell(&r.student)];
         if named {
-            record.push(r.name.clone().unwrap_or_default());
-            record.push(r.id.clone().unwrap_or_default());
+            record.push(cell(r.name.as_deref().unwrap_or_default()));
+            record.push(cell(r.id.as_deref().unwrap_or_default()));
         }
         record.extend(r.parts.iter().map(|p| format!("{p:.2}")));
         record.extend([
             format!("{:.2}", r.total),
             r.failed_cases.to_string(),
             r.cases.to_string(),
-            r.notes.join("; "),
+            cell(&r.notes.join("; ")),
         ]);
         records.push(record);
     }
@@ -186,7 +215,7 @@ pub fn canvas_csv(rows: &[Row], assignment: &str) -> (String, Vec<String>) {
             "SIS User ID",
             "SIS Login ID",
             "Section",
-            assignment,
+            &crate::escape::csv_cell(assignment),
         ]
         .map(String::from)
         .to_vec(),
@@ -198,14 +227,14 @@ pub fn canvas_csv(rows: &[Row], assignment: &str) -> (String, Vec<String>) {
     for r in rows {
         match (&r.name, &r.id) {
             (Some(name), Some(id)) => records.push(vec![
-                name.clone(),
+                crate::escape::csv_cell(name),
                 String::new(),
-                id.clone(),
+                crate::escape::csv_cell(id),
                 String::new(),
                 String::new(),
                 format!("{:.2}", r.total),
             ]),
-            _ => left_out.push(r.student.clone()),
+            _ => left_out.push(crate::escape::line(&r.student).into_owned()),
         }
     }
     (csv_lines(&records), left_out)
@@ -237,12 +266,26 @@ pub fn shard_json(
         #[serde(skip_serializing_if = "Option::is_none")]
         results: Option<&'a [StudentResult]>,
     }
+    let shown: Vec<Row> = rows.iter().map(Row::shown).collect();
+    // A shard's results too: every text in them is shown escaped (their
+    // reports and pages already are), so `merge` reads back escaped data.
+    let results: Option<Vec<StudentResult>> = shard.map(|(_, results)| {
+        results
+            .iter()
+            .map(|r| StudentResult {
+                name: crate::escape::line(&r.name).into_owned(),
+                row: r.row.shown(),
+                ..r.clone()
+            })
+            .collect()
+    });
+    let class = class.map(crate::escape::line);
     let mut text = serde_json::to_string_pretty(&Doc {
-        class,
+        class: class.as_deref(),
         provenance,
         shard: shard.map(|(info, _)| info),
-        students: rows,
-        results: shard.map(|(_, results)| results),
+        students: &shown,
+        results: results.as_deref(),
     })
     .unwrap_or_default();
     text.push('\n');

@@ -5,12 +5,19 @@
 //!
 //! Decisions:
 //! - a submission is a folder holding `csce322assignment03part01.hs` …
-//!   `part04.hs`; every `*.hs` file of the folder (not of its sub-folders)
-//!   is copied, so a student's extra modules compile too; the submission's
-//!   `Helpers.hs` is used when it has one, else [`DEFAULT_HELPERS`], the
-//!   course's module exactly (spec §7: `readConnectFourFile` and
-//!   `printGame`, nothing else, so no extra name can clash with a
-//!   student's own);
+//!   `part04.hs`; it is read by [`source::read_submission`] only (no link
+//!   followed, regular files only, each up to `--max-source`, never
+//!   blocking; a file it refuses is not submitted and the report says why),
+//!   and every `*.hs` file of the folder (not of its sub-folders) is
+//!   copied from the bytes read, so a student's extra modules compile too
+//!   and what compiles is what was checked; the submission's `Helpers.hs`
+//!   is used when it has one, else [`DEFAULT_HELPERS`], the course's module
+//!   exactly (spec §7: `readConnectFourFile` and `printGame`, nothing
+//!   else, so no extra name can clash with a student's own);
+//! - a folder that holds no part file but whose one sub-folder does (a
+//!   folder uploaded inside the folder) is graded from that sub-folder,
+//!   and the report says so; when several sub-folders hold part files,
+//!   none is taken and the report names them;
 //! - a part file under another name (`csce322assignment03Part01.hs`,
 //!   `csce322assignment3part01.hs`, a `.lhs`) is still missing, and the
 //!   report names the file found and the name expected;
@@ -51,6 +58,7 @@ pub mod ghc;
 pub mod gradebook;
 pub mod roster;
 pub mod sandbox;
+pub mod source;
 
 use std::fs;
 use std::io;
@@ -80,6 +88,7 @@ use crate::submission::ghc::{CompileError, Ghc, compile_error};
 use crate::submission::gradebook::Row;
 use crate::submission::roster::{Member, Roster};
 use crate::submission::sandbox::{Bind, Sandbox, give_to};
+use crate::submission::source::{ReadLimits, Refused, Submission};
 
 /// The course's `Helpers.hs` (spec §7), used when a submission has none.
 pub const DEFAULT_HELPERS: &str = include_str!("../../haskell/Helpers.hs");
@@ -199,6 +208,8 @@ pub struct SubmissionOptions {
     pub compare: crate::harness::compare::Compare,
     /// The date reports record (UTC, RFC 3339); `None` leaves it out.
     pub date: Option<String>,
+    /// How much of a submission is read (`--max-source`).
+    pub read_limits: ReadLimits,
 }
 
 impl SubmissionOptions {
@@ -215,14 +226,15 @@ impl SubmissionOptions {
     /// What every option that can change a grade says, for result keys.
     fn fingerprint(&self) -> String {
         format!(
-            "{} ghc={} {:?} compile={:?} timeout={:?} max_output={} sandbox={:?}",
+            "{} ghc={} {:?} compile={:?} timeout={:?} max_output={} sandbox={:?} read={:?}",
             env!("CARGO_PKG_VERSION"),
             self.ghc.version,
             self.ghc.path,
             self.compile_timeout,
             self.timeout,
             self.max_output,
-            self.sandbox.as_ref().map(|s| &s.limits)
+            self.sandbox.as_ref().map(|s| &s.limits),
+            self.read_limits
         ) + " compare="
             + self.compare.name()
     }
@@ -238,6 +250,9 @@ pub enum BuildOutcome {
         /// A file that looks meant to be this part.
         found: Option<String>,
     },
+    /// The submission has an entry of this name, but it was not read (a
+    /// link, a FIFO, a device, a folder, a file over `--max-source`).
+    Refused(Refused),
     /// GHC did not build it.
     Failed(CompileError),
 }
@@ -274,9 +289,19 @@ impl PartBuild {
                     "missing: the submission has no {}{} (part {} scores 0)",
                     part_file(self.part),
                     found.as_ref().map_or(String::new(), |f| format!(
-                        "; it has {f}, but the file must be named exactly {}",
+                        "; it has {}, but the file must be named exactly {}",
+                        crate::escape::line(f),
                         part_file(self.part)
                     )),
+                    self.part
+                )),
+                None,
+            ),
+            BuildOutcome::Refused(refused) => (
+                Status::Fail,
+                Some(FailureKind::MissingPart),
+                Some(format!(
+                    "not submitted: {refused} (part {} scores 0)",
                     self.part
                 )),
                 None,
@@ -327,6 +352,14 @@ pub struct SubmissionReport {
     pub compare: crate::harness::compare::Compare,
     /// Where the report came from.
     pub provenance: Provenance,
+    /// What the submission's folder held that was not read (part files
+    /// included, whose compilation entries say it too).
+    pub refused: Vec<Refused>,
+    /// The sub-folder the part files were read from, when not the folder itself.
+    pub nested: Option<PathBuf>,
+    /// Sub-folders that hold part files, when the folder holds none and
+    /// several of them do (none was graded).
+    pub scattered: Vec<PathBuf>,
 }
 
 impl SubmissionReport {
@@ -351,18 +384,85 @@ impl SubmissionReport {
         self.builds.iter().all(PartBuild::compiled) && Totals::of(&self.cases).all_passed()
     }
 
-    /// The first line of the human report: the folder, the helper and GHC.
+    /// The first lines of the human report: the folder, the helper and
+    /// GHC, then where the sources were found and what was not read.
     pub fn header(&self, ghc: &Ghc) -> String {
-        format!(
+        let mut out = format!(
             "submission {}: {} Helpers.hs, GHC {}\n",
-            self.dir.display(),
+            crate::escape::path(&self.dir),
             if self.own_helpers {
                 "its own"
             } else {
                 "the default"
             },
-            ghc.version
-        )
+            crate::escape::line(&ghc.version)
+        );
+        for line in self.reading_notes() {
+            out.push_str(&crate::escape::line(&line));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Sentences on how the folder was read: a sub-folder graded instead,
+    /// sub-folders with part files when none was taken, and every entry not
+    /// read (except part files, whose compilation entries say it).
+    pub fn reading_notes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(nested) = &self.nested {
+            out.push(format!(
+                "the part files are in the sub-folder {}, which was graded (the folder itself holds none)",
+                crate::escape::path(nested)
+            ));
+        }
+        if !self.scattered.is_empty() {
+            let folders: Vec<String> = self
+                .scattered
+                .iter()
+                .map(|p| crate::escape::path(p))
+                .collect();
+            out.push(format!(
+                "part files are in several sub-folders ({}), so none was graded: put the four part files at the top of the submission",
+                folders.join(", ")
+            ));
+        }
+        for refused in &self.refused {
+            if (1..=4).any(|part| refused.is(&part_file(part))) {
+                continue;
+            }
+            let helper = if refused.is("Helpers.hs") {
+                " (the default Helpers.hs was used)"
+            } else {
+                ""
+            };
+            out.push(format!("not read: {refused}{helper}"));
+        }
+        out
+    }
+
+    /// What JSON reports record about the submission: its folder, helper,
+    /// sandbox, comparison mode, and how it was read.
+    pub fn info(&self) -> serde_json::Value {
+        let mut info = serde_json::json!({
+            "dir": crate::escape::path(&self.dir),
+            "helpers": if self.own_helpers { "own" } else { "default" },
+            "sandbox": self.sandboxed,
+            "compare": self.compare.name(),
+        });
+        if let Some(nested) = &self.nested {
+            info["nested"] = crate::escape::path(nested).into();
+        }
+        if !self.scattered.is_empty() {
+            info["scattered"] = self
+                .scattered
+                .iter()
+                .map(|p| crate::escape::path(p))
+                .collect();
+        }
+        if !self.refused.is_empty() {
+            info["not_read"] = self.refused.iter().map(ToString::to_string).collect();
+        }
+        info
     }
 
     /// The warning every report of this submission carries, if any.
@@ -400,22 +500,22 @@ impl SubmissionReport {
 
     /// [`SubmissionReport::gradescope`], naming the roster's student in `extra_data`.
     pub fn gradescope_of(&self, member: Option<&Member>) -> String {
-        let mut info = vec![(
-            "submission",
-            serde_json::json!({
-                "dir": self.dir.display().to_string(),
-                "helpers": if self.own_helpers { "own" } else { "default" },
-                "sandbox": self.sandboxed,
-                "compare": self.compare.name(),
-            }),
-        )];
+        let mut info = vec![("submission", self.info())];
         if let Some(m) = member {
-            info.push(("student", serde_json::json!({ "name": m.name, "id": m.id })));
+            let esc = crate::escape::line;
+            info.push((
+                "student",
+                serde_json::json!({ "name": esc(&m.name), "id": esc(&m.id) }),
+            ));
         }
+        // The student sees, atop the output, what was not read and why.
+        let mut notice: Vec<String> = self.warning().map(str::to_owned).into_iter().collect();
+        notice.extend(self.reading_notes());
+        let notice = notice.join("\n");
         crate::harness::gradescope::gradescope(
             &self.all_cases(),
             &self.points,
-            self.warning(),
+            (!notice.is_empty()).then_some(notice.as_str()),
             Some(&self.provenance),
             &info,
         )
@@ -434,9 +534,47 @@ impl SubmissionReport {
                 BuildOutcome::Missing { found: Some(f) } => {
                     notes.push(format!("part {} missing (found {f})", build.part));
                 }
+                BuildOutcome::Refused(refused) => {
+                    notes.push(format!(
+                        "part {} not submitted ({})",
+                        build.part,
+                        refused.why.short()
+                    ));
+                }
+                BuildOutcome::Failed(error) if error.timed_out => {
+                    notes.push(format!(
+                        "part {} did not compile: compile timed out",
+                        build.part
+                    ));
+                }
                 BuildOutcome::Failed(_) => {
                     notes.push(format!("part {} did not compile", build.part));
                 }
+            }
+        }
+        if let Some(nested) = &self.nested {
+            notes.push(format!("graded from {}", crate::escape::path(nested)));
+        }
+        if !self.scattered.is_empty() {
+            notes.push(format!(
+                "part files in {} sub-folders",
+                self.scattered.len()
+            ));
+        }
+        let others: Vec<&Refused> = self
+            .refused
+            .iter()
+            .filter(|r| !(1..=4).any(|part| r.is(&part_file(part))))
+            .collect();
+        if others.len() > MAX_NOTED {
+            notes.push(format!("{} files not read (see the report)", others.len()));
+        } else {
+            for refused in others {
+                notes.push(format!(
+                    "not read: {} ({})",
+                    refused.name_escaped,
+                    refused.why.short()
+                ));
             }
         }
         for part in 1..=4 {
@@ -464,6 +602,9 @@ impl SubmissionReport {
     }
 }
 
+/// Most entries not read that a gradebook's notes name one by one.
+const MAX_NOTED: usize = 3;
+
 /// Why a submission could not be graded at all.
 #[derive(Debug, thiserror::Error)]
 pub enum SubmissionError {
@@ -490,9 +631,14 @@ pub enum SubmissionError {
 
 /// A submission copied into its private build folder.
 struct Prepared {
+    /// The folder given.
     dir: PathBuf,
+    /// How it was read.
+    read: Reading,
     build: TempDir,
     present: [bool; 4],
+    /// Part files that are there but were not read.
+    refused: [Option<Refused>; 4],
     misnamed: [Option<String>; 4],
     own_helpers: bool,
     /// The hash of every source file and the helper used.
@@ -505,6 +651,17 @@ impl Prepared {
     fn src(&self) -> PathBuf {
         self.build.path().join("src")
     }
+}
+
+/// What a report says of how a submission was read (its bytes are gone
+/// once copied into the build folder).
+#[derive(Debug, Clone, Default)]
+struct Reading {
+    /// The folder the sources came from.
+    dir: PathBuf,
+    nested: Option<PathBuf>,
+    scattered: Vec<PathBuf>,
+    refused: Vec<Refused>,
 }
 
 /// `name` with letters lowered and every number written without leading
@@ -554,28 +711,31 @@ fn misnamed_part(names: &[String], part: u8) -> Option<String> {
         .map(|(n, _)| n.clone())
 }
 
-fn prepare(dir: &Path, work: &Path, sandbox: Option<Sandbox>) -> Result<Prepared, SubmissionError> {
-    let folder = |source| SubmissionError::Folder {
-        path: dir.to_owned(),
-        source,
-    };
-    let mut names = Vec::new();
-    for entry in fs::read_dir(dir).map_err(folder)? {
-        let entry = entry.map_err(folder)?;
-        if entry.path().is_file() {
-            names.push(entry.file_name().to_string_lossy().into_owned());
-        }
-    }
+/// Copies a submission as read (`submission`, from the folder `dir`) into
+/// a new private build folder in `work`.
+fn prepare(
+    dir: &Path,
+    submission: Submission,
+    work: &Path,
+    sandbox: Option<Sandbox>,
+) -> Result<Prepared, SubmissionError> {
+    let mut names: Vec<String> = submission
+        .files
+        .iter()
+        .map(|f| f.name.clone())
+        .chain(submission.others.iter().cloned())
+        .collect();
     names.sort();
-    let sources: Vec<&String> = names.iter().filter(|n| n.ends_with(".hs")).collect();
-    let has = |name: &str| sources.iter().any(|s| *s == name);
-    let present: [bool; 4] = std::array::from_fn(|i| has(&part_file(i as u8 + 1)));
+    let present: [bool; 4] =
+        std::array::from_fn(|i| submission.file(&part_file(i as u8 + 1)).is_some());
+    let refused: [Option<Refused>; 4] =
+        std::array::from_fn(|i| submission.refusal(&part_file(i as u8 + 1)).cloned());
     let misnamed: [Option<String>; 4] = std::array::from_fn(|i| {
-        (!present[i])
+        (!present[i] && refused[i].is_none())
             .then(|| misnamed_part(&names, i as u8 + 1))
             .flatten()
     });
-    let own_helpers = has("Helpers.hs");
+    let own_helpers = submission.file("Helpers.hs").is_some();
     let build = tempfile::Builder::new()
         .prefix("student-")
         .tempdir_in(work)
@@ -593,17 +753,25 @@ fn prepare(dir: &Path, work: &Path, sandbox: Option<Sandbox>) -> Result<Prepared
     };
     let src = build.path().join("src");
     fs::create_dir(&src).map_err(failed(&src))?;
+    // What compiles is what was read: the copies are made from those bytes.
+    let write_new = |path: &Path, bytes: &[u8]| {
+        use std::io::Write as _;
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .map_err(failed(path))
+    };
     let mut pieces: Vec<Vec<u8>> = Vec::new();
-    for name in &sources {
-        let from = dir.join(name);
-        let bytes = fs::read(&from).map_err(failed(&from))?;
-        fs::write(src.join(name), &bytes).map_err(failed(&from))?;
-        pieces.push(name.as_bytes().to_vec());
-        pieces.push(bytes);
+    for file in &submission.files {
+        write_new(&src.join(&file.name), &file.bytes)?;
+        pieces.push(file.name.as_bytes().to_vec());
+        pieces.push(file.bytes.clone());
     }
     if !own_helpers {
         let helpers = src.join("Helpers.hs");
-        fs::write(&helpers, DEFAULT_HELPERS).map_err(failed(&helpers))?;
+        write_new(&helpers, DEFAULT_HELPERS.as_bytes())?;
         pieces.push(b"Helpers.hs (default)".to_vec());
         pieces.push(DEFAULT_HELPERS.as_bytes().to_vec());
     }
@@ -620,13 +788,39 @@ fn prepare(dir: &Path, work: &Path, sandbox: Option<Sandbox>) -> Result<Prepared
     }
     Ok(Prepared {
         dir: dir.to_owned(),
+        read: Reading {
+            dir: submission.dir,
+            nested: submission.nested,
+            scattered: submission.scattered,
+            refused: submission.refused,
+        },
         build,
         present,
+        refused,
         misnamed,
         own_helpers,
         sources: digest(pieces.iter().map(Vec::as_slice)),
         sandbox,
     })
+}
+
+/// Reads and prepares one student's folder; the student's index `i` in
+/// the class gives its user id when the grader is root.
+fn prepare_student(
+    dir: &Path,
+    read: Result<Submission, source::ReadError>,
+    options: &SubmissionOptions,
+    i: usize,
+) -> Result<Prepared, SubmissionError> {
+    let submission = read.map_err(|e| SubmissionError::Folder {
+        path: dir.to_owned(),
+        source: e.source,
+    })?;
+    let sandbox = options.sandbox.as_ref().map(|s| match s.uid {
+        Some(base) => s.with_uid(base.saturating_add(i as u32)),
+        None => s.clone(),
+    });
+    prepare(dir, submission, &options.work_dir, sandbox)
 }
 
 fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, SubmissionError> {
@@ -650,7 +844,7 @@ const NO_EXE: i32 = 99;
 
 /// Compiles one part (or finds it in the cache).
 fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuild {
-    let source = p.dir.join(part_file(part));
+    let source = p.read.dir.join(part_file(part));
     let built = |outcome, duration, exe| PartBuild {
         part,
         source: source.clone(),
@@ -717,6 +911,7 @@ fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuil
                     part_file(part)
                 ),
                 output: crate::submission::ghc::first_lines(&result.stderr),
+                timed_out: false,
             });
         }
         outcome => {
@@ -743,6 +938,7 @@ fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuil
         Err(e) => failed(CompileError {
             reason: format!("the grader could not keep the executable: {e}"),
             output: String::new(),
+            timed_out: false,
         }),
     }
 }
@@ -754,7 +950,18 @@ pub fn grade_submission(
     fixtures: &[Fixture],
     options: &SubmissionOptions,
 ) -> Result<SubmissionReport, SubmissionError> {
-    let mut all = grade_many(&[dir.to_owned()], fixtures, options, Some(4), &|_, _| {})?;
+    let read = source::read_submission(dir, &options.read_limits);
+    let prepared = vec![prepare_student(dir, read, options, 0)];
+    let provenance = options.provenance(fixtures);
+    let mut all = grade_many_indexed(
+        prepared,
+        fixtures,
+        options,
+        &provenance,
+        Some(4),
+        &|_, r| r,
+        &|_| {},
+    )?;
     all.pop().unwrap_or_else(|| {
         Err(SubmissionError::Threads(
             "no result for the submission".into(),
@@ -807,16 +1014,18 @@ pub struct ClassOptions<'a> {
     pub roster: Option<&'a Roster>,
 }
 
-/// A student folder and its saved-result key.
+/// A student folder still to grade.
 struct Pending {
     name: String,
     dir: PathBuf,
     key: String,
 }
 
-/// The saved-result key of one student folder (whose roster entry is named in its reports).
+/// The saved-result key of one student's submission as read from `dir`
+/// (whose roster entry is named in its reports).
 fn result_key(
     dir: &Path,
+    read: &Result<Submission, source::ReadError>,
     fixtures: &str,
     options: &SubmissionOptions,
     member: Option<Option<&Member>>,
@@ -830,45 +1039,51 @@ fn result_key(
         // JSON writes `Some(None)` and `None` alike: say which it is.
         serde_json::to_vec(&(member.is_some(), member.flatten())).unwrap_or_default(),
     ];
-    let mut names: Vec<PathBuf> = fs::read_dir(dir)
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    names.sort();
-    for path in names.iter().filter(|p| p.is_file()) {
-        pieces.push(path.as_os_str().as_encoded_bytes().to_vec());
-        pieces.push(fs::read(path).unwrap_or_default());
+    // Everything the grade can depend on: the sources read (nothing else
+    // is compiled), the other names (misnamed parts) and what was refused.
+    match read {
+        Err(e) => pieces.push(e.to_string().into_bytes()),
+        Ok(s) => {
+            pieces.push(format!("{:?} {:?}", s.nested, s.scattered).into_bytes());
+            for file in &s.files {
+                pieces.push(file.name.as_bytes().to_vec());
+                pieces.push(file.bytes.clone());
+            }
+            pieces.push(s.others.join("/").into_bytes());
+            for refused in &s.refused {
+                pieces.push(refused.to_string().into_bytes());
+            }
+        }
     }
     digest(pieces.iter().map(Vec::as_slice))
 }
 
 /// The student folders of a class: every sub-folder of `root` (hidden ones
-/// left out), sorted by name.
+/// left out), sorted by name; links and names that are not UTF-8 are left
+/// out too (see [`source::list_class`]).
 pub fn class_folders(root: &Path) -> Result<Vec<String>, SubmissionError> {
-    let folder = |source| SubmissionError::Folder {
-        path: root.to_owned(),
-        source,
-    };
-    let mut names = Vec::new();
-    for entry in fs::read_dir(root).map_err(folder)? {
-        let entry = entry.map_err(folder)?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !name.starts_with('.') && entry.path().is_dir() {
-            names.push(name);
-        }
-    }
-    names.sort();
-    Ok(names)
+    Ok(list_class(root)?.folders)
 }
 
-/// The students of a class: its folders (see [`class_folders`]) and the
-/// roster's, sorted by folder name.
+fn list_class(root: &Path) -> Result<source::ClassListing, SubmissionError> {
+    source::list_class(root).map_err(|e| SubmissionError::Folder {
+        path: root.to_owned(),
+        source: e.source,
+    })
+}
+
+/// The students of a class: its folders (see [`class_folders`]), the
+/// entries that would be students but are not read (a link, a name that is
+/// not UTF-8, shown escaped), and the roster's, sorted by folder name.
 pub fn class_members(root: &Path, roster: Option<&Roster>) -> Result<Vec<String>, SubmissionError> {
-    let mut names = class_folders(root)?;
+    let listing = list_class(root)?;
+    let mut names = listing.folders;
+    names.extend(listing.refused.into_iter().map(|r| r.name_escaped));
     if let Some(roster) = roster {
         names.extend(roster.folders().map(str::to_owned));
-        names.sort();
-        names.dedup();
     }
+    names.sort();
+    names.dedup();
     Ok(names)
 }
 
@@ -883,56 +1098,63 @@ pub fn grade_class(
     class: ClassOptions,
     progress: &(dyn Fn(ClassProgress) + Sync),
 ) -> Result<Vec<StudentResult>, SubmissionError> {
-    let folders = class_folders(root)?;
+    let listing = list_class(root)?;
     let mut names = class_members(root, class.roster)?;
     if let Some(shard) = class.shard {
         names.retain(|name| shard.contains(name));
     }
     let member = |name: &str| class.roster.and_then(|r| r.get(name));
-    // Roster students with no folder: a zero, never graded.
+    let refusal = |name: &str| listing.refused.iter().find(|r| r.name_escaped == name);
+    // Entries not read (a link, an odd name) and roster students with no
+    // folder: a zero, never graded.
     let (names, absent): (Vec<String>, Vec<String>) = names
         .into_iter()
-        .partition(|n| folders.binary_search(n).is_ok());
+        .partition(|n| listing.folders.binary_search(n).is_ok());
     // One hash of the fixtures serves the result keys and every report.
     let provenance = options.provenance(fixtures);
     let tree = &provenance.fixtures;
-    let pending: Vec<Pending> = names
-        .iter()
-        .map(|name| {
-            let dir = root.join(name);
-            let key = result_key(&dir, tree, options, class.roster.map(|r| r.get(name)));
-            Pending {
-                name: name.clone(),
-                dir,
-                key,
-            }
-        })
-        .collect();
-    let mut results: Vec<Option<StudentResult>> = pending
-        .iter()
-        .map(|p| {
-            let restored = class
-                .resume
-                .then(|| options.cache.as_ref()?.load_result(&p.key))
-                .flatten()
-                .and_then(|text: String| serde_json::from_str::<StudentResult>(&text).ok())
-                .filter(|r| r.name == p.name);
-            if restored.is_some() {
-                progress(ClassProgress::Student);
-            }
-            restored
-        })
-        .collect();
-    let todo: Vec<usize> = (0..pending.len())
-        .filter(|&i| results[i].is_none())
-        .collect();
-    if class.resume {
-        progress(ClassProgress::Restored(pending.len() - todo.len()));
+    // Each folder is read once: its key, then (unless a saved result
+    // matches) its build folder, from the same bytes.
+    let mut pending = Vec::new();
+    let mut prepared = Vec::new();
+    let mut results: Vec<Option<StudentResult>> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let dir = root.join(name);
+        let read = source::read_class_member(root, name, &options.read_limits);
+        let key = result_key(
+            &dir,
+            &read,
+            tree,
+            options,
+            class.roster.map(|r| r.get(name)),
+        );
+        let restored = class
+            .resume
+            .then(|| options.cache.as_ref()?.load_result(&key))
+            .flatten()
+            .and_then(|text: String| serde_json::from_str::<StudentResult>(&text).ok())
+            .filter(|r| r.name == *name);
+        if restored.is_some() {
+            progress(ClassProgress::Student);
+        } else {
+            prepared.push(prepare_student(&dir, read, options, i));
+            pending.push((
+                i,
+                Pending {
+                    name: name.clone(),
+                    dir,
+                    key,
+                },
+            ));
+        }
+        results.push(restored);
     }
-    let dirs: Vec<PathBuf> = todo.iter().map(|&i| pending[i].dir.clone()).collect();
-    let uids: Vec<usize> = todo.clone();
+    if class.resume {
+        progress(ClassProgress::Restored(names.len() - pending.len()));
+    }
     let save = |at: usize, result: Result<SubmissionReport, SubmissionError>| -> StudentResult {
-        let p = &pending[todo[at]];
+        let p = &pending[at].1;
+        debug_assert!(result.as_ref().map_or(true, |r| r.dir == p.dir));
         let student = student_result(&p.name, &result, &options.ghc, class.roster);
         if let Some(cache) = &options.cache
             && student.graded
@@ -945,8 +1167,7 @@ pub fn grade_class(
         student
     };
     let graded = grade_many_indexed(
-        &dirs,
-        &uids,
+        prepared,
         fixtures,
         options,
         &provenance,
@@ -955,15 +1176,46 @@ pub fn grade_class(
         progress,
     )?;
     for (at, student) in graded.into_iter().enumerate() {
-        results[todo[at]] = Some(student);
+        results[pending[at].0] = Some(student);
     }
     let mut all: Vec<StudentResult> = results.into_iter().flatten().collect();
     for name in absent {
         progress(ClassProgress::Student);
-        all.push(no_submission(&name, member(&name), &provenance));
+        all.push(match refusal(&name) {
+            Some(refused) => not_read(&name, refused, member(&name), &provenance),
+            None => no_submission(&name, member(&name), &provenance),
+        });
     }
     all.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(all)
+}
+
+/// The result of a class entry that is not read: a link, or a folder whose
+/// name is not UTF-8.
+fn not_read(
+    name: &str,
+    refused: &Refused,
+    member: Option<&Member>,
+    provenance: &Provenance,
+) -> StudentResult {
+    let reason = format!("not graded: {refused}");
+    StudentResult {
+        name: name.to_owned(),
+        row: zero_row(
+            name,
+            member,
+            vec![reason.clone()],
+            Some(refused.to_string()),
+        ),
+        report: format!(
+            "{}{}\n\n{reason}\n",
+            who_line(name, member),
+            provenance.line()
+        ),
+        gradescope: crate::harness::gradescope::not_graded(&refused.to_string()),
+        html: String::new(),
+        graded: false,
+    }
 }
 
 /// The result of a roster student who has no folder in the class.
@@ -1001,12 +1253,19 @@ fn zero_row(
         notes,
         error,
     }
+    .shown()
 }
 
 /// The line that names the student atop a report, when the roster does.
 fn who_line(folder: &str, member: Option<&Member>) -> String {
+    let esc = crate::escape::line;
     member.map_or(String::new(), |m| {
-        format!("student: {} (id {}), folder {folder}\n", m.name, m.id)
+        format!(
+            "student: {} (id {}), folder {}\n",
+            esc(&m.name),
+            esc(&m.id),
+            esc(folder)
+        )
     })
 }
 
@@ -1037,7 +1296,8 @@ pub fn student_result(
                 cases: report.builds.len() + report.cases.len(),
                 notes: [notes, report.notes()].concat(),
                 error: None,
-            },
+            }
+            .shown(),
             report: format!("{who}{}", report.human(ghc, false, Style::Plain, true)),
             gradescope: report.gradescope_of(member),
             html: crate::harness::html::submission(report, &title, &ghc.version, false, true),
@@ -1051,7 +1311,7 @@ pub fn student_result(
                 [notes, vec![format!("not graded: {e}")]].concat(),
                 Some(e.to_string()),
             ),
-            report: format!("{who}not graded: {e}\n"),
+            report: format!("{who}not graded: {}\n", crate::escape::line(&e.to_string())),
             gradescope: crate::harness::gradescope::not_graded(&e.to_string()),
             html: String::new(),
             graded: false,
@@ -1059,40 +1319,12 @@ pub fn student_result(
     }
 }
 
-/// Prepares, compiles (with `compile_jobs` at once) and grades each folder.
-fn grade_many(
-    dirs: &[PathBuf],
-    fixtures: &[Fixture],
-    options: &SubmissionOptions,
-    compile_jobs: Option<usize>,
-    done: &(dyn Fn(usize, &Result<SubmissionReport, SubmissionError>) + Sync),
-) -> Result<Vec<Result<SubmissionReport, SubmissionError>>, SubmissionError> {
-    let uids: Vec<usize> = (0..dirs.len()).collect();
-    let keep = |at: usize, r: Result<SubmissionReport, SubmissionError>| {
-        done(at, &r);
-        r
-    };
-    let provenance = options.provenance(fixtures);
-    grade_many_indexed(
-        dirs,
-        &uids,
-        fixtures,
-        options,
-        &provenance,
-        compile_jobs,
-        &keep,
-        &|_| {},
-    )
-}
-
-/// Prepares, compiles and grades each folder; the student `dirs[i]` runs
-/// as user `uid + uids[i]` when the grader is root; `finish` turns each
-/// result into what is kept, as soon as it is graded; `progress` hears of
-/// the compilations.
+/// Compiles (`compile_jobs` at once) and grades each prepared folder;
+/// `finish` turns each result into what is kept, as soon as it is graded;
+/// `progress` hears of the compilations.
 #[allow(clippy::too_many_arguments)] // reason: one more observer than the rest
 fn grade_many_indexed<T: Send>(
-    dirs: &[PathBuf],
-    uids: &[usize],
+    prepared: Vec<Result<Prepared, SubmissionError>>,
     fixtures: &[Fixture],
     options: &SubmissionOptions,
     provenance: &Provenance,
@@ -1100,18 +1332,7 @@ fn grade_many_indexed<T: Send>(
     finish: &(dyn Fn(usize, Result<SubmissionReport, SubmissionError>) -> T + Sync),
     progress: &(dyn Fn(ClassProgress) + Sync),
 ) -> Result<Vec<T>, SubmissionError> {
-    let work = &options.work_dir;
-    let prepared: Vec<Result<Prepared, SubmissionError>> = dirs
-        .iter()
-        .zip(uids)
-        .map(|(d, &i)| {
-            let sandbox = options.sandbox.as_ref().map(|s| match s.uid {
-                Some(base) => s.with_uid(base.saturating_add(i as u32)),
-                None => s.clone(),
-            });
-            prepare(d, work, sandbox)
-        })
-        .collect();
+    let count = prepared.len();
     // Every (student, part) to compile, all in one pool.
     let tasks: Vec<(usize, u8)> = prepared
         .iter()
@@ -1139,20 +1360,32 @@ fn grade_many_indexed<T: Send>(
     });
     let mut builds: Vec<Vec<PartBuild>> = prepared
         .iter()
-        .zip(dirs)
-        .map(|(p, dir)| {
+        .map(|p| {
             (1..=4u8)
-                .map(|part| PartBuild {
-                    part,
-                    source: dir.join(part_file(part)),
-                    outcome: BuildOutcome::Missing {
-                        found: p
-                            .as_ref()
-                            .ok()
-                            .and_then(|p| p.misnamed[usize::from(part - 1)].clone()),
-                    },
-                    duration: Duration::ZERO,
-                    exe: None,
+                .map(|part| {
+                    let at = usize::from(part - 1);
+                    let (source, outcome) = match p {
+                        Ok(p) => (
+                            p.read.dir.join(part_file(part)),
+                            match &p.refused[at] {
+                                Some(refused) => BuildOutcome::Refused(refused.clone()),
+                                None => BuildOutcome::Missing {
+                                    found: p.misnamed[at].clone(),
+                                },
+                            },
+                        ),
+                        Err(_) => (
+                            PathBuf::from(part_file(part)),
+                            BuildOutcome::Missing { found: None },
+                        ),
+                    };
+                    PartBuild {
+                        part,
+                        source,
+                        outcome,
+                        duration: Duration::ZERO,
+                        exe: None,
+                    }
                 })
                 .collect()
         })
@@ -1163,11 +1396,7 @@ fn grade_many_indexed<T: Send>(
     let students: Vec<_> = prepared.into_iter().zip(builds).enumerate().collect();
     // A class runs `jobs` students at once, each one case at a time, so no
     // more than `jobs` programs compete for the cores (fair time limits).
-    let case_jobs = if dirs.len() > 1 {
-        Some(1)
-    } else {
-        options.jobs
-    };
+    let case_jobs = if count > 1 { Some(1) } else { options.jobs };
     let results = pool(options.jobs)?.install(|| {
         students
             .into_par_iter()
@@ -1277,6 +1506,10 @@ fn run_parts(
                     let build = &builds[usize::from(part - 1)];
                     let (kind, why) = match build.outcome {
                         BuildOutcome::Missing { .. } => (FailureKind::MissingPart, "is missing"),
+                        BuildOutcome::Refused(_) => (
+                            FailureKind::MissingPart,
+                            "was not submitted (it was not read)",
+                        ),
                         _ => (FailureKind::CompileError, "did not compile"),
                     };
                     let reason = format!("not run: {} {why}", part_file(part));
@@ -1289,6 +1522,9 @@ fn run_parts(
     let points = points_compiled(&cases, built);
     Ok(SubmissionReport {
         dir: prepared.dir,
+        refused: prepared.read.refused,
+        nested: prepared.read.nested,
+        scattered: prepared.read.scattered,
         own_helpers: prepared.own_helpers,
         builds,
         cases,
@@ -1380,6 +1616,11 @@ mod tests {
         );
     }
 
+    fn prepare_dir(dir: &Path, work: &Path) -> Prepared {
+        let read = source::read_submission(dir, &ReadLimits::default()).unwrap();
+        prepare(dir, read, work, None).unwrap()
+    }
+
     #[test]
     fn preparing_copies_sources_and_never_writes_into_the_submission() {
         use std::os::unix::fs::PermissionsExt as _;
@@ -1390,7 +1631,7 @@ mod tests {
         fs::write(sub.path().join("Extra.hs"), "module Extra where").unwrap();
         fs::write(sub.path().join("notes.txt"), "hello").unwrap();
         let before: Vec<_> = fs::read_dir(sub.path()).unwrap().collect();
-        let p = prepare(sub.path(), work.path(), None).unwrap();
+        let p = prepare_dir(sub.path(), work.path());
         assert_eq!(p.present, [true, false, true, false]);
         assert!(!p.own_helpers);
         let src = p.src();
@@ -1404,13 +1645,10 @@ mod tests {
         assert_eq!(mode & 0o777, 0o700, "build folders are private");
         assert_eq!(fs::read_dir(sub.path()).unwrap().count(), before.len());
         // The same sources hash alike; another file changes the hash.
-        let again = prepare(sub.path(), work.path(), None).unwrap();
+        let again = prepare_dir(sub.path(), work.path());
         assert_eq!(again.sources, p.sources);
         fs::write(sub.path().join("Extra.hs"), "module Extra where\n").unwrap();
-        assert_ne!(
-            prepare(sub.path(), work.path(), None).unwrap().sources,
-            p.sources
-        );
+        assert_ne!(prepare_dir(sub.path(), work.path()).sources, p.sources);
         let build = p.build.path().to_owned();
         drop(p);
         assert!(!build.exists(), "the build folder is removed");

@@ -7,6 +7,11 @@
 //! (for Canvas, the SIS User ID). Every field must be filled in, and a
 //! folder may appear once.
 //!
+//! The file is read as a submission is ([`crate::submission::source::read_file`]):
+//! not through a symbolic link, never from a FIFO or a device, and only up
+//! to [`MAX_ROSTER`] bytes; names and ids are shown escaped, like all
+//! text from outside the grader.
+//!
 //! Decisions: a roster student with no folder in the class gets a row with
 //! zero points and the note `no submission`, so the gradebook (and an LMS
 //! import) has every student; a folder not in the roster is graded as
@@ -32,17 +37,16 @@ pub struct Roster {
     members: BTreeMap<String, Member>,
 }
 
+/// The largest roster read, in bytes (a class of thousands is a few hundred KiB).
+pub const MAX_ROSTER: u64 = 16 << 20;
+
 /// Why a roster cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum RosterError {
-    /// The file cannot be read.
-    #[error("--roster {path}: cannot read it: {source}")]
-    Read {
-        /// The file.
-        path: String,
-        /// The cause.
-        source: std::io::Error,
-    },
+    /// Occurs when the file is not read: a link, not a regular file, too
+    /// large, or unreadable (the message names it and says which).
+    #[error("--roster {0}")]
+    NotRead(String),
     /// A line is wrong.
     #[error("{path}:{line}: {what} (a roster is CSV with the header folder,name,id)")]
     Line {
@@ -58,12 +62,9 @@ pub enum RosterError {
 impl Roster {
     /// Reads the roster file at `path`.
     pub fn read(path: &Path) -> Result<Roster, RosterError> {
-        let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| RosterError::Read {
-            path: shown.clone(),
-            source,
-        })?;
-        Roster::parse(&shown, &bytes)
+        let bytes = crate::submission::source::read_file(path, MAX_ROSTER)
+            .map_err(|refused| RosterError::NotRead(refused.to_string()))?;
+        Roster::parse(&crate::escape::path(path), &bytes)
     }
 
     /// Reads a roster from its text; `path` names it in messages.
@@ -192,5 +193,43 @@ mod tests {
         );
         assert!(err("folder,name,id\n../x,X,1\n").starts_with("r.csv:2: \"../x\" is not a folder"));
         assert!(err("").starts_with("r.csv:1: the file is empty"));
+    }
+
+    #[test]
+    fn a_roster_behind_a_link_or_in_a_fifo_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("r.csv");
+        std::fs::write(&file, "folder,name,id\nann,Ann,1\n").unwrap();
+        assert!(Roster::read(&file).unwrap().get("ann").is_some());
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(
+            Roster::read(&link).unwrap_err().to_string(),
+            format!(
+                "--roster {} is a symbolic link; links are not followed",
+                link.display()
+            )
+        );
+        let fifo = dir.path().join("fifo.csv");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+            0,
+        )
+        .unwrap();
+        assert!(
+            Roster::read(&fifo)
+                .unwrap_err()
+                .to_string()
+                .contains("named pipe")
+        );
+        assert!(
+            Roster::read(&dir.path().join("none.csv"))
+                .unwrap_err()
+                .to_string()
+                .contains("cannot be read: No such file")
+        );
     }
 }
