@@ -4,7 +4,9 @@
 //! `@@ -a,b +c,d @@` header names; the rendering is bounded by the line cap.
 #![no_main]
 
-use cnf_grader::harness::diff::{Diff, LineKind, MAX_LINES, Style};
+use cnf_grader::model::diff::{Diff, LineKind, MAX_LINES};
+use cnf_grader::report::Style;
+use cnf_grader::report::diff::unified;
 use libfuzzer_sys::fuzz_target;
 
 /// `(start, len)` of one side of a hunk header, 0-based.
@@ -85,8 +87,8 @@ fuzz_target!(|data: &[u8]| {
         !diff.hunks.is_empty(),
         "a diff of different texts without hunks"
     );
-    let plain = diff.render("expected", "actual", Style::Plain);
-    let color = diff.render("expected", "actual", Style::Color);
+    let plain = unified(&diff, "expected", "actual", Style::Plain);
+    let color = unified(&diff, "expected", "actual", Style::Color);
     assert!(plain.ends_with('\n') && color.ends_with('\n'));
     assert!(!plain.contains('\u{1b}'));
     let body: usize = diff.hunks.iter().map(|h| h.lines.len()).sum();
@@ -103,7 +105,7 @@ fuzz_target!(|data: &[u8]| {
         let (o, n) = inner.split_once(" +").expect("a hunk header");
         let (os, ol) = side(o);
         let (ns, nl) = side(n);
-        let text = |l: &cnf_grader::harness::diff::DiffLine| {
+        let text = |l: &cnf_grader::model::diff::DiffLine| {
             l.runs.iter().map(|(_, t)| t.as_str()).collect::<String>()
         };
         let minus: Vec<String> = hunk

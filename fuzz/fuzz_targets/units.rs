@@ -3,7 +3,7 @@
 //! read to the same value.
 #![no_main]
 
-use cnf_grader::harness::units::{parse_duration, parse_size, show_duration, show_size};
+use cnf_grader::format::units::{parse_duration, parse_size, show_duration, show_size};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -11,14 +11,16 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use cnf_grader::harness::bless::solution_path;
-use cnf_grader::harness::diff::Style;
-use cnf_grader::harness::discover::discover;
-use cnf_grader::harness::exec::{ExecConfig, ExecSandbox};
-use cnf_grader::harness::generator::{GenSpec, generate};
-use cnf_grader::harness::grade::{GradeOptions, Runner, Totals, case_count, grade, select};
-use cnf_grader::harness::report::{ReportOptions, human};
+use cnf_grader::grade::discover::discover;
+use cnf_grader::grade::exec::{ExecConfig, ExecSandbox};
+use cnf_grader::grade::run::{GradeOptions, Runner, case_count, grade, select};
+use cnf_grader::model::case::Totals;
+use cnf_grader::report::ReportOptions;
+use cnf_grader::report::Style;
+use cnf_grader::report::human::human;
 use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
+use cnf_grader::write::bless::solution_path;
+use cnf_grader::write::generate::{GenSpec, generate};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Writes `count` generated fixtures (boards 6x7 to 12x15, 2-5 players,

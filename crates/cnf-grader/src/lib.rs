@@ -24,9 +24,9 @@
 //! failure, how points are shared, how a runaway program is stopped).
 //!
 //! ```
-//! use cnf_grader::harness::diff::Style;
-//! use cnf_grader::harness::grade::{GradeOptions, Totals, grade, select};
-//! use cnf_grader::harness::report::{ReportOptions, human};
+//! use cnf_grader::report::Style;
+//! use cnf_grader::grade::run::{GradeOptions, Totals, grade, select};
+//! use cnf_grader::report::run::{ReportOptions, human};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let dir = tempfile::tempdir()?;
@@ -36,7 +36,7 @@
 //!     "\"Result\"\n\"----\"\n\"112-\"\n\"\"\n",
 //! )?;
 //! let options = GradeOptions::default();
-//! let fixtures = select(cnf_grader::harness::discover::discover(&[dir.path().into()])?, &options);
+//! let fixtures = select(cnf_grader::grade::discover::discover(&[dir.path().into()])?, &options);
 //! let cases = grade(&fixtures, &options, &|| {})?;
 //! assert_eq!(Totals::of(&cases).summary(), "1 passed, 0 failed");
 //! let text = human(&cases, ReportOptions { times: false, points: None, ..Default::default() }, Style::Plain);
@@ -48,7 +48,11 @@
 
 pub mod escape;
 pub mod format;
-pub mod harness;
+pub mod grade;
+pub mod model;
+pub mod output;
+pub mod report;
 pub mod submission;
+pub mod write;
 
 pub use format::haskell::show_string;

@@ -14,13 +14,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use cnf_grader::harness::compare::Compare;
-use cnf_grader::harness::grade::{CaseReport, FailureKind, Status};
-use cnf_grader::harness::points::points_compiled;
-use cnf_grader::harness::provenance::Provenance;
-use cnf_grader::harness::report::{ReportOptions, json, junit};
+use cnf_grader::model::case::{CaseReport, FailureKind, Status};
+use cnf_grader::model::compare::Compare;
+use cnf_grader::model::points::points_compiled;
+use cnf_grader::model::provenance::Provenance;
+use cnf_grader::report::ReportOptions;
+use cnf_grader::report::gradebook;
+use cnf_grader::report::json::json;
+use cnf_grader::report::junit::junit;
 use cnf_grader::submission::ghc::{CompileError, Ghc};
-use cnf_grader::submission::gradebook;
 use cnf_grader::submission::{
     BuildOutcome, PartBuild, StudentResult, SubmissionReport, student_result,
 };
@@ -378,7 +380,7 @@ proptest! {
             &gradebook::table(&rows, None),
             &gradebook::csv(&rows),
             &gradebook::shard_json(None, &rows, None, None),
-            &cnf_grader::harness::html::class_index(&rows, "class", None, &provenance()),
+            &cnf_grader::report::html::class_index(&rows, "class", None, &provenance()),
         );
     }
 }

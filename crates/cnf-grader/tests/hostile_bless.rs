@@ -12,8 +12,8 @@ use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use cnf_grader::harness::discover::discover;
-use cnf_grader::harness::generator::{GenSpec, generate, write_generated};
+use cnf_grader::grade::discover::discover;
+use cnf_grader::write::generate::{GenSpec, generate, write_generated};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

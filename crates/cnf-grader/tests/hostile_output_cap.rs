@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use cnf_grader::harness::exec::{Outcome, STDERR_KEPT, run_command};
+use cnf_grader::grade::exec::{Outcome, STDERR_KEPT, run_command};
 
 /// The process's peak resident memory in KiB, from `/proc/self/status`.
 fn peak_rss_kib() -> u64 {

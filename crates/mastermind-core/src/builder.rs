@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::codes::code;
-use crate::symmetry::{self, Sym};
+use crate::symmetry;
+use crate::symmetry::Sym;
 use crate::{DecisionTree, Score, Scorer};
 
 /// Candidate sets at least this big build their subtrees in parallel.

@@ -38,7 +38,8 @@ use crate::builder;
 use crate::codes::{canonical_codes, code, is_listed, multiset_classes, original_order_indices};
 use crate::optimal::{MAX_GUESS_LIMIT, Planner, SearchStats};
 use crate::scorer::{Form, bits_common, bits_index, bytes_common, bytes_index};
-use crate::symmetry::{self, Sym};
+use crate::symmetry;
+use crate::symmetry::Sym;
 use crate::{Code, DecisionTree, Error, Game, Scorer, Stats, Strategy};
 
 /// Most codes a game may have for the heuristic strategies (every code is a possible guess).

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use cnf_grader::harness::compare::Compare;
-use cnf_grader::harness::shard::Shard;
-use cnf_grader::harness::units::{parse_duration, parse_size};
-use cnf_grader::submission::gradebook::CsvLayout;
+use cnf_grader::format::units::{parse_duration, parse_size};
+use cnf_grader::model::compare::Compare;
+use cnf_grader::model::shard::Shard;
+use cnf_grader::report::gradebook::CsvLayout;
 use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
 use connect_core::Function;
 

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use cnf_grader::format::play::{check_source, play_file, read_input};
-use cnf_grader::harness::bless::{bless, errors, summary};
-use cnf_grader::harness::discover::discover;
-use cnf_grader::harness::generator::{GenSpec, generate, write_generated};
+use cnf_grader::grade::discover::discover;
+use cnf_grader::write::bless::{bless, errors, summary};
+use cnf_grader::write::generate::{GenSpec, generate, write_generated};
 use connect_core::Function;
 
 /// What `run -` and `check -` read, for the note shown while they wait.

@@ -5,18 +5,21 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use crate::cli::submission::*;
-use cnf_grader::harness::discover::{Fixture, discover};
-use cnf_grader::harness::exec::{ExecConfig, ExecSandbox, check_template};
-use cnf_grader::harness::grade::{
-    CaseReport, FailureKind, GradeOptions, Runner, Totals, case_count, grade, select,
-};
-use cnf_grader::harness::gradescope::gradescope;
-use cnf_grader::harness::html;
-use cnf_grader::harness::output::check_output_file;
-use cnf_grader::harness::points::points;
-use cnf_grader::harness::provenance::Provenance;
-use cnf_grader::harness::report::{ReportOptions, ShardInfo, human, json, junit};
-use cnf_grader::harness::shard::Shard;
+use cnf_grader::grade::discover::{Fixture, discover};
+use cnf_grader::grade::exec::{ExecConfig, ExecSandbox, check_template};
+use cnf_grader::grade::run::{GradeOptions, Runner, case_count, grade, select};
+use cnf_grader::model::case::{CaseReport, FailureKind, Totals};
+use cnf_grader::model::points::points;
+use cnf_grader::model::provenance::Provenance;
+use cnf_grader::model::run::ShardInfo;
+use cnf_grader::model::shard::Shard;
+use cnf_grader::output::check_output_file;
+use cnf_grader::report::ReportOptions;
+use cnf_grader::report::gradescope::gradescope;
+use cnf_grader::report::html;
+use cnf_grader::report::human::human;
+use cnf_grader::report::json::json;
+use cnf_grader::report::junit::junit;
 use cnf_grader::submission::NO_SANDBOX_WARNING;
 use cnf_grader::submission::sandbox::Bind;
 
@@ -129,7 +132,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     if let Some(command) = &args.exec {
         let ran: Vec<_> = cases
             .iter()
-            .filter(|c| c.failure.is_some() || c.status == cnf_grader::harness::grade::Status::Pass)
+            .filter(|c| c.failure.is_some() || c.status == cnf_grader::model::case::Status::Pass)
             .collect();
         if !ran.is_empty()
             && ran

@@ -6,13 +6,14 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::grade::write_run;
 use crate::cli::submission::{Class, check_class_outputs, write_class};
-use cnf_grader::harness::grade::CaseReport;
-use cnf_grader::harness::merge::{merge_books, merge_reports};
-use cnf_grader::harness::output::check_output_file;
-use cnf_grader::harness::points::points;
-use cnf_grader::harness::provenance::Provenance;
-use cnf_grader::harness::report::{ReportOptions, read_json};
-use cnf_grader::submission::gradebook;
+use cnf_grader::model::case::CaseReport;
+use cnf_grader::model::merge::{merge_books, merge_reports};
+use cnf_grader::model::points::points;
+use cnf_grader::model::provenance::Provenance;
+use cnf_grader::output::check_output_file;
+use cnf_grader::report::ReportOptions;
+use cnf_grader::report::gradebook;
+use cnf_grader::report::json::read_json;
 
 /// What kind of run a shard report comes from.
 #[derive(Clone, Copy, PartialEq, Eq)]

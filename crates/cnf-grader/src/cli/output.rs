@@ -114,7 +114,7 @@ pub(crate) fn emit(
     color: Option<ColorWhen>,
 ) -> Result<(), String> {
     match output {
-        Some(path) => cnf_grader::harness::bless::write_atomically(path, text.as_bytes())
+        Some(path) => cnf_grader::write::bless::write_atomically(path, text.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
         None => print_out(text, color),
     }
@@ -122,11 +122,8 @@ pub(crate) fn emit(
 
 /// The style of a human report: colour only on the terminal, when `--color`
 /// allows it there (the stream strips it again where it must).
-pub(crate) fn report_style(
-    to_terminal: bool,
-    color: ColorWhen,
-) -> cnf_grader::harness::diff::Style {
-    use cnf_grader::harness::diff::Style;
+pub(crate) fn report_style(to_terminal: bool, color: ColorWhen) -> cnf_grader::report::Style {
+    use cnf_grader::report::Style;
     match (to_terminal, color) {
         (true, ColorWhen::Auto | ColorWhen::Always) => Style::Color,
         _ => Style::Plain,

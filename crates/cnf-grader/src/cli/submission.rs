@@ -8,25 +8,28 @@ use crate::INTERRUPTED;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use cnf_grader::escape;
-use cnf_grader::harness::bless::write_atomically;
-use cnf_grader::harness::discover::{Fixture, check_outside, discover};
-use cnf_grader::harness::grade::{GradeOptions, case_count, select};
-use cnf_grader::harness::html;
-use cnf_grader::harness::output::{
+use cnf_grader::grade::discover::{Fixture, check_outside, discover};
+use cnf_grader::grade::run::{GradeOptions, case_count, select};
+use cnf_grader::model::provenance::Provenance;
+use cnf_grader::model::run::ShardInfo;
+use cnf_grader::output::{
     check_output_dir, check_output_file, check_outside_graded, fixture_roots,
 };
-use cnf_grader::harness::provenance::Provenance;
-use cnf_grader::harness::report::{ReportOptions, ShardInfo, json, junit};
+use cnf_grader::report::ReportOptions;
+use cnf_grader::report::gradebook;
+use cnf_grader::report::gradebook::CsvLayout;
+use cnf_grader::report::html;
+use cnf_grader::report::json::json;
+use cnf_grader::report::junit::junit;
 use cnf_grader::submission::cache::Cache;
 use cnf_grader::submission::ghc::Ghc;
-use cnf_grader::submission::gradebook;
-use cnf_grader::submission::gradebook::CsvLayout;
 use cnf_grader::submission::roster::Roster;
 use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::submission::{
     ClassOptions, NO_SANDBOX_WARNING, StudentResult, SubmissionOptions, WorkDir, class_members,
     grade_class, grade_submission,
 };
+use cnf_grader::write::bless::write_atomically;
 
 /// The fixtures to grade submissions on, or why there are none.
 pub(crate) fn submission_fixtures(paths: &[PathBuf]) -> Result<Vec<Fixture>, String> {
@@ -140,7 +143,7 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
     {
         let _ = write_atomically(
             path,
-            cnf_grader::harness::gradescope::not_graded(message).as_bytes(),
+            cnf_grader::report::gradescope::not_graded(message).as_bytes(),
         );
     }
     result

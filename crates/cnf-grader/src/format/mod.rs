@@ -8,3 +8,4 @@ pub mod diagnostic;
 pub(crate) mod haskell;
 pub mod play;
 pub mod solution;
+pub mod units;

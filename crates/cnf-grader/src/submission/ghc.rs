@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::harness::exec::{Outcome, shell_quote};
+use crate::grade::exec::{Outcome, shell_quote};
 use crate::submission::sandbox::Sandbox;
 
 /// Lines of GHC's error kept for the report.
@@ -191,12 +191,12 @@ pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> Compi
         Outcome::Signaled(signal) => {
             format!(
                 "GHC was killed by {}",
-                crate::harness::exec::signal_name(signal)
+                crate::grade::exec::signal_name(signal)
             )
         }
         Outcome::TimedOut => format!(
             "GHC ran past the {} compile time limit and was killed",
-            crate::harness::units::show_duration(timeout)
+            crate::format::units::show_duration(timeout)
         ),
         Outcome::OverCap => "GHC printed more than the executable's size limit".to_owned(),
         Outcome::SpawnFailed(message) => message,

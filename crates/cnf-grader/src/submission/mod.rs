@@ -36,7 +36,7 @@
 //! - the parts compile in parallel (all the parts of all the students of a
 //!   class share one pool of `jobs` threads; one submission's four parts
 //!   always compile at once), then every compiled part runs on every case
-//!   through [`crate::harness::grade::grade`]; a class grades `jobs` students at
+//!   through [`crate::grade::run::grade`]; a class grades `jobs` students at
 //!   once, each one case at a time, so at most `jobs` programs share the
 //!   cores and time limits stay fair;
 //! - the cases of a part that is missing or did not compile are `FAIL`ed
@@ -55,7 +55,6 @@
 
 pub mod cache;
 pub mod ghc;
-pub mod gradebook;
 pub mod roster;
 pub mod sandbox;
 pub mod source;
@@ -71,21 +70,21 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use tempfile::TempDir;
 
-use crate::harness::diff::Style;
-use crate::harness::discover::Fixture;
-use crate::harness::exec::{
+use crate::grade::discover::Fixture;
+use crate::grade::exec::{
     ExecConfig, ExecSandbox, Outcome, run_command_in, run_process, shell_quote,
 };
-use crate::harness::grade::{
-    CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run, unpaired,
-};
-use crate::harness::points::{Points, points_compiled};
-use crate::harness::provenance::Provenance;
-pub use crate::harness::provenance::fixtures_digest;
-use crate::harness::report::{ReportOptions, human};
+use crate::grade::run::{GradeOptions, Runner, grade, not_run, unpaired};
+use crate::model::case::{CaseReport, FailureKind, Status, Totals};
+use crate::model::points::{Points, points_compiled};
+use crate::model::provenance::Provenance;
+pub use crate::model::provenance::fixtures_digest;
+use crate::report::ReportOptions;
+use crate::report::Style;
+use crate::report::gradebook::Row;
+use crate::report::human::human;
 use crate::submission::cache::{Cache, digest};
 use crate::submission::ghc::{CompileError, Ghc, compile_error};
-use crate::submission::gradebook::Row;
 use crate::submission::roster::{Member, Roster};
 use crate::submission::sandbox::{Bind, Sandbox, give_to};
 use crate::submission::source::{ReadLimits, Refused, Submission};
@@ -205,7 +204,7 @@ pub struct SubmissionOptions {
     /// The sandbox (`None`: `--no-sandbox`, programs run with the grader's rights).
     pub sandbox: Option<Sandbox>,
     /// How outputs are compared with their expected results.
-    pub compare: crate::harness::compare::Compare,
+    pub compare: crate::model::compare::Compare,
     /// The date reports record (UTC, RFC 3339); `None` leaves it out.
     pub date: Option<String>,
     /// How much of a submission is read (`--max-source`).
@@ -349,7 +348,7 @@ pub struct SubmissionReport {
     /// Whether the programs ran in the sandbox.
     pub sandboxed: bool,
     /// How outputs were compared.
-    pub compare: crate::harness::compare::Compare,
+    pub compare: crate::model::compare::Compare,
     /// Where the report came from.
     pub provenance: Provenance,
     /// What the submission's folder held that was not read (part files
@@ -512,7 +511,7 @@ impl SubmissionReport {
         let mut notice: Vec<String> = self.warning().map(str::to_owned).into_iter().collect();
         notice.extend(self.reading_notes());
         let notice = notice.join("\n");
-        crate::harness::gradescope::gradescope(
+        crate::report::gradescope::gradescope(
             &self.all_cases(),
             &self.points,
             (!notice.is_empty()).then_some(notice.as_str()),
@@ -1008,8 +1007,8 @@ pub struct ClassOptions<'a> {
     /// Reuse saved results of students whose sources, fixtures and
     /// options are unchanged.
     pub resume: bool,
-    /// Grade only the students of this shard (see [`crate::harness::shard`]).
-    pub shard: Option<crate::harness::shard::Shard>,
+    /// Grade only the students of this shard (see [`crate::model::shard`]).
+    pub shard: Option<crate::model::shard::Shard>,
     /// Who each folder belongs to (see [`roster`]).
     pub roster: Option<&'a Roster>,
 }
@@ -1212,7 +1211,7 @@ fn not_read(
             who_line(name, member),
             provenance.line()
         ),
-        gradescope: crate::harness::gradescope::not_graded(&refused.to_string()),
+        gradescope: crate::report::gradescope::not_graded(&refused.to_string()),
         html: String::new(),
         graded: false,
     }
@@ -1229,7 +1228,7 @@ fn no_submission(name: &str, member: Option<&Member>, provenance: &Provenance) -
             who_line(name, member),
             provenance.line()
         ),
-        gradescope: crate::harness::gradescope::not_graded(reason),
+        gradescope: crate::report::gradescope::not_graded(reason),
         html: String::new(),
         graded: false,
     }
@@ -1300,7 +1299,7 @@ pub fn student_result(
             .shown(),
             report: format!("{who}{}", report.human(ghc, false, Style::Plain, true)),
             gradescope: report.gradescope_of(member),
-            html: crate::harness::html::submission(report, &title, &ghc.version, false, true),
+            html: crate::report::html::submission(report, &title, &ghc.version, false, true),
             graded: true,
         },
         Err(e) => StudentResult {
@@ -1312,7 +1311,7 @@ pub fn student_result(
                 Some(e.to_string()),
             ),
             report: format!("{who}not graded: {}\n", crate::escape::line(&e.to_string())),
-            gradescope: crate::harness::gradescope::not_graded(&e.to_string()),
+            gradescope: crate::report::gradescope::not_graded(&e.to_string()),
             html: String::new(),
             graded: false,
         },

@@ -13,7 +13,8 @@ use super::INF;
 use super::memo::{Entry, Memo};
 use super::search::{Best, NodeScan, Optimal};
 use crate::Code;
-use crate::symmetry::{self, Sym};
+use crate::symmetry;
+use crate::symmetry::Sym;
 use crate::tree::DecisionTree;
 
 impl Optimal {

@@ -12,7 +12,8 @@ use super::memo::{Entry, Memo};
 use super::{INF, MAX_GUESS_LIMIT, MAX_OPTIMAL_CODES, Progress, SearchStats, UNLIMITED};
 use crate::codes::canonical_codes;
 use crate::scorer::{Form, bits_index, bytes_index};
-use crate::symmetry::{self, Sym};
+use crate::symmetry;
+use crate::symmetry::Sym;
 use crate::tree::DecisionTree;
 use crate::{Code, Error, Game, Scorer};
 

@@ -15,11 +15,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::harness::provenance::Provenance;
-use crate::harness::report::{ReadReport, ShardInfo};
-use crate::harness::shard::Shard;
+use crate::model::provenance::Provenance;
+use crate::model::run::{ReadReport, ShardInfo};
+use crate::model::shard::Shard;
+use crate::report::gradebook::ReadBook;
 use crate::submission::StudentResult;
-use crate::submission::gradebook::ReadBook;
 
 /// Why shard reports cannot be merged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -100,7 +100,7 @@ pub enum MergeError {
         b_value: String,
     },
     /// A report's shard is not a valid split.
-    #[error("{file}: its \"shard\" is not a valid K/N (1 <= K <= N <= {max}); was it edited?", max = crate::harness::shard::MAX_SHARDS)]
+    #[error("{file}: its \"shard\" is not a valid K/N (1 <= K <= N <= {max}); was it edited?", max = crate::model::shard::MAX_SHARDS)]
     BadShard {
         /// The report.
         file: String,
@@ -130,7 +130,7 @@ fn check_split(headers: &[Header<'_>]) -> Result<ShardInfo, MergeError> {
         })?;
         let s = shard.shard;
         if s.count == 0
-            || s.count > crate::harness::shard::MAX_SHARDS
+            || s.count > crate::model::shard::MAX_SHARDS
             || s.index == 0
             || s.index > s.count
         {
@@ -246,7 +246,7 @@ pub fn merge_reports(reports: Vec<(String, ReadReport)>) -> Result<ReadReport, M
         )));
     }
     let timed = reports.iter().all(|(_, r)| r.timed);
-    let mut placed: Vec<Option<crate::harness::grade::CaseReport>> = vec![None; info.entries];
+    let mut placed: Vec<Option<crate::model::case::CaseReport>> = vec![None; info.entries];
     for (file, r) in &reports {
         for (seq, case) in &r.cases {
             let seq = seq.ok_or_else(|| {

@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::format::cnf::render_cnf;
 use crate::format::solution::render_solution;
-use crate::harness::bless::{solution_path, write_atomically};
+use crate::write::bless::{solution_path, write_atomically};
 
 /// Most cells a generated board may have.
 pub const MAX_CELLS: usize = 100_000_000;

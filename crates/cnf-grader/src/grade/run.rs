@@ -24,12 +24,15 @@ use rayon::prelude::*;
 
 use crate::format::cnf::{CnfGame, parse_cnf};
 use crate::format::solution::{check_expected, render_solution};
-use crate::harness::compare::Compare;
-use crate::harness::diff::Diff;
-use crate::harness::discover::{Case, Fixture, read_fixture_file};
-use crate::harness::exec::{
+use crate::grade::discover::{Case, Fixture, read_fixture_file};
+use crate::grade::exec::{
     ExecConfig, Outcome, run_command_in, run_process, signal_name, substitute,
 };
+use crate::model::case::CaseReport;
+use crate::model::case::FailureKind;
+use crate::model::case::Status;
+use crate::model::compare::Compare;
+use crate::model::diff::Diff;
 use crate::submission::sandbox::InputCopy;
 
 /// What runs a case's function.
@@ -68,154 +71,6 @@ impl Default for GradeOptions {
             runner: Runner::InProcess,
             compare: Compare::Exact,
         }
-    }
-}
-
-/// The verdict of one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// The output matched the `.solution` file byte for byte.
-    Pass,
-    /// The program gave another output, or none.
-    Fail,
-    /// The fixture itself is broken, so the case could not be graded.
-    Error,
-    /// Not run, because an earlier case failed and `--fail-fast` was given.
-    Skipped,
-}
-
-impl Status {
-    /// The word shown in the human report.
-    pub fn label(self) -> &'static str {
-        match self {
-            Status::Pass => "PASS",
-            Status::Fail => "FAIL",
-            Status::Error => "ERROR",
-            Status::Skipped => "SKIP",
-        }
-    }
-}
-
-/// Why a case failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FailureKind {
-    /// The output differs from the expected one.
-    WrongOutput,
-    /// The function (in-process) reported an error for the game.
-    FunctionError,
-    /// The program exited with a non-zero code.
-    NonZeroExit,
-    /// The program was killed by a signal.
-    Crash,
-    /// The program ran past the time limit.
-    Timeout,
-    /// The program's output is not UTF-8.
-    NotUtf8,
-    /// The program's output passed the cap.
-    OverCap,
-    /// The program could not be started.
-    SpawnFailed,
-    /// The shell found no such command, or could not run it (exit code 127 or 126).
-    CommandNotFound,
-    /// The part's source did not compile (`submission`), so it never ran.
-    CompileError,
-    /// The part's source file is missing from the submission.
-    MissingPart,
-}
-
-impl FailureKind {
-    /// Whether the program ran to its end by itself (for compilation points).
-    pub fn ran(self) -> bool {
-        !matches!(
-            self,
-            FailureKind::Crash
-                | FailureKind::Timeout
-                | FailureKind::SpawnFailed
-                | FailureKind::CommandNotFound
-                | FailureKind::CompileError
-                | FailureKind::MissingPart
-        )
-    }
-}
-
-/// The result of one case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CaseReport {
-    /// The `.cnf` path, as found.
-    pub fixture: String,
-    /// The function's name (or the unknown name from the file name).
-    pub function: String,
-    /// The function's part, 1 to 4, when the name is known.
-    pub part: Option<u8>,
-    /// The `.solution` path.
-    pub solution: String,
-    /// The verdict.
-    pub status: Status,
-    /// Why it failed, for `Fail`.
-    pub failure: Option<FailureKind>,
-    /// What went wrong, for `Fail` and `Error`, in one sentence.
-    pub reason: Option<String>,
-    /// Expected and actual output when both exist and differ.
-    pub diff: Option<Diff>,
-    /// The program's standard error (truncated), when it wrote any.
-    pub stderr: Option<String>,
-    /// Wall-clock time of the run.
-    pub duration: Duration,
-    /// Whether it is a hidden test (students see only name, status, points).
-    pub hidden: bool,
-    /// Whether it passed only because of a relaxed comparison mode.
-    pub relaxed: bool,
-}
-
-/// Counts of each verdict.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Totals {
-    /// Cases that passed.
-    pub passed: usize,
-    /// Cases that failed.
-    pub failed: usize,
-    /// Cases whose fixture is broken.
-    pub errors: usize,
-    /// Cases not run.
-    pub skipped: usize,
-}
-
-impl Totals {
-    /// The counts of these cases.
-    pub fn of(cases: &[CaseReport]) -> Totals {
-        let mut t = Totals::default();
-        for c in cases {
-            match c.status {
-                Status::Pass => t.passed += 1,
-                Status::Fail => t.failed += 1,
-                Status::Error => t.errors += 1,
-                Status::Skipped => t.skipped += 1,
-            }
-        }
-        t
-    }
-
-    /// Whether every case passed.
-    pub fn all_passed(&self) -> bool {
-        self.failed == 0 && self.errors == 0 && self.skipped == 0
-    }
-
-    /// `N passed, N failed`, then `, N errors` and `, N skipped` when not zero.
-    pub fn summary(&self) -> String {
-        let mut s = format!("{} passed, {} failed", self.passed, self.failed);
-        if self.errors > 0 {
-            s.push_str(&format!(
-                ", {} {}",
-                self.errors,
-                if self.errors == 1 { "error" } else { "errors" }
-            ));
-        }
-        if self.skipped > 0 {
-            s.push_str(&format!(", {} skipped", self.skipped));
-        }
-        s
     }
 }
 
@@ -582,7 +437,7 @@ fn grade_case(
                         FailureKind::Timeout,
                         format!(
                             "timed out after {} and was killed",
-                            crate::harness::units::show_duration(config.timeout)
+                            crate::format::units::show_duration(config.timeout)
                         ),
                     );
                     return report;
@@ -593,7 +448,7 @@ fn grade_case(
                         FailureKind::OverCap,
                         format!(
                             "printed more than {} and was killed",
-                            crate::harness::units::show_size(config.max_output)
+                            crate::format::units::show_size(config.max_output)
                         ),
                     );
                     return report;
@@ -623,9 +478,10 @@ fn grade_case(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::bless::solution_path;
-    use crate::harness::discover::discover;
-    use crate::harness::generator::{GenSpec, generate};
+    use crate::grade::discover::discover;
+    use crate::model::case::Totals;
+    use crate::write::bless::solution_path;
+    use crate::write::generate::{GenSpec, generate};
 
     #[test]
     fn results_do_not_depend_on_the_number_of_jobs() {

@@ -16,7 +16,7 @@ use connect_core::Function;
 
 use crate::format::cnf::parse_cnf;
 use crate::format::solution::render_solution;
-use crate::harness::discover::{Fixture, read_fixture_file};
+use crate::grade::discover::{Fixture, read_fixture_file};
 
 /// Writes `bytes` to `path` through a temporary file in the same folder
 /// and a rename: readers and interrupted runs never see half a file. (No
@@ -209,7 +209,7 @@ pub fn solution_path(cnf: &Path, function: Function) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::discover::discover;
+    use crate::grade::discover::discover;
 
     #[test]
     fn creates_then_leaves_unchanged_then_repairs() {

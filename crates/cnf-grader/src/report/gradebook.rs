@@ -30,8 +30,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::harness::provenance::Provenance;
-use crate::harness::report::ShardInfo;
+use crate::model::provenance::Provenance;
+use crate::model::run::ShardInfo;
 use crate::submission::StudentResult;
 
 /// One student's line.

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use connect_core::Function;
 use serde::Serialize;
 
-use crate::harness::grade::{CaseReport, Status};
+use crate::model::case::{CaseReport, Status};
 
 /// The points of one part.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -153,7 +153,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::harness::grade::FailureKind;
+    use crate::model::case::FailureKind;
 
     fn case(part: u8, status: Status, failure: Option<FailureKind>) -> CaseReport {
         CaseReport {

@@ -18,8 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::harness::compare::Compare;
-use crate::harness::discover::{Fixture, read_fixture_file};
+use crate::grade::discover::{Fixture, read_fixture_file};
+use crate::model::compare::Compare;
 use crate::submission::cache::digest;
 
 /// The grader's version, as every report records it.
@@ -172,7 +172,7 @@ pub fn fixtures_digest(fixtures: &[Fixture]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::discover::discover;
+    use crate::grade::discover::discover;
 
     #[test]
     fn the_line_names_every_field() {

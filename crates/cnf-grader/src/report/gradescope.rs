@@ -21,10 +21,10 @@ use serde::Serialize;
 
 use crate::escape::{line as esc, text as esc_text};
 
-use crate::harness::diff::Style;
-use crate::harness::grade::{CaseReport, Status, Totals};
-use crate::harness::points::Points;
-use crate::harness::provenance::Provenance;
+use crate::model::case::{CaseReport, Status, Totals};
+use crate::model::points::Points;
+use crate::model::provenance::Provenance;
+use crate::report::Style;
 
 #[derive(Serialize)]
 struct Results<'a> {
@@ -58,7 +58,8 @@ fn case_output(case: &CaseReport) -> String {
     let mut out = esc_text(case.reason.as_deref().unwrap_or_default()).into_owned();
     if let Some(diff) = &case.diff {
         out.push('\n');
-        out.push_str(&diff.render(
+        out.push_str(&crate::report::diff::unified(
+            diff,
             &format!("expected: {}", case.solution),
             &format!("actual: {} on {}", case.function, case.fixture),
             Style::Plain,

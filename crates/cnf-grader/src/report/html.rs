@@ -19,15 +19,15 @@
 
 use std::fmt::Write as _;
 
-use crate::harness::compare::Compare;
-use crate::harness::diff::{Diff, LineKind, MAX_LINES};
-use crate::harness::grade::{CaseReport, Status, Totals};
-use crate::harness::points::Points;
-use crate::harness::provenance::Provenance;
-use crate::harness::report::ReportOptions;
-use crate::harness::units::show_duration;
+use crate::format::units::show_duration;
+use crate::model::case::{CaseReport, Status, Totals};
+use crate::model::compare::Compare;
+use crate::model::diff::{Diff, LineKind, MAX_LINES};
+use crate::model::points::Points;
+use crate::model::provenance::Provenance;
+use crate::report::ReportOptions;
+use crate::report::gradebook::Row;
 use crate::submission::SubmissionReport;
-use crate::submission::gradebook::Row;
 
 /// The pages' style sheet, inline in each page.
 const STYLE: &str = "\
@@ -662,7 +662,7 @@ mod tests {
             part: Some(1),
             solution: "g.onePlayerOneMove.solution".into(),
             status: Status::Fail,
-            failure: Some(crate::harness::grade::FailureKind::WrongOutput),
+            failure: Some(crate::model::case::FailureKind::WrongOutput),
             reason: Some("the output differs".into()),
             diff: Diff::new("\"-1-\"\n", "</pre><script>x</script>&amp;\n"),
             stderr: Some("</pre>oops".into()),

@@ -1,0 +1,173 @@
+//! The JSON report, and reading it back (what `merge` reads).
+
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::escape::{line as esc, text as esc_text};
+use crate::model::case::{CaseReport, FailureKind, Status, Totals};
+use crate::model::compare::Compare;
+use crate::model::diff::Diff;
+use crate::model::points::Points;
+use crate::model::provenance::Provenance;
+use crate::model::run::{ReadReport, ShardInfo};
+use crate::report::ReportOptions;
+use crate::report::Style;
+use crate::report::diff::unified;
+use crate::report::human::{actual_label, expected_label};
+
+#[derive(Serialize, Deserialize)]
+struct JsonCase<'a> {
+    #[serde(borrow)]
+    fixture: Cow<'a, str>,
+    #[serde(borrow)]
+    function: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    part: Option<u8>,
+    #[serde(borrow)]
+    solution: Cow<'a, str>,
+    status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    duration_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    failure: Option<FailureKind>,
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    reason: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    stderr: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    hidden: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    relaxed: bool,
+    /// Shard reports only: the place in the whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seq: Option<usize>,
+    /// Shard reports only: the diff as data, so `merge` can render any format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    diff_data: Option<Diff>,
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warning: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provenance: Option<&'a Provenance>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<ShardInfo>,
+    compare: Compare,
+    cases: Vec<JsonCase<'a>>,
+    totals: Totals,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<&'a Points>,
+    #[serde(flatten)]
+    extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Reads a report written by [`json`]; durations left out read as zero.
+pub fn read_json(text: &str) -> Result<ReadReport, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Doc<'a> {
+        #[serde(default)]
+        warning: Option<String>,
+        #[serde(default)]
+        provenance: Option<Provenance>,
+        #[serde(default)]
+        shard: Option<ShardInfo>,
+        #[serde(default)]
+        compare: Compare,
+        #[serde(borrow)]
+        cases: Vec<JsonCase<'a>>,
+        #[serde(default)]
+        points: Option<serde_json::Value>,
+        #[serde(flatten)]
+        extra: serde_json::Map<String, serde_json::Value>,
+    }
+    let mut doc: Doc<'_> = serde_json::from_str(text)?;
+    doc.extra.remove("totals");
+    let timed = doc.cases.iter().any(|c| c.duration_ms.is_some());
+    Ok(ReadReport {
+        timed,
+        warning: doc.warning,
+        provenance: doc.provenance,
+        shard: doc.shard,
+        compare: doc.compare,
+        points: doc.points.is_some(),
+        extra: doc.extra,
+        cases: doc
+            .cases
+            .into_iter()
+            .map(|c| {
+                (
+                    c.seq,
+                    CaseReport {
+                        fixture: c.fixture.into_owned(),
+                        function: c.function.into_owned(),
+                        part: c.part,
+                        solution: c.solution.into_owned(),
+                        status: c.status,
+                        failure: c.failure,
+                        reason: c.reason.map(Cow::into_owned),
+                        diff: c.diff_data,
+                        stderr: c.stderr.map(Cow::into_owned),
+                        duration: Duration::from_secs_f64(
+                            c.duration_ms.unwrap_or(0.0).max(0.0) / 1e3,
+                        ),
+                        hidden: c.hidden,
+                        relaxed: c.relaxed,
+                    },
+                )
+            })
+            .collect(),
+    })
+}
+
+/// The JSON report: `{"cases": [...], "totals": {...}, "points": {...}}`,
+/// pretty-printed, ending with a line end.
+pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
+    let report = JsonReport {
+        warning: options.warning,
+        provenance: options.provenance,
+        shard: options.shard.map(|(info, _)| info),
+        compare: options.compare,
+        cases: cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| JsonCase {
+                fixture: esc(&c.fixture),
+                function: esc(&c.function),
+                part: c.part,
+                solution: esc(&c.solution),
+                status: c.status,
+                duration_ms: options
+                    .times
+                    .then(|| (c.duration.as_secs_f64() * 1e6).round() / 1e3),
+                failure: c.failure,
+                reason: c.reason.as_deref().map(esc_text),
+                diff: c
+                    .diff
+                    .as_ref()
+                    .map(|d| unified(d, &expected_label(c), &actual_label(c), Style::Plain)),
+                stderr: c.stderr.as_deref().map(esc_text),
+                hidden: c.hidden,
+                relaxed: c.relaxed,
+                seq: options.shard.and_then(|(_, seqs)| seqs.get(i).copied()),
+                diff_data: options.shard.and(c.diff.clone()),
+            })
+            .collect(),
+        totals: Totals::of(cases),
+        points: options.points,
+        extra: options
+            .extra
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&report).unwrap_or_default();
+    text.push('\n');
+    text
+}
