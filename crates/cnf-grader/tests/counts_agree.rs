@@ -18,14 +18,13 @@ use cnf_grader::model::case::{CaseReport, FailureKind, Status};
 use cnf_grader::model::compare::Compare;
 use cnf_grader::model::points::points_compiled;
 use cnf_grader::model::provenance::Provenance;
+use cnf_grader::model::submission::{BuildOutcome, PartBuild, SubmissionReport};
 use cnf_grader::report::ReportOptions;
 use cnf_grader::report::gradebook;
 use cnf_grader::report::json::json;
 use cnf_grader::report::junit::junit;
 use cnf_grader::submission::ghc::{CompileError, Ghc};
-use cnf_grader::submission::{
-    BuildOutcome, PartBuild, StudentResult, SubmissionReport, student_result,
-};
+use cnf_grader::submission::{StudentResult, student_result};
 use proptest::prelude::*;
 use scraper::{Html, Selector};
 use test_support::Tool;

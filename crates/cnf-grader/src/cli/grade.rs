@@ -13,6 +13,7 @@ use cnf_grader::model::points::points;
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::model::run::ShardInfo;
 use cnf_grader::model::shard::Shard;
+use cnf_grader::model::submission::NO_SANDBOX_WARNING;
 use cnf_grader::output::check_output_file;
 use cnf_grader::report::ReportOptions;
 use cnf_grader::report::gradescope::gradescope;
@@ -20,7 +21,6 @@ use cnf_grader::report::html;
 use cnf_grader::report::human::human;
 use cnf_grader::report::json::json;
 use cnf_grader::report::junit::junit;
-use cnf_grader::submission::NO_SANDBOX_WARNING;
 use cnf_grader::submission::sandbox::Bind;
 
 pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {

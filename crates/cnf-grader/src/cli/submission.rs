@@ -12,6 +12,7 @@ use cnf_grader::grade::discover::{Fixture, check_outside, discover};
 use cnf_grader::grade::run::{GradeOptions, case_count, select};
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::model::run::ShardInfo;
+use cnf_grader::model::submission::NO_SANDBOX_WARNING;
 use cnf_grader::output::{
     check_output_dir, check_output_file, check_outside_graded, fixture_roots,
 };
@@ -26,8 +27,8 @@ use cnf_grader::submission::ghc::Ghc;
 use cnf_grader::submission::roster::Roster;
 use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::submission::{
-    ClassOptions, NO_SANDBOX_WARNING, StudentResult, SubmissionOptions, WorkDir, class_members,
-    grade_class, grade_submission,
+    ClassOptions, StudentResult, SubmissionOptions, WorkDir, class_members, grade_class,
+    grade_submission,
 };
 use cnf_grader::write::bless::write_atomically;
 

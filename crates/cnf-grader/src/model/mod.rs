@@ -11,3 +11,4 @@ pub mod points;
 pub mod provenance;
 pub mod run;
 pub mod shard;
+pub mod submission;

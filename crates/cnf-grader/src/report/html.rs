@@ -25,9 +25,9 @@ use crate::model::compare::Compare;
 use crate::model::diff::{Diff, LineKind, MAX_LINES};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
+use crate::model::submission::SubmissionReport;
 use crate::report::ReportOptions;
 use crate::report::gradebook::Row;
-use crate::submission::SubmissionReport;
 
 /// The pages' style sheet, inline in each page.
 const STYLE: &str = "\

@@ -1,6 +1,5 @@
 //! The JSON report, and reading it back (what `merge` reads).
 
-
 use std::borrow::Cow;
 use std::time::Duration;
 

@@ -1,0 +1,127 @@
+//! Compiling one part with GHC in the sandbox, through the compile cache.
+
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::grade::exec::{Outcome, run_command_in, run_process, shell_quote};
+pub use crate::model::provenance::fixtures_digest;
+use crate::model::submission::BuildOutcome;
+use crate::model::submission::PartBuild;
+use crate::submission::SubmissionOptions;
+use crate::submission::cache::digest;
+use crate::submission::ghc::{CompileError, compile_error};
+use crate::submission::part_exe;
+use crate::submission::part_file;
+use crate::submission::prepare::Prepared;
+use crate::submission::sandbox::Bind;
+
+/// The flags every part is compiled with (part of the cache key).
+pub(crate) const GHC_FLAGS: &str = "-v0 -O0 -i -i. -with-rtsopts=-M1g";
+
+/// Most bytes of executable accepted back from a compilation.
+pub(crate) const MAX_EXE: usize = 512 << 20;
+
+/// The exit code of the compile script when GHC wrote no executable.
+pub(crate) const NO_EXE: i32 = 99;
+
+/// Compiles one part (or finds it in the cache).
+pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuild {
+    let source = p.read.dir.join(part_file(part));
+    let built = |outcome, duration, exe| PartBuild {
+        part,
+        source: source.clone(),
+        outcome,
+        duration,
+        exe,
+    };
+    let key = digest([
+        p.sources.as_bytes(),
+        options.ghc.version.as_bytes(),
+        options.ghc.path.as_os_str().as_encoded_bytes(),
+        GHC_FLAGS.as_bytes(),
+        &[part],
+    ]);
+    let exe = part_exe(part);
+    if let Some(cache) = &options.cache {
+        let path = cache.build_path(&key, &exe);
+        if path.is_file() {
+            return built(BuildOutcome::Compiled, Duration::ZERO, Some(path));
+        }
+    }
+    let start = std::time::Instant::now();
+    // GHC's own output goes to standard error; standard output carries the
+    // executable back, so the compilation needs no writable host folder.
+    let script = |ghc: &str, scratch: &str| {
+        format!(
+            "mkdir -p {scratch}/obj || exit 1; {ghc} {GHC_FLAGS} -outputdir {scratch}/obj \
+             -o {scratch}/{exe} {} 1>&2 || exit $?; [ -f {scratch}/{exe} ] || exit {NO_EXE}; \
+             exec cat {scratch}/{exe}",
+            shell_quote(&part_file(part)),
+        )
+    };
+    let ghc = shell_quote(&options.ghc.path.to_string_lossy());
+    let result = match &p.sandbox {
+        Some(sandbox) => {
+            let binds = [Bind::new(p.src(), "/build")];
+            let command = sandbox.command(
+                &binds,
+                Path::new("/build"),
+                &script(&ghc, crate::submission::sandbox::SCRATCH),
+                options.compile_timeout,
+            );
+            run_process(command, options.compile_timeout, MAX_EXE)
+        }
+        None => {
+            let scratch = p.build.path().join(format!("scratch{part:02}"));
+            let scratch = shell_quote(&scratch.to_string_lossy());
+            let command = format!(
+                "ulimit -t {}; mkdir -p {scratch}/tmp && TMPDIR={scratch}/tmp && export TMPDIR && {}",
+                options.compile_timeout.as_secs() + 1,
+                script(&ghc, &scratch)
+            );
+            run_command_in(&command, Some(&p.src()), options.compile_timeout, MAX_EXE)
+        }
+    };
+    let duration = start.elapsed();
+    let failed = |error| built(BuildOutcome::Failed(error), duration, None);
+    let bytes = match result.outcome {
+        Outcome::Exited { code: 0, stdout } => stdout,
+        Outcome::Exited { code: NO_EXE, .. } => {
+            return failed(CompileError {
+                reason: format!(
+                    "GHC wrote no executable (is {} a Main module with main?)",
+                    part_file(part)
+                ),
+                output: crate::submission::ghc::first_lines(&result.stderr),
+                timed_out: false,
+            });
+        }
+        outcome => {
+            return failed(compile_error(
+                outcome,
+                &result.stderr,
+                options.compile_timeout,
+            ));
+        }
+    };
+    let stored = match &options.cache {
+        Some(cache) => cache.store_build(&key, &exe, &bytes),
+        None => {
+            let path = p.build.path().join(format!("bin{part:02}")).join(&exe);
+            fs::create_dir_all(path.parent().unwrap_or(p.build.path()))
+                .and_then(|()| {
+                    crate::submission::cache::write_atomically_with_mode(&path, &bytes, 0o755)
+                })
+                .map(|()| path)
+        }
+    };
+    match stored {
+        Ok(path) => built(BuildOutcome::Compiled, duration, Some(path)),
+        Err(e) => failed(CompileError {
+            reason: format!("the grader could not keep the executable: {e}"),
+            output: String::new(),
+            timed_out: false,
+        }),
+    }
+}

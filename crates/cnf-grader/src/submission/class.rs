@@ -1,0 +1,376 @@
+//! A class: its student folders and roster, grading them with saved
+//! results and resume, and the gradebook row of each.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::grade::discover::Fixture;
+use crate::model::provenance::Provenance;
+pub use crate::model::provenance::fixtures_digest;
+use crate::model::submission::SubmissionReport;
+use crate::report::Style;
+use crate::report::gradebook::Row;
+use crate::submission::SubmissionError;
+use crate::submission::SubmissionOptions;
+use crate::submission::cache::digest;
+use crate::submission::ghc::Ghc;
+use crate::submission::prepare::prepare_student;
+use crate::submission::roster::{Member, Roster};
+use crate::submission::run::grade_many_indexed;
+use crate::submission::source;
+use crate::submission::source::{Refused, Submission};
+
+/// One student of a class, as the gradebook and the reports need it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudentResult {
+    /// The sub-folder's name.
+    pub name: String,
+    /// The gradebook row.
+    pub row: Row,
+    /// The student's full report (human text, without times).
+    pub report: String,
+    /// The student's Gradescope `results.json`.
+    #[serde(default)]
+    pub gradescope: String,
+    /// The student's HTML page (empty when not graded, and in results saved
+    /// by a grader without pages).
+    #[serde(default)]
+    pub html: String,
+    /// Whether it was graded (false: it could not be, and `row.error` says why).
+    pub graded: bool,
+}
+
+/// What a class run reports as it goes, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassProgress {
+    /// With `resume`: the saved results of this many students were reused.
+    Restored(usize),
+    /// Compilation starts: this many parts to compile (or find in the cache).
+    Compiling(usize),
+    /// One part compiled (or was found in the cache, or failed).
+    Compiled,
+    /// One student is done: restored, graded, or absent from the class.
+    Student,
+}
+
+/// What a class run needs besides the submissions.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClassOptions<'a> {
+    /// Reuse saved results of students whose sources, fixtures and
+    /// options are unchanged.
+    pub resume: bool,
+    /// Grade only the students of this shard (see [`crate::model::shard`]).
+    pub shard: Option<crate::model::shard::Shard>,
+    /// Who each folder belongs to (see [`roster`]).
+    pub roster: Option<&'a Roster>,
+}
+
+/// A student folder still to grade.
+pub(crate) struct Pending {
+    name: String,
+    dir: PathBuf,
+    key: String,
+}
+
+/// The saved-result key of one student's submission as read from `dir`
+/// (whose roster entry is named in its reports).
+pub(crate) fn result_key(
+    dir: &Path,
+    read: &Result<Submission, source::ReadError>,
+    fixtures: &str,
+    options: &SubmissionOptions,
+    member: Option<Option<&Member>>,
+) -> String {
+    // Whether a roster was given (the outer option) changes the notes ("not
+    // in the roster"), and the student's entry the names in the reports.
+    let mut pieces: Vec<Vec<u8>> = vec![
+        dir.as_os_str().as_encoded_bytes().to_vec(),
+        fixtures.as_bytes().to_vec(),
+        options.fingerprint().into_bytes(),
+        // JSON writes `Some(None)` and `None` alike: say which it is.
+        serde_json::to_vec(&(member.is_some(), member.flatten())).unwrap_or_default(),
+    ];
+    // Everything the grade can depend on: the sources read (nothing else
+    // is compiled), the other names (misnamed parts) and what was refused.
+    match read {
+        Err(e) => pieces.push(e.to_string().into_bytes()),
+        Ok(s) => {
+            pieces.push(format!("{:?} {:?}", s.nested, s.scattered).into_bytes());
+            for file in &s.files {
+                pieces.push(file.name.as_bytes().to_vec());
+                pieces.push(file.bytes.clone());
+            }
+            pieces.push(s.others.join("/").into_bytes());
+            for refused in &s.refused {
+                pieces.push(refused.to_string().into_bytes());
+            }
+        }
+    }
+    digest(pieces.iter().map(Vec::as_slice))
+}
+
+/// The student folders of a class: every sub-folder of `root` (hidden ones
+/// left out), sorted by name; links and names that are not UTF-8 are left
+/// out too (see [`source::list_class`]).
+pub fn class_folders(root: &Path) -> Result<Vec<String>, SubmissionError> {
+    Ok(list_class(root)?.folders)
+}
+
+pub(crate) fn list_class(root: &Path) -> Result<source::ClassListing, SubmissionError> {
+    source::list_class(root).map_err(|e| SubmissionError::Folder {
+        path: root.to_owned(),
+        source: e.source,
+    })
+}
+
+/// The students of a class: its folders (see [`class_folders`]), the
+/// entries that would be students but are not read (a link, a name that is
+/// not UTF-8, shown escaped), and the roster's, sorted by folder name.
+pub fn class_members(root: &Path, roster: Option<&Roster>) -> Result<Vec<String>, SubmissionError> {
+    let listing = list_class(root)?;
+    let mut names = listing.folders;
+    names.extend(listing.refused.into_iter().map(|r| r.name_escaped));
+    if let Some(roster) = roster {
+        names.extend(roster.folders().map(str::to_owned));
+    }
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
+/// Grades every student of `root` (see [`class_members`]), saving
+/// each result as soon as it is done; `progress` hears of each stage
+/// ([`ClassProgress`]): once per student (restored, graded or absent), once
+/// per part compiled.
+pub fn grade_class(
+    root: &Path,
+    fixtures: &[Fixture],
+    options: &SubmissionOptions,
+    class: ClassOptions,
+    progress: &(dyn Fn(ClassProgress) + Sync),
+) -> Result<Vec<StudentResult>, SubmissionError> {
+    let listing = list_class(root)?;
+    let mut names = class_members(root, class.roster)?;
+    if let Some(shard) = class.shard {
+        names.retain(|name| shard.contains(name));
+    }
+    let member = |name: &str| class.roster.and_then(|r| r.get(name));
+    let refusal = |name: &str| listing.refused.iter().find(|r| r.name_escaped == name);
+    // Entries not read (a link, an odd name) and roster students with no
+    // folder: a zero, never graded.
+    let (names, absent): (Vec<String>, Vec<String>) = names
+        .into_iter()
+        .partition(|n| listing.folders.binary_search(n).is_ok());
+    // One hash of the fixtures serves the result keys and every report.
+    let provenance = options.provenance(fixtures);
+    let tree = &provenance.fixtures;
+    // Each folder is read once: its key, then (unless a saved result
+    // matches) its build folder, from the same bytes.
+    let mut pending = Vec::new();
+    let mut prepared = Vec::new();
+    let mut results: Vec<Option<StudentResult>> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let dir = root.join(name);
+        let read = source::read_class_member(root, name, &options.read_limits);
+        let key = result_key(
+            &dir,
+            &read,
+            tree,
+            options,
+            class.roster.map(|r| r.get(name)),
+        );
+        let restored = class
+            .resume
+            .then(|| options.cache.as_ref()?.load_result(&key))
+            .flatten()
+            .and_then(|text: String| serde_json::from_str::<StudentResult>(&text).ok())
+            .filter(|r| r.name == *name);
+        if restored.is_some() {
+            progress(ClassProgress::Student);
+        } else {
+            prepared.push(prepare_student(&dir, read, options, i));
+            pending.push((
+                i,
+                Pending {
+                    name: name.clone(),
+                    dir,
+                    key,
+                },
+            ));
+        }
+        results.push(restored);
+    }
+    if class.resume {
+        progress(ClassProgress::Restored(names.len() - pending.len()));
+    }
+    let save = |at: usize, result: Result<SubmissionReport, SubmissionError>| -> StudentResult {
+        let p = &pending[at].1;
+        debug_assert!(result.as_ref().map_or(true, |r| r.dir == p.dir));
+        let student = student_result(&p.name, &result, &options.ghc, class.roster);
+        if let Some(cache) = &options.cache
+            && student.graded
+            && let Ok(text) = serde_json::to_string(&student)
+        {
+            // A result that cannot be saved is only graded again next time.
+            let _ = cache.store_result(&p.key, &text);
+        }
+        progress(ClassProgress::Student);
+        student
+    };
+    let graded = grade_many_indexed(
+        prepared,
+        fixtures,
+        options,
+        &provenance,
+        options.jobs,
+        &save,
+        progress,
+    )?;
+    for (at, student) in graded.into_iter().enumerate() {
+        results[pending[at].0] = Some(student);
+    }
+    let mut all: Vec<StudentResult> = results.into_iter().flatten().collect();
+    for name in absent {
+        progress(ClassProgress::Student);
+        all.push(match refusal(&name) {
+            Some(refused) => not_read(&name, refused, member(&name), &provenance),
+            None => no_submission(&name, member(&name), &provenance),
+        });
+    }
+    all.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(all)
+}
+
+/// The result of a class entry that is not read: a link, or a folder whose
+/// name is not UTF-8.
+pub(crate) fn not_read(
+    name: &str,
+    refused: &Refused,
+    member: Option<&Member>,
+    provenance: &Provenance,
+) -> StudentResult {
+    let reason = format!("not graded: {refused}");
+    StudentResult {
+        name: name.to_owned(),
+        row: zero_row(
+            name,
+            member,
+            vec![reason.clone()],
+            Some(refused.to_string()),
+        ),
+        report: format!(
+            "{}{}\n\n{reason}\n",
+            who_line(name, member),
+            provenance.line()
+        ),
+        gradescope: crate::report::gradescope::not_graded(&refused.to_string()),
+        html: String::new(),
+        graded: false,
+    }
+}
+
+/// The result of a roster student who has no folder in the class.
+pub(crate) fn no_submission(
+    name: &str,
+    member: Option<&Member>,
+    provenance: &Provenance,
+) -> StudentResult {
+    let reason = "no submission: the class has no folder of this name";
+    StudentResult {
+        name: name.to_owned(),
+        row: zero_row(name, member, vec!["no submission".to_owned()], None),
+        report: format!(
+            "{}{}\n\n{reason}\n",
+            who_line(name, member),
+            provenance.line()
+        ),
+        gradescope: crate::report::gradescope::not_graded(reason),
+        html: String::new(),
+        graded: false,
+    }
+}
+
+/// The gradebook row of a student with no points: nothing was graded.
+pub(crate) fn zero_row(
+    folder: &str,
+    member: Option<&Member>,
+    notes: Vec<String>,
+    error: Option<String>,
+) -> Row {
+    Row {
+        student: folder.to_owned(),
+        name: member.map(|m| m.name.clone()),
+        id: member.map(|m| m.id.clone()),
+        parts: [0.0; 4],
+        total: 0.0,
+        failed_cases: 0,
+        cases: 0,
+        notes,
+        error,
+    }
+    .shown()
+}
+
+/// The line that names the student atop a report, when the roster does.
+pub(crate) fn who_line(folder: &str, member: Option<&Member>) -> String {
+    let esc = crate::escape::line;
+    member.map_or(String::new(), |m| {
+        format!(
+            "student: {} (id {}), folder {}\n",
+            esc(&m.name),
+            esc(&m.id),
+            esc(folder)
+        )
+    })
+}
+
+/// The gradebook row and report of one graded (or ungradable) student.
+pub fn student_result(
+    name: &str,
+    result: &Result<SubmissionReport, SubmissionError>,
+    ghc: &Ghc,
+    roster: Option<&Roster>,
+) -> StudentResult {
+    let member = roster.and_then(|r| r.get(name));
+    let who = who_line(name, member);
+    let mut notes = Vec::new();
+    if roster.is_some() && member.is_none() {
+        notes.push("not in the roster".to_owned());
+    }
+    let title = member.map_or(name.to_owned(), |m| format!("{} ({name})", m.name));
+    match result {
+        Ok(report) => StudentResult {
+            name: name.to_owned(),
+            row: Row {
+                student: name.to_owned(),
+                name: member.map(|m| m.name.clone()),
+                id: member.map(|m| m.id.clone()),
+                parts: std::array::from_fn(|i| report.points.parts[i].total),
+                total: report.points.total,
+                failed_cases: report.failed_cases(),
+                cases: report.builds.len() + report.cases.len(),
+                notes: [notes, report.notes()].concat(),
+                error: None,
+            }
+            .shown(),
+            report: format!("{who}{}", report.human(ghc, false, Style::Plain, true)),
+            gradescope: report.gradescope_of(member),
+            html: crate::report::html::submission(report, &title, &ghc.version, false, true),
+            graded: true,
+        },
+        Err(e) => StudentResult {
+            name: name.to_owned(),
+            row: zero_row(
+                name,
+                member,
+                [notes, vec![format!("not graded: {e}")]].concat(),
+                Some(e.to_string()),
+            ),
+            report: format!("{who}not graded: {}\n", crate::escape::line(&e.to_string())),
+            gradescope: crate::report::gradescope::not_graded(&e.to_string()),
+            html: String::new(),
+            graded: false,
+        },
+    }
+}

@@ -1,0 +1,291 @@
+//! A submission as read, copied into its private build folder: which parts
+//! are there, which are misnamed or refused, and how the folder was read.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tempfile::TempDir;
+
+pub use crate::model::provenance::fixtures_digest;
+use crate::submission::DEFAULT_HELPERS;
+use crate::submission::SubmissionError;
+use crate::submission::SubmissionOptions;
+use crate::submission::cache::digest;
+use crate::submission::part_exe;
+use crate::submission::part_file;
+use crate::submission::sandbox::Sandbox;
+use crate::submission::source;
+use crate::submission::source::{Refused, Submission};
+
+/// A submission copied into its private build folder.
+pub(crate) struct Prepared {
+    /// The folder given.
+    pub(crate) dir: PathBuf,
+    /// How it was read.
+    pub(crate) read: Reading,
+    pub(crate) build: TempDir,
+    pub(crate) present: [bool; 4],
+    /// Part files that are there but were not read.
+    pub(crate) refused: [Option<Refused>; 4],
+    pub(crate) misnamed: [Option<String>; 4],
+    pub(crate) own_helpers: bool,
+    /// The hash of every source file and the helper used.
+    pub(crate) sources: String,
+    /// The sandbox of this student (its own user id when the grader is root).
+    pub(crate) sandbox: Option<Sandbox>,
+}
+
+impl Prepared {
+    pub(crate) fn src(&self) -> PathBuf {
+        self.build.path().join("src")
+    }
+}
+
+/// What a report says of how a submission was read (its bytes are gone
+/// once copied into the build folder).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Reading {
+    /// The folder the sources came from.
+    pub(crate) dir: PathBuf,
+    pub(crate) nested: Option<PathBuf>,
+    pub(crate) scattered: Vec<PathBuf>,
+    pub(crate) refused: Vec<Refused>,
+}
+
+/// `name` with letters lowered and every number written without leading
+/// zeros, for spotting misnamed part files.
+pub(crate) fn loose_name(name: &str) -> String {
+    let mut out = String::new();
+    let mut digits = String::new();
+    for c in name.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            let trimmed = digits.trim_start_matches('0');
+            out.push_str(if trimmed.is_empty() { "0" } else { trimmed });
+            digits.clear();
+        }
+        out.extend(c.to_lowercase());
+    }
+    out.pop();
+    out
+}
+
+/// The file among `names` that looks meant to be part `part`'s source.
+pub(crate) fn misnamed_part(names: &[String], part: u8) -> Option<String> {
+    let wanted = loose_name(&part_exe(part));
+    let tail = format!("part{part}");
+    names
+        .iter()
+        .filter(|n| **n != part_file(part))
+        .filter_map(|n| {
+            let (stem, ext) = n.rsplit_once('.')?;
+            matches!(ext.to_ascii_lowercase().as_str(), "hs" | "lhs").then(|| (n, loose_name(stem)))
+        })
+        .find(|(_, stem)| *stem == wanted)
+        .or_else(|| {
+            names
+                .iter()
+                .filter(|n| **n != part_file(part))
+                .filter_map(|n| {
+                    let (stem, ext) = n.rsplit_once('.')?;
+                    matches!(ext.to_ascii_lowercase().as_str(), "hs" | "lhs")
+                        .then(|| (n, loose_name(stem)))
+                })
+                .find(|(_, stem)| stem.ends_with(&tail))
+        })
+        .map(|(n, _)| n.clone())
+}
+
+/// Copies a submission as read (`submission`, from the folder `dir`) into
+/// a new private build folder in `work`.
+pub(crate) fn prepare(
+    dir: &Path,
+    submission: Submission,
+    work: &Path,
+    sandbox: Option<Sandbox>,
+) -> Result<Prepared, SubmissionError> {
+    let mut names: Vec<String> = submission
+        .files
+        .iter()
+        .map(|f| f.name.clone())
+        .chain(submission.others.iter().cloned())
+        .collect();
+    names.sort();
+    let present: [bool; 4] =
+        std::array::from_fn(|i| submission.file(&part_file(i as u8 + 1)).is_some());
+    let refused: [Option<Refused>; 4] =
+        std::array::from_fn(|i| submission.refusal(&part_file(i as u8 + 1)).cloned());
+    let misnamed: [Option<String>; 4] = std::array::from_fn(|i| {
+        (!present[i] && refused[i].is_none())
+            .then(|| misnamed_part(&names, i as u8 + 1))
+            .flatten()
+    });
+    let own_helpers = submission.file("Helpers.hs").is_some();
+    let build = tempfile::Builder::new()
+        .prefix("student-")
+        .tempdir_in(work)
+        .and_then(|d| {
+            use std::os::unix::fs::PermissionsExt as _;
+            fs::set_permissions(d.path(), fs::Permissions::from_mode(0o700)).map(|()| d)
+        })
+        .map_err(|source| SubmissionError::Build {
+            path: work.to_owned(),
+            source,
+        })?;
+    let failed = |path: &Path| {
+        let path = path.to_owned();
+        move |source| SubmissionError::Build { path, source }
+    };
+    let src = build.path().join("src");
+    fs::create_dir(&src).map_err(failed(&src))?;
+    // What compiles is what was read: the copies are made from those bytes.
+    let write_new = |path: &Path, bytes: &[u8]| {
+        use std::io::Write as _;
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .map_err(failed(path))
+    };
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    for file in &submission.files {
+        write_new(&src.join(&file.name), &file.bytes)?;
+        pieces.push(file.name.as_bytes().to_vec());
+        pieces.push(file.bytes.clone());
+    }
+    if !own_helpers {
+        let helpers = src.join("Helpers.hs");
+        write_new(&helpers, DEFAULT_HELPERS.as_bytes())?;
+        pieces.push(b"Helpers.hs (default)".to_vec());
+        pieces.push(DEFAULT_HELPERS.as_bytes().to_vec());
+    }
+    if let Some(uid) = sandbox.as_ref().and_then(|s| s.uid) {
+        // The student's own user reads its sources, and no other student can.
+        let own = |path: &Path| {
+            std::os::unix::fs::chown(path, Some(uid), Some(uid)).map_err(failed(path))
+        };
+        own(build.path())?;
+        own(&src)?;
+        for entry in fs::read_dir(&src).map_err(failed(&src))?.flatten() {
+            own(&entry.path())?;
+        }
+    }
+    Ok(Prepared {
+        dir: dir.to_owned(),
+        read: Reading {
+            dir: submission.dir,
+            nested: submission.nested,
+            scattered: submission.scattered,
+            refused: submission.refused,
+        },
+        build,
+        present,
+        refused,
+        misnamed,
+        own_helpers,
+        sources: digest(pieces.iter().map(Vec::as_slice)),
+        sandbox,
+    })
+}
+
+/// Reads and prepares one student's folder; the student's index `i` in
+/// the class gives its user id when the grader is root.
+pub(crate) fn prepare_student(
+    dir: &Path,
+    read: Result<Submission, source::ReadError>,
+    options: &SubmissionOptions,
+    i: usize,
+) -> Result<Prepared, SubmissionError> {
+    let submission = read.map_err(|e| SubmissionError::Folder {
+        path: dir.to_owned(),
+        source: e.source,
+    })?;
+    let sandbox = options.sandbox.as_ref().map(|s| match s.uid {
+        Some(base) => s.with_uid(base.saturating_add(i as u32)),
+        None => s.clone(),
+    });
+    prepare(dir, submission, &options.work_dir, sandbox)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use std::fs;
+    use std::path::Path;
+
+    use crate::submission::source::ReadLimits;
+
+    #[test]
+    fn misnamed_part_files_are_spotted() {
+        let names = |n: &[&str]| n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let found = |n: &[&str], part| misnamed_part(&names(n), part);
+        assert_eq!(
+            found(&["csce322assignment03Part01.hs"], 1).as_deref(),
+            Some("csce322assignment03Part01.hs")
+        );
+        assert_eq!(
+            found(&["csce322assignment3part01.hs"], 1).as_deref(),
+            Some("csce322assignment3part01.hs")
+        );
+        assert_eq!(
+            found(&["csce322assignment03part01.lhs"], 1).as_deref(),
+            Some("csce322assignment03part01.lhs")
+        );
+        assert_eq!(
+            found(&["part2.hs", "Helpers.hs"], 2).as_deref(),
+            Some("part2.hs")
+        );
+        assert_eq!(
+            found(&["csce322assignment03part01.hs", "notes.txt"], 1),
+            None
+        );
+        assert_eq!(found(&["csce322assignment03part12.hs"], 1), None);
+        assert_eq!(
+            loose_name("csce322Assignment03Part001"),
+            "csce322assignment3part1"
+        );
+    }
+
+    fn prepare_dir(dir: &Path, work: &Path) -> Prepared {
+        let read = source::read_submission(dir, &ReadLimits::default()).unwrap();
+        prepare(dir, read, work, None).unwrap()
+    }
+
+    #[test]
+    fn preparing_copies_sources_and_never_writes_into_the_submission() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let sub = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        fs::write(sub.path().join(part_file(1)), "main = pure ()").unwrap();
+        fs::write(sub.path().join(part_file(3)), "main = pure ()").unwrap();
+        fs::write(sub.path().join("Extra.hs"), "module Extra where").unwrap();
+        fs::write(sub.path().join("notes.txt"), "hello").unwrap();
+        let before: Vec<_> = fs::read_dir(sub.path()).unwrap().collect();
+        let p = prepare_dir(sub.path(), work.path());
+        assert_eq!(p.present, [true, false, true, false]);
+        assert!(!p.own_helpers);
+        let src = p.src();
+        assert!(src.join("Extra.hs").is_file());
+        assert!(!src.join("notes.txt").exists());
+        assert_eq!(
+            fs::read_to_string(src.join("Helpers.hs")).unwrap(),
+            DEFAULT_HELPERS
+        );
+        let mode = fs::metadata(p.build.path()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "build folders are private");
+        assert_eq!(fs::read_dir(sub.path()).unwrap().count(), before.len());
+        // The same sources hash alike; another file changes the hash.
+        let again = prepare_dir(sub.path(), work.path());
+        assert_eq!(again.sources, p.sources);
+        fs::write(sub.path().join("Extra.hs"), "module Extra where\n").unwrap();
+        assert_ne!(prepare_dir(sub.path(), work.path()).sources, p.sources);
+        let build = p.build.path().to_owned();
+        drop(p);
+        assert!(!build.exists(), "the build folder is removed");
+    }
+}

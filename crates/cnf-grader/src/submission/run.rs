@@ -1,0 +1,274 @@
+//! Compiling every part of many submissions in one pool, then running each
+//! compiled part on every case.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use connect_core::Function;
+use rayon::prelude::*;
+
+use crate::grade::discover::Fixture;
+use crate::grade::exec::{ExecConfig, ExecSandbox};
+use crate::grade::run::{GradeOptions, Runner, grade, not_run, unpaired};
+use crate::model::case::FailureKind;
+use crate::model::points::points_compiled;
+use crate::model::provenance::Provenance;
+pub use crate::model::provenance::fixtures_digest;
+use crate::model::submission::BuildOutcome;
+use crate::model::submission::PartBuild;
+use crate::model::submission::SubmissionReport;
+use crate::submission::ClassProgress;
+use crate::submission::SubmissionError;
+use crate::submission::SubmissionOptions;
+use crate::submission::build::compile_part;
+use crate::submission::part_exe;
+use crate::submission::part_file;
+use crate::submission::pool;
+use crate::submission::prepare::Prepared;
+use crate::submission::prepare::prepare_student;
+use crate::submission::sandbox::{Bind, give_to};
+use crate::submission::source;
+
+/// Grades one submission folder on these fixtures; its four parts compile
+/// at once.
+pub fn grade_submission(
+    dir: &Path,
+    fixtures: &[Fixture],
+    options: &SubmissionOptions,
+) -> Result<SubmissionReport, SubmissionError> {
+    let read = source::read_submission(dir, &options.read_limits);
+    let prepared = vec![prepare_student(dir, read, options, 0)];
+    let provenance = options.provenance(fixtures);
+    let mut all = grade_many_indexed(
+        prepared,
+        fixtures,
+        options,
+        &provenance,
+        Some(4),
+        &|_, r| r,
+        &|_| {},
+    )?;
+    all.pop().unwrap_or_else(|| {
+        Err(SubmissionError::Threads(
+            "no result for the submission".into(),
+        ))
+    })
+}
+
+/// Compiles (`compile_jobs` at once) and grades each prepared folder;
+/// `finish` turns each result into what is kept, as soon as it is graded;
+/// `progress` hears of the compilations.
+#[allow(clippy::too_many_arguments)] // reason: one more observer than the rest
+pub(crate) fn grade_many_indexed<T: Send>(
+    prepared: Vec<Result<Prepared, SubmissionError>>,
+    fixtures: &[Fixture],
+    options: &SubmissionOptions,
+    provenance: &Provenance,
+    compile_jobs: Option<usize>,
+    finish: &(dyn Fn(usize, Result<SubmissionReport, SubmissionError>) -> T + Sync),
+    progress: &(dyn Fn(ClassProgress) + Sync),
+) -> Result<Vec<T>, SubmissionError> {
+    let count = prepared.len();
+    // Every (student, part) to compile, all in one pool.
+    let tasks: Vec<(usize, u8)> = prepared
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.as_ref().ok().map(|p| (i, p)))
+        .flat_map(|(i, p)| {
+            (1..=4u8)
+                .filter(|part| p.present[usize::from(part - 1)])
+                .map(move |part| (i, part))
+        })
+        .collect();
+    progress(ClassProgress::Compiling(tasks.len()));
+    let compiled: Vec<PartBuild> = pool(compile_jobs)?.install(|| {
+        tasks
+            .par_iter()
+            .map(|&(i, part)| {
+                let Ok(p) = &prepared[i] else {
+                    unreachable!("only prepared tasks")
+                };
+                let build = compile_part(p, part, options);
+                progress(ClassProgress::Compiled);
+                build
+            })
+            .collect()
+    });
+    let mut builds: Vec<Vec<PartBuild>> = prepared
+        .iter()
+        .map(|p| {
+            (1..=4u8)
+                .map(|part| {
+                    let at = usize::from(part - 1);
+                    let (source, outcome) = match p {
+                        Ok(p) => (
+                            p.read.dir.join(part_file(part)),
+                            match &p.refused[at] {
+                                Some(refused) => BuildOutcome::Refused(refused.clone()),
+                                None => BuildOutcome::Missing {
+                                    found: p.misnamed[at].clone(),
+                                },
+                            },
+                        ),
+                        Err(_) => (
+                            PathBuf::from(part_file(part)),
+                            BuildOutcome::Missing { found: None },
+                        ),
+                    };
+                    PartBuild {
+                        part,
+                        source,
+                        outcome,
+                        duration: Duration::ZERO,
+                        exe: None,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    for (&(i, part), build) in tasks.iter().zip(compiled) {
+        builds[i][usize::from(part - 1)] = build;
+    }
+    let students: Vec<_> = prepared.into_iter().zip(builds).enumerate().collect();
+    // A class runs `jobs` students at once, each one case at a time, so no
+    // more than `jobs` programs compete for the cores (fair time limits).
+    let case_jobs = if count > 1 { Some(1) } else { options.jobs };
+    let results = pool(options.jobs)?.install(|| {
+        students
+            .into_par_iter()
+            .map(|(at, (prepared, builds))| {
+                let result = prepared
+                    .and_then(|p| run_parts(p, builds, fixtures, options, provenance, case_jobs));
+                finish(at, result)
+            })
+            .collect()
+    });
+    Ok(results)
+}
+
+/// Runs the compiled parts on every case, then scores the submission.
+pub(crate) fn run_parts(
+    prepared: Prepared,
+    builds: Vec<PartBuild>,
+    fixtures: &[Fixture],
+    options: &SubmissionOptions,
+    provenance: &Provenance,
+    jobs: Option<usize>,
+) -> Result<SubmissionReport, SubmissionError> {
+    let built: [bool; 4] = std::array::from_fn(|i| builds[i].compiled());
+    let is_built = |f: &Function| built[usize::from(f.part() - 1)];
+    let runnable: Vec<Fixture> = fixtures
+        .iter()
+        .map(|f| Fixture {
+            cases: f
+                .cases
+                .iter()
+                .filter(|c| c.function.as_ref().map_or(true, is_built))
+                .cloned()
+                .collect(),
+            ..f.clone()
+        })
+        .filter(|f| !f.cases.is_empty())
+        .collect();
+    // The executables go into the student's own folder, which (as root)
+    // belongs to the student's user: the sandbox's user must reach them.
+    let bin = prepared.build.path().join("bin");
+    let uid = prepared.sandbox.as_ref().and_then(|s| s.uid);
+    let failed = |source| SubmissionError::Build {
+        path: bin.clone(),
+        source,
+    };
+    fs::create_dir_all(bin.join("tmp")).map_err(failed)?;
+    give_to(&bin, uid).map_err(failed)?;
+    give_to(&bin.join("tmp"), uid).map_err(failed)?;
+    let mut parts = Vec::new();
+    for build in &builds {
+        if let Some(exe) = &build.exe {
+            let to = bin.join(part_exe(build.part));
+            if fs::hard_link(exe, &to).is_err() {
+                fs::copy(exe, &to).map_err(failed)?;
+            }
+            parts.push((build.part, to));
+        }
+    }
+    let config = match &prepared.sandbox {
+        Some(sandbox) => ExecConfig {
+            command: "exec ./csce322assignment03part{part} {input}".to_owned(),
+            timeout: options.timeout,
+            max_output: options.max_output,
+            working_dir: None,
+            sandbox: Some(ExecSandbox {
+                sandbox: Arc::new(sandbox.clone()),
+                binds: parts
+                    .into_iter()
+                    .map(|(part, exe)| Bind::new(exe, Path::new("/build").join(part_exe(part))))
+                    .collect(),
+                chdir: PathBuf::from("/build"),
+                inputs: prepared.build.path().to_owned(),
+            }),
+        },
+        None => ExecConfig {
+            command: format!(
+                "ulimit -t {}; TMPDIR=\"$PWD/tmp\" && export TMPDIR && \
+                 exec ./csce322assignment03part{{part}} {{input}}",
+                options.timeout.as_secs() + 1
+            ),
+            timeout: options.timeout,
+            max_output: options.max_output,
+            working_dir: Some(bin.clone()),
+            sandbox: None,
+        },
+    };
+    let grade_options = GradeOptions {
+        functions: Vec::new(),
+        filter: None,
+        fail_fast: false,
+        jobs,
+        runner: Runner::Exec(config),
+        compare: options.compare,
+    };
+    let mut ran = grade(&runnable, &grade_options, &|| {})
+        .map_err(|e| SubmissionError::Threads(e.to_string()))?
+        .into_iter();
+    let mut cases = Vec::new();
+    for fixture in fixtures {
+        if fixture.cases.is_empty() {
+            cases.push(unpaired(fixture));
+        }
+        for case in &fixture.cases {
+            match &case.function {
+                Ok(function) if !is_built(function) => {
+                    let part = function.part();
+                    let build = &builds[usize::from(part - 1)];
+                    let (kind, why) = match build.outcome {
+                        BuildOutcome::Missing { .. } => (FailureKind::MissingPart, "is missing"),
+                        BuildOutcome::Refused(_) => (
+                            FailureKind::MissingPart,
+                            "was not submitted (it was not read)",
+                        ),
+                        _ => (FailureKind::CompileError, "did not compile"),
+                    };
+                    let reason = format!("not run: {} {why}", part_file(part));
+                    cases.push(not_run(fixture, case, kind, reason));
+                }
+                _ => cases.extend(ran.next()),
+            }
+        }
+    }
+    let points = points_compiled(&cases, built);
+    Ok(SubmissionReport {
+        dir: prepared.dir,
+        refused: prepared.read.refused,
+        nested: prepared.read.nested,
+        scattered: prepared.read.scattered,
+        own_helpers: prepared.own_helpers,
+        builds,
+        cases,
+        points,
+        sandboxed: prepared.sandbox.is_some(),
+        compare: options.compare,
+        provenance: provenance.clone(),
+    })
+}
