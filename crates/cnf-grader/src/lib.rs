@@ -6,16 +6,20 @@
 //! `FILE:LINE:COLUMN` errors, runs the four functions of `connect-core` on
 //! games, and grades fixture trees.
 //!
-//! Three layers, one folder each:
-//! - [`mod@format`]: the text formats, `.cnf` and `.solution`, and playing a
-//!   game file; no file system, no processes;
-//! - [`harness`]: grading fixture trees: [`harness::discover`] finds
-//!   fixtures, [`harness::grade`] runs every case (in-process or through
-//!   `--exec`, in parallel) into [`harness::grade::CaseReport`]s in a stable
-//!   order, and [`harness::report`] turns them into human text (plain or
-//!   with colours, chosen by the caller), JSON or JUnit XML;
-//! - [`submission`]: grading students' Haskell: GHC, the sandbox every
-//!   program under test runs in, the cache and the gradebook.
+//! Five folders, each importing only those below it:
+//! - [`mod@format`]: the text formats, `.cnf` and `.solution`, playing a
+//!   game file, durations and sizes; no file system, no processes;
+//! - [`model`]: the result data every layer shares: a case
+//!   ([`model::case::CaseReport`]), a submission, a class, their
+//!   provenance (serde, so JSON reports and `merge` read and write it);
+//! - [`grade`]: running cases: [`grade::discover`] finds fixtures,
+//!   [`grade::run`] runs every case (in-process or through `--exec`, in
+//!   parallel) into `CaseReport`s in a stable order;
+//! - [`submission`]: grading students' Haskell: reading their files, GHC,
+//!   the sandbox every program under test runs in, the cache and the class;
+//! - [`report`]: every renderer, the model in and text out: human (plain or
+//!   with colours, chosen by the caller), JSON, JUnit, Gradescope, HTML and
+//!   the gradebook; [`write`] writes fixtures (`bless`, `gen`).
 //!
 //! The key design decision of the grader is that the library returns data,
 //! never prints; colour is decided at the edge, by the `cnf-grader` binary,
@@ -24,9 +28,10 @@
 //! failure, how points are shared, how a runaway program is stopped).
 //!
 //! ```
-//! use cnf_grader::report::Style;
-//! use cnf_grader::grade::run::{GradeOptions, Totals, grade, select};
-//! use cnf_grader::report::run::{ReportOptions, human};
+//! use cnf_grader::grade::run::{GradeOptions, grade, select};
+//! use cnf_grader::model::case::Totals;
+//! use cnf_grader::report::human::human;
+//! use cnf_grader::report::{ReportOptions, Style};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let dir = tempfile::tempdir()?;

@@ -15,16 +15,17 @@ use std::process::Command;
 use std::time::Duration;
 
 use cnf_grader::model::case::{CaseReport, FailureKind, Status};
+use cnf_grader::model::class::StudentResult;
 use cnf_grader::model::compare::Compare;
 use cnf_grader::model::points::points_compiled;
 use cnf_grader::model::provenance::Provenance;
+use cnf_grader::model::submission::CompileError;
 use cnf_grader::model::submission::{BuildOutcome, PartBuild, SubmissionReport};
 use cnf_grader::report::ReportOptions;
 use cnf_grader::report::gradebook;
 use cnf_grader::report::json::json;
 use cnf_grader::report::junit::junit;
-use cnf_grader::submission::ghc::{CompileError, Ghc};
-use cnf_grader::submission::{StudentResult, student_result};
+use cnf_grader::submission::student_result;
 use proptest::prelude::*;
 use scraper::{Html, Selector};
 use test_support::Tool;
@@ -350,13 +351,12 @@ proptest! {
             1..4,
         )
     ) {
-        let ghc = Ghc { path: PathBuf::from("ghc"), version: "9.0.2".to_owned() };
         let mut students: Vec<StudentResult> = Vec::new();
         let mut book = Vec::new();
         for (i, (builds, games, cases)) in class.iter().enumerate() {
             let report = submission(*builds, cases, *games);
             let name = format!("s{i}");
-            let student = student_result(&name, &Ok(report.clone()), &ghc, None);
+            let student = student_result(&name, Ok(report.clone()), None);
             let expected = expected_counts(&report);
             let tests = report.builds.len() + report.cases.len();
             let all = report.all_cases();
@@ -364,16 +364,16 @@ proptest! {
                 &name,
                 expected,
                 tests,
-                &student.report,
-                &student.gradescope,
-                &student.html,
+                &cnf_grader::report::submission::student(&student, &provenance()),
+                &cnf_grader::report::gradescope::student(&student),
+                &cnf_grader::report::html::student(&student, None, &provenance()),
                 &junit(&all, options(&report)),
                 &json(&all, options(&report)),
             );
             book.push((name, expected[1], tests));
             students.push(student);
         }
-        let rows = gradebook::rows(&students);
+        let rows = cnf_grader::model::class::rows(&students);
         check_book(
             &book,
             &gradebook::table(&rows, None),

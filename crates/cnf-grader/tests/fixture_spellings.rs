@@ -9,8 +9,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use cnf_grader::grade::discover::fixtures_digest;
 use cnf_grader::grade::discover::{Fixture, discover};
-use cnf_grader::model::provenance::fixtures_digest;
 use cnf_grader::model::shard::Shard;
 use proptest::prelude::*;
 

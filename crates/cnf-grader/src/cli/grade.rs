@@ -120,7 +120,10 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     let provenance = Provenance {
         sandbox: args.exec.is_some().then_some(sandboxed),
         date: report_date(args.report.no_times)?,
-        ..Provenance::new(&all, args.compare)
+        ..Provenance::new(
+            cnf_grader::grade::discover::fixtures_digest(&all),
+            args.compare,
+        )
     };
     let (fixtures, seqs) = match args.shard {
         None => (all, Vec::new()),

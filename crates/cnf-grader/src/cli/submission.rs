@@ -10,6 +10,7 @@ use crate::cli::output::*;
 use cnf_grader::escape;
 use cnf_grader::grade::discover::{Fixture, check_outside, discover};
 use cnf_grader::grade::run::{GradeOptions, case_count, select};
+use cnf_grader::model::class::StudentResult;
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::model::run::ShardInfo;
 use cnf_grader::model::submission::NO_SANDBOX_WARNING;
@@ -27,8 +28,7 @@ use cnf_grader::submission::ghc::Ghc;
 use cnf_grader::submission::roster::Roster;
 use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::submission::{
-    ClassOptions, StudentResult, SubmissionOptions, WorkDir, class_members, grade_class,
-    grade_submission,
+    ClassOptions, SubmissionOptions, WorkDir, class_members, grade_class, grade_submission,
 };
 use cnf_grader::write::bless::write_atomically;
 
@@ -163,7 +163,7 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
     let (options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
     let cases = report.all_cases();
-    let mut info = report.info();
+    let mut info = cnf_grader::report::submission::info(&report);
     info["ghc"] = options.ghc.version.clone().into();
     let submission = [("submission", info)];
     let report_options = ReportOptions {
@@ -179,10 +179,16 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
     let to_terminal = args.report.output.is_none() && matches!(args.report.format, Format::Human);
     let style = report_style(to_terminal, args.report.color);
     let text = match args.report.format {
-        Format::Human => report.human(&options.ghc, !args.report.no_times, style, false),
+        Format::Human => cnf_grader::report::submission::human(
+            &report,
+            &options.ghc.version,
+            !args.report.no_times,
+            style,
+            false,
+        ),
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
-        Format::Gradescope => report.gradescope(),
+        Format::Gradescope => cnf_grader::report::gradescope::submission(&report),
         Format::Html => {
             let name = args.dir.file_name().map_or_else(
                 || args.dir.display().to_string(),
@@ -384,39 +390,24 @@ pub(crate) fn write_class(
     if let Some(dir) = reports {
         for student in students {
             let name = file_name(student);
-            write(&dir.join(format!("{name}.txt")), &student.report)?;
+            write(
+                &dir.join(format!("{name}.txt")),
+                &cnf_grader::report::submission::student(student, provenance),
+            )?;
             write(
                 &dir.join(format!("{name}.results.json")),
-                &student.gradescope,
+                &cnf_grader::report::gradescope::student(student),
             )?;
         }
     }
-    let rows = gradebook::rows(students);
+    let rows = cnf_grader::model::class::rows(students);
     let warning = (provenance.sandbox == Some(false)).then_some(NO_SANDBOX_WARNING);
     if let Some(dir) = html_dir {
         for student in students {
-            // Titled like a graded student's page: the roster's name first.
-            let title = student.row.name.as_ref().map_or_else(
-                || student.name.clone(),
-                |name| format!("{name} ({})", student.name),
-            );
-            let page = if !student.graded {
-                html::not_graded(
-                    &title,
-                    student
-                        .row
-                        .error
-                        .as_deref()
-                        .unwrap_or("the class has no folder of this name"),
-                    warning,
-                    provenance,
-                )
-            } else if student.html.is_empty() {
-                html::no_page(&title, warning, provenance)
-            } else {
-                student.html.clone()
-            };
-            write(&dir.join(html::page_file(&file_name(student))), &page)?;
+            write(
+                &dir.join(html::page_file(&file_name(student))),
+                &html::student(student, warning, provenance),
+            )?;
         }
         let title = format!("Gradebook: {}", escape::line(class.root));
         write(

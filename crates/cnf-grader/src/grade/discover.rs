@@ -35,6 +35,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::model::provenance::digest;
 use connect_core::Function;
 
 /// One expected result: a `.solution` file and the function it names.
@@ -356,9 +357,61 @@ pub fn check_outside(
     Ok(())
 }
 
+/// SHA-256 (hex) of the fixture files' names below the fixture base and
+/// their contents, in discovery order; an unreadable file (or one that is
+/// not a regular file) counts as empty. Files are read in parallel.
+pub fn fixtures_digest(fixtures: &[Fixture]) -> String {
+    use rayon::prelude::*;
+    use std::path::{Path, PathBuf};
+    let files: Vec<(PathBuf, &Path)> = fixtures
+        .iter()
+        .flat_map(|f| {
+            let folder = f.name.parent().unwrap_or(Path::new(""));
+            std::iter::once((f.name.clone(), f.cnf.as_path())).chain(f.cases.iter().map(move |c| {
+                let file = c.solution.file_name().unwrap_or_default();
+                (folder.join(file), c.solution.as_path())
+            }))
+        })
+        .collect();
+    let contents: Vec<Vec<u8>> = files
+        .par_iter()
+        .map(|(_, file)| read_fixture_file(file).unwrap_or_default())
+        .collect();
+    digest(
+        files
+            .iter()
+            .zip(&contents)
+            .flat_map(|((name, _), content)| {
+                [name.as_os_str().as_encoded_bytes(), content.as_slice()]
+            }),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fixture_hash_follows_contents_and_names() {
+        use std::fs;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        fs::write(dir.join("a.cnf"), "x").unwrap();
+        fs::write(dir.join("a.oneMove.solution"), "1").unwrap();
+        let hash = || fixtures_digest(&discover(&[dir.to_owned()]).unwrap());
+        let first = hash();
+        assert_eq!(first.len(), 64);
+        assert_eq!(first, hash());
+        fs::write(dir.join("a.oneMove.solution"), "2").unwrap();
+        let second = hash();
+        assert_ne!(first, second);
+        fs::rename(
+            dir.join("a.oneMove.solution"),
+            dir.join("a.oneMove2.solution"),
+        )
+        .unwrap();
+        assert_ne!(second, hash());
+    }
 
     fn touch(dir: &Path, name: &str) {
         let path = dir.join(name);

@@ -74,7 +74,7 @@ impl FailureKind {
 }
 
 /// The result of one case.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CaseReport {
     /// The `.cnf` path, as found.
     pub fixture: String,

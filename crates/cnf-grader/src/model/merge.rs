@@ -15,11 +15,11 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::class::ReadBook;
+use crate::model::class::StudentResult;
 use crate::model::provenance::Provenance;
 use crate::model::run::{ReadReport, ShardInfo};
 use crate::model::shard::Shard;
-use crate::report::gradebook::ReadBook;
-use crate::submission::StudentResult;
 
 /// Why shard reports cannot be merged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -4,6 +4,7 @@
 //! runs a program or formats a report.
 
 pub mod case;
+pub mod class;
 pub mod compare;
 pub mod diff;
 pub mod merge;

@@ -12,17 +12,18 @@
 use std::fmt::Write as _;
 
 use connect_core::Function;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::model::case::{CaseReport, Status};
 
 /// The points of one part.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PartPoints {
     /// The part number, 1 to 4.
     pub part: u8,
     /// The function's name.
-    pub function: &'static str,
+    #[serde(deserialize_with = "function_name")]
+    pub function: FunctionName,
     /// Whether the compilation points were granted.
     pub compiled: bool,
     /// Compilation points earned.
@@ -44,7 +45,7 @@ pub struct PartPoints {
 }
 
 /// The score of a grading run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Points {
     /// Parts 1 to 4.
     pub parts: Vec<PartPoints>,
@@ -52,6 +53,18 @@ pub struct Points {
     pub total: f64,
     /// Points available (100).
     pub total_max: f64,
+}
+
+/// A function's name, as [`Function::name`] gives it (an alias, so that
+/// serde reads it with [`function_name`] and does not borrow it).
+pub type FunctionName = &'static str;
+
+/// Reads a function's name back as the name [`Function`] itself holds.
+fn function_name<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let name = String::deserialize(d)?;
+    Function::from_name(&name)
+        .map(Function::name)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown function {name:?}")))
 }
 
 /// The assignment's allocation: (compilation, test cases) per part.

@@ -7,21 +7,21 @@ use std::time::Duration;
 use crate::model::case::{CaseReport, FailureKind, Status, Totals};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
-pub use crate::model::provenance::fixtures_digest;
-use crate::report::ReportOptions;
-use crate::report::Style;
-use crate::report::human::human;
-use crate::submission::ghc::{CompileError, Ghc};
-use crate::submission::part_file;
-use crate::submission::roster::Member;
-use crate::submission::source::Refused;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The file name of a part's source, e.g. `csce322assignment03part01.hs`.
+pub fn part_file(part: u8) -> String {
+    format!("csce322assignment03part{part:02}.hs")
+}
 
 /// The warning every report carries when programs ran outside the sandbox.
 pub const NO_SANDBOX_WARNING: &str = "warning: --no-sandbox: the student programs ran with the \
      grader's rights (they could read the .solution files and change any file you can)";
 
 /// What became of one part's source.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BuildOutcome {
     /// GHC built the executable (or the cache had it).
     Compiled,
@@ -38,7 +38,7 @@ pub enum BuildOutcome {
 }
 
 /// One part's build.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartBuild {
     /// The part, 1 to 4.
     pub part: u8,
@@ -48,7 +48,9 @@ pub struct PartBuild {
     pub outcome: BuildOutcome,
     /// How long GHC took (zero when the cache had it).
     pub duration: Duration,
-    /// The executable, when it compiled.
+    /// The executable, when it compiled (in the run's work folder, so
+    /// never saved).
+    #[serde(skip)]
     pub exe: Option<PathBuf>,
 }
 
@@ -114,7 +116,7 @@ impl PartBuild {
 }
 
 /// The graded submission.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SubmissionReport {
     /// The submission's folder.
     pub dir: PathBuf,
@@ -164,141 +166,9 @@ impl SubmissionReport {
         self.builds.iter().all(PartBuild::compiled) && Totals::of(&self.cases).all_passed()
     }
 
-    /// The first lines of the human report: the folder, the helper and
-    /// GHC, then where the sources were found and what was not read.
-    pub fn header(&self, ghc: &Ghc) -> String {
-        let mut out = format!(
-            "submission {}: {} Helpers.hs, GHC {}\n",
-            crate::escape::path(&self.dir),
-            if self.own_helpers {
-                "its own"
-            } else {
-                "the default"
-            },
-            crate::escape::line(&ghc.version)
-        );
-        for line in self.reading_notes() {
-            out.push_str(&crate::escape::line(&line));
-            out.push('\n');
-        }
-        out
-    }
-
-    /// Sentences on how the folder was read: a sub-folder graded instead,
-    /// sub-folders with part files when none was taken, and every entry not
-    /// read (except part files, whose compilation entries say it).
-    pub fn reading_notes(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Some(nested) = &self.nested {
-            out.push(format!(
-                "the part files are in the sub-folder {}, which was graded (the folder itself holds none)",
-                crate::escape::path(nested)
-            ));
-        }
-        if !self.scattered.is_empty() {
-            let folders: Vec<String> = self
-                .scattered
-                .iter()
-                .map(|p| crate::escape::path(p))
-                .collect();
-            out.push(format!(
-                "part files are in several sub-folders ({}), so none was graded: put the four part files at the top of the submission",
-                folders.join(", ")
-            ));
-        }
-        for refused in &self.refused {
-            if (1..=4).any(|part| refused.is(&part_file(part))) {
-                continue;
-            }
-            let helper = if refused.is("Helpers.hs") {
-                " (the default Helpers.hs was used)"
-            } else {
-                ""
-            };
-            out.push(format!("not read: {refused}{helper}"));
-        }
-        out
-    }
-
-    /// What JSON reports record about the submission: its folder, helper,
-    /// sandbox, comparison mode, and how it was read.
-    pub fn info(&self) -> serde_json::Value {
-        let mut info = serde_json::json!({
-            "dir": crate::escape::path(&self.dir),
-            "helpers": if self.own_helpers { "own" } else { "default" },
-            "sandbox": self.sandboxed,
-            "compare": self.compare.name(),
-        });
-        if let Some(nested) = &self.nested {
-            info["nested"] = crate::escape::path(nested).into();
-        }
-        if !self.scattered.is_empty() {
-            info["scattered"] = self
-                .scattered
-                .iter()
-                .map(|p| crate::escape::path(p))
-                .collect();
-        }
-        if !self.refused.is_empty() {
-            info["not_read"] = self.refused.iter().map(ToString::to_string).collect();
-        }
-        info
-    }
-
     /// The warning every report of this submission carries, if any.
     pub fn warning(&self) -> Option<&'static str> {
         (!self.sandboxed).then_some(NO_SANDBOX_WARNING)
-    }
-
-    /// The whole human report: the header, the cases and the points; in a
-    /// `student` view hidden cases show no details.
-    pub fn human(&self, ghc: &Ghc, times: bool, style: Style, student: bool) -> String {
-        format!(
-            "{}\n{}",
-            self.header(ghc),
-            human(
-                &self.all_cases(),
-                ReportOptions {
-                    times,
-                    points: Some(&self.points),
-                    warning: self.warning(),
-                    extra: &[],
-                    compare: self.compare,
-                    student,
-                    provenance: Some(&self.provenance),
-                    shard: None,
-                },
-                style,
-            )
-        )
-    }
-
-    /// The Gradescope `results.json` of this submission (the student's view).
-    pub fn gradescope(&self) -> String {
-        self.gradescope_of(None)
-    }
-
-    /// [`SubmissionReport::gradescope`], naming the roster's student in `extra_data`.
-    pub fn gradescope_of(&self, member: Option<&Member>) -> String {
-        let mut info = vec![("submission", self.info())];
-        if let Some(m) = member {
-            let esc = crate::escape::line;
-            info.push((
-                "student",
-                serde_json::json!({ "name": esc(&m.name), "id": esc(&m.id) }),
-            ));
-        }
-        // The student sees, atop the output, what was not read and why.
-        let mut notice: Vec<String> = self.warning().map(str::to_owned).into_iter().collect();
-        notice.extend(self.reading_notes());
-        let notice = notice.join("\n");
-        crate::report::gradescope::gradescope(
-            &self.all_cases(),
-            &self.points,
-            (!notice.is_empty()).then_some(notice.as_str()),
-            Some(&self.provenance),
-            &info,
-        )
     }
 
     /// Short remarks for a gradebook: missing parts, compile errors,
@@ -384,3 +254,140 @@ impl SubmissionReport {
 
 /// Most entries not read that a gradebook's notes name one by one.
 pub(crate) const MAX_NOTED: usize = 3;
+
+/// Why a part did not compile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompileError {
+    /// One sentence.
+    pub reason: String,
+    /// The first lines of what GHC said.
+    pub output: String,
+    /// Whether GHC ran past the compile time limit.
+    pub timed_out: bool,
+}
+
+/// Why an entry of a submission was not read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum Why {
+    /// Occurs when the entry is a symbolic link (never followed).
+    Symlink,
+    /// Occurs when the entry is a named pipe.
+    Fifo,
+    /// Occurs when the entry is a socket.
+    Socket,
+    /// Occurs when the entry is a character or block device.
+    Device,
+    /// Occurs when a folder has the name of a source file.
+    Folder,
+    /// Occurs when the file is larger than `ReadLimits::max_file`.
+    TooLarge {
+        /// Its size (as `lstat`/`fstat` said, or as far as it was read).
+        size: u64,
+        /// The limit.
+        cap: u64,
+    },
+    /// Occurs when the submission's sources already passed
+    /// `ReadLimits::max_files` or `ReadLimits::max_total`.
+    TooMuch {
+        /// The files limit.
+        files: usize,
+        /// The bytes limit.
+        total: u64,
+    },
+    /// Occurs when the name is not UTF-8.
+    NameNotUtf8,
+    /// Occurs when the file cannot be read (the system's message).
+    Unreadable(String),
+}
+
+/// An entry of a submission that was not read, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refused {
+    /// Its name, escaped for display ([`crate::escape::bytes`]).
+    pub name_escaped: String,
+    /// Why it was not read.
+    pub why: Why,
+}
+
+impl Refused {
+    /// Whether this is the entry named `name`.
+    pub fn is(&self, name: &str) -> bool {
+        self.why != Why::NameNotUtf8 && self.name_escaped == crate::escape::line(name)
+    }
+}
+
+/// A size in words: `3 GiB`, `1.5 MiB`, `2000 bytes`.
+fn size_words(n: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (scale, unit) in UNITS {
+        if n >= scale {
+            let value = n as f64 / scale as f64;
+            return if n.is_multiple_of(scale) {
+                format!("{} {unit}", n / scale)
+            } else {
+                format!("{value:.1} {unit}")
+            };
+        }
+    }
+    format!("{n} bytes")
+}
+
+impl Why {
+    /// A few words for a gradebook's notes: `a symbolic link`, `over --max-source`.
+    pub fn short(&self) -> &'static str {
+        match self {
+            Why::Symlink => "a symbolic link",
+            Why::Fifo => "a named pipe",
+            Why::Socket => "a socket",
+            Why::Device => "a device",
+            Why::Folder => "a folder",
+            Why::TooLarge { .. } => "over --max-source",
+            Why::TooMuch { .. } => "too many sources",
+            Why::NameNotUtf8 => "name not UTF-8",
+            Why::Unreadable(_) => "unreadable",
+        }
+    }
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = &self.name_escaped;
+        match &self.why {
+            Why::Symlink => write!(f, "{name} is a symbolic link; links are not followed"),
+            Why::Fifo => write!(
+                f,
+                "{name} is a named pipe (FIFO), not a file; it was not read"
+            ),
+            Why::Socket => write!(f, "{name} is a socket, not a file; it was not read"),
+            Why::Device => write!(f, "{name} is a device, not a file; it was not read"),
+            Why::Folder => write!(f, "{name} is a folder, not a file"),
+            Why::TooLarge { size, cap } => write!(
+                f,
+                "{name} is {}, over the {} limit of a source file (--max-source); it was not read",
+                size_words(*size),
+                size_words(*cap)
+            ),
+            Why::TooMuch { files, total } => write!(
+                f,
+                "{name} was not read: a submission's sources are read up to {files} files and {} in all",
+                size_words(*total)
+            ),
+            Why::NameNotUtf8 => write!(f, "{name}: the name is not UTF-8; the file was ignored"),
+            Why::Unreadable(e) => write!(f, "{name} cannot be read: {e}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_in_words() {
+        assert_eq!(size_words(3 << 30), "3 GiB");
+        assert_eq!(size_words(3 << 19), "1.5 MiB");
+        assert_eq!(size_words(2000), "2.0 KiB");
+        assert_eq!(size_words(1000), "1000 bytes");
+    }
+}

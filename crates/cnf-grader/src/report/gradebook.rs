@@ -30,57 +30,9 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::class::{ReadBook, Row, StudentResult};
 use crate::model::provenance::Provenance;
 use crate::model::run::ShardInfo;
-use crate::submission::StudentResult;
-
-/// One student's line.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    /// The student's folder name.
-    pub student: String,
-    /// The student's name, from the roster.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// The student's LMS id, from the roster.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// Points of parts 1 to 4.
-    pub parts: [f64; 4],
-    /// Their sum, out of 100.
-    pub total: f64,
-    /// Tests failed: compilations and cases (a part that did not build fails
-    /// its compilation and all its cases).
-    pub failed_cases: usize,
-    /// Tests in the student's report: the four compilations and the cases.
-    pub cases: usize,
-    /// Remarks: missing parts, compile errors, timeouts, own Helpers.hs.
-    pub notes: Vec<String>,
-    /// Why the submission could not be graded, if so.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-/// The rows of these students.
-pub fn rows(students: &[StudentResult]) -> Vec<Row> {
-    students.iter().map(|s| s.row.clone()).collect()
-}
-
-impl Row {
-    /// The row with every text from outside the grader shown by
-    /// [`crate::escape::line`].
-    pub fn shown(&self) -> Row {
-        let esc = |s: &str| crate::escape::line(s).into_owned();
-        Row {
-            student: esc(&self.student),
-            name: self.name.as_deref().map(esc),
-            id: self.id.as_deref().map(esc),
-            notes: self.notes.iter().map(|n| esc(n)).collect(),
-            error: self.error.as_deref().map(esc),
-            ..self.clone()
-        }
-    }
-}
 
 /// The table for the terminal, after the provenance line (when given) and
 /// with a header line; with a roster, each student's name and id follow the
@@ -290,19 +242,6 @@ pub fn shard_json(
     .unwrap_or_default();
     text.push('\n');
     text
-}
-
-/// A class's shard report read back (see [`shard_json`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReadBook {
-    /// The class folder, as given to `submissions`.
-    pub class: Option<String>,
-    /// Its provenance.
-    pub provenance: Option<Provenance>,
-    /// The shard (`None`: a whole class's gradebook, which cannot be merged).
-    pub shard: Option<ShardInfo>,
-    /// Every student's whole result (empty outside shard reports).
-    pub results: Vec<StudentResult>,
 }
 
 /// Reads a gradebook written by [`shard_json`] or [`json`].

@@ -22,8 +22,10 @@ use serde::Serialize;
 use crate::escape::{line as esc, text as esc_text};
 
 use crate::model::case::{CaseReport, Status, Totals};
+use crate::model::class::{Member, Outcome, StudentResult};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
+use crate::model::submission::SubmissionReport;
 use crate::report::Style;
 
 #[derive(Serialize)]
@@ -186,4 +188,41 @@ pub fn not_graded(reason: &str) -> String {
     let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// The Gradescope `results.json` of a submission (the student's view).
+pub fn submission(report: &SubmissionReport) -> String {
+    submission_of(report, None)
+}
+
+/// [`submission`], naming the roster's student in `extra_data`.
+pub fn submission_of(report: &SubmissionReport, member: Option<&Member>) -> String {
+    let mut info = vec![("submission", crate::report::submission::info(report))];
+    if let Some(m) = member {
+        let esc = crate::escape::line;
+        info.push((
+            "student",
+            serde_json::json!({ "name": esc(&m.name), "id": esc(&m.id) }),
+        ));
+    }
+    // The student sees, atop the output, what was not read and why.
+    let mut notice: Vec<String> = report.warning().map(str::to_owned).into_iter().collect();
+    notice.extend(crate::report::submission::reading_notes(report));
+    let notice = notice.join("\n");
+    gradescope(
+        &report.all_cases(),
+        &report.points,
+        (!notice.is_empty()).then_some(notice.as_str()),
+        Some(&report.provenance),
+        &info,
+    )
+}
+
+/// One student's Gradescope `results.json` of a class.
+pub fn student(student: &StudentResult) -> String {
+    match &student.outcome {
+        Outcome::Graded(report) => submission_of(report, student.member.as_ref()),
+        Outcome::NotRead(why) | Outcome::NotGraded(why) => not_graded(why),
+        Outcome::Absent => not_graded(&format!("no submission: {}", crate::model::class::ABSENT)),
+    }
 }

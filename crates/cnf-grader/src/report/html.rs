@@ -21,13 +21,14 @@ use std::fmt::Write as _;
 
 use crate::format::units::show_duration;
 use crate::model::case::{CaseReport, Status, Totals};
+use crate::model::class::Row;
+use crate::model::class::{Outcome, StudentResult};
 use crate::model::compare::Compare;
 use crate::model::diff::{Diff, LineKind, MAX_LINES};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
 use crate::model::submission::SubmissionReport;
 use crate::report::ReportOptions;
-use crate::report::gradebook::Row;
 
 /// The pages' style sheet, inline in each page.
 const STYLE: &str = "\
@@ -529,18 +530,6 @@ pub fn not_graded(
     )
 }
 
-/// The page of a student graded by an earlier run that kept no page
-/// (restored by `--resume`).
-pub fn no_page(name: &str, warning: Option<&str>, provenance: &Provenance) -> String {
-    message(
-        &format!("{name}: no page"),
-        "This result was restored by --resume from a run that kept no HTML page; \
-         grade the class again without --resume for this page.",
-        warning,
-        provenance,
-    )
-}
-
 fn message(title: &str, text: &str, warning: Option<&str>, provenance: &Provenance) -> String {
     let mut out = String::new();
     head(&mut out, title);
@@ -618,6 +607,31 @@ pub fn class_index(
     out
 }
 
+/// One student's page of a class: the graded submission's page, or a page
+/// saying why it was not graded.
+pub fn student(student: &StudentResult, warning: Option<&str>, provenance: &Provenance) -> String {
+    let title = student.title();
+    match &student.outcome {
+        Outcome::Graded(report) => submission(
+            report,
+            &title,
+            crate::report::submission::ghc_version(report),
+            false,
+            true,
+        ),
+        _ => not_graded(
+            &title,
+            student
+                .row
+                .error
+                .as_deref()
+                .unwrap_or(crate::model::class::ABSENT),
+            warning,
+            provenance,
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,7 +699,7 @@ mod tests {
 
     #[test]
     fn every_page_ends_with_its_provenance() {
-        let page = parse(&no_page("ann", None, &provenance(Compare::Exact)));
+        let page = parse(&not_graded("ann", "why", None, &provenance(Compare::Exact)));
         assert_eq!(
             texts(&page, "footer.provenance dt"),
             ["grader", "ghc", "fixtures", "compare", "sandbox", "date"]

@@ -4,15 +4,16 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
+pub use crate::grade::discover::fixtures_digest;
 use crate::grade::exec::{Outcome, run_command_in, run_process, shell_quote};
-pub use crate::model::provenance::fixtures_digest;
+use crate::model::provenance::digest;
 use crate::model::submission::BuildOutcome;
+use crate::model::submission::CompileError;
 use crate::model::submission::PartBuild;
+use crate::model::submission::part_file;
 use crate::submission::SubmissionOptions;
-use crate::submission::cache::digest;
-use crate::submission::ghc::{CompileError, compile_error};
+use crate::submission::ghc::compile_error;
 use crate::submission::part_exe;
-use crate::submission::part_file;
 use crate::submission::prepare::Prepared;
 use crate::submission::sandbox::Bind;
 

@@ -19,23 +19,6 @@ use std::io;
 use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest as _, Sha256};
-
-/// A hex SHA-256 over these pieces, each length-prefixed (so no two lists
-/// of pieces hash alike).
-pub fn digest<'a>(pieces: impl IntoIterator<Item = &'a [u8]>) -> String {
-    let mut hasher = Sha256::new();
-    for piece in pieces {
-        hasher.update((piece.len() as u64).to_le_bytes());
-        hasher.update(piece);
-    }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// The cache folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cache {
@@ -109,6 +92,7 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::provenance::digest;
 
     #[test]
     fn digests_separate_pieces() {

@@ -3,43 +3,21 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use crate::grade::discover::Fixture;
-use crate::model::provenance::Provenance;
-pub use crate::model::provenance::fixtures_digest;
+use crate::model::class::Member;
+use crate::model::class::Outcome;
+use crate::model::class::Row;
+use crate::model::class::StudentResult;
+use crate::model::provenance::digest;
+use crate::model::submission::Refused;
 use crate::model::submission::SubmissionReport;
-use crate::report::Style;
-use crate::report::gradebook::Row;
 use crate::submission::SubmissionError;
 use crate::submission::SubmissionOptions;
-use crate::submission::cache::digest;
-use crate::submission::ghc::Ghc;
 use crate::submission::prepare::prepare_student;
-use crate::submission::roster::{Member, Roster};
+use crate::submission::roster::Roster;
 use crate::submission::run::grade_many_indexed;
 use crate::submission::source;
-use crate::submission::source::{Refused, Submission};
-
-/// One student of a class, as the gradebook and the reports need it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StudentResult {
-    /// The sub-folder's name.
-    pub name: String,
-    /// The gradebook row.
-    pub row: Row,
-    /// The student's full report (human text, without times).
-    pub report: String,
-    /// The student's Gradescope `results.json`.
-    #[serde(default)]
-    pub gradescope: String,
-    /// The student's HTML page (empty when not graded, and in results saved
-    /// by a grader without pages).
-    #[serde(default)]
-    pub html: String,
-    /// Whether it was graded (false: it could not be, and `row.error` says why).
-    pub graded: bool,
-}
+use crate::submission::source::Submission;
 
 /// What a class run reports as it goes, for a progress display.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,9 +185,9 @@ pub fn grade_class(
     let save = |at: usize, result: Result<SubmissionReport, SubmissionError>| -> StudentResult {
         let p = &pending[at].1;
         debug_assert!(result.as_ref().map_or(true, |r| r.dir == p.dir));
-        let student = student_result(&p.name, &result, &options.ghc, class.roster);
+        let student = student_result(&p.name, result, class.roster);
         if let Some(cache) = &options.cache
-            && student.graded
+            && student.graded()
             && let Ok(text) = serde_json::to_string(&student)
         {
             // A result that cannot be saved is only graded again next time.
@@ -234,8 +212,8 @@ pub fn grade_class(
     for name in absent {
         progress(ClassProgress::Student);
         all.push(match refusal(&name) {
-            Some(refused) => not_read(&name, refused, member(&name), &provenance),
-            None => no_submission(&name, member(&name), &provenance),
+            Some(refused) => not_read(&name, refused, member(&name)),
+            None => no_submission(&name, member(&name)),
         });
     }
     all.sort_by(|a, b| a.name.cmp(&b.name));
@@ -244,50 +222,27 @@ pub fn grade_class(
 
 /// The result of a class entry that is not read: a link, or a folder whose
 /// name is not UTF-8.
-pub(crate) fn not_read(
-    name: &str,
-    refused: &Refused,
-    member: Option<&Member>,
-    provenance: &Provenance,
-) -> StudentResult {
-    let reason = format!("not graded: {refused}");
+pub(crate) fn not_read(name: &str, refused: &Refused, member: Option<&Member>) -> StudentResult {
     StudentResult {
         name: name.to_owned(),
         row: zero_row(
             name,
             member,
-            vec![reason.clone()],
+            vec![format!("not graded: {refused}")],
             Some(refused.to_string()),
         ),
-        report: format!(
-            "{}{}\n\n{reason}\n",
-            who_line(name, member),
-            provenance.line()
-        ),
-        gradescope: crate::report::gradescope::not_graded(&refused.to_string()),
-        html: String::new(),
-        graded: false,
+        member: member.cloned(),
+        outcome: Outcome::NotRead(refused.to_string()),
     }
 }
 
 /// The result of a roster student who has no folder in the class.
-pub(crate) fn no_submission(
-    name: &str,
-    member: Option<&Member>,
-    provenance: &Provenance,
-) -> StudentResult {
-    let reason = "no submission: the class has no folder of this name";
+pub(crate) fn no_submission(name: &str, member: Option<&Member>) -> StudentResult {
     StudentResult {
         name: name.to_owned(),
         row: zero_row(name, member, vec!["no submission".to_owned()], None),
-        report: format!(
-            "{}{}\n\n{reason}\n",
-            who_line(name, member),
-            provenance.line()
-        ),
-        gradescope: crate::report::gradescope::not_graded(reason),
-        html: String::new(),
-        graded: false,
+        member: member.cloned(),
+        outcome: Outcome::Absent,
     }
 }
 
@@ -312,33 +267,17 @@ pub(crate) fn zero_row(
     .shown()
 }
 
-/// The line that names the student atop a report, when the roster does.
-pub(crate) fn who_line(folder: &str, member: Option<&Member>) -> String {
-    let esc = crate::escape::line;
-    member.map_or(String::new(), |m| {
-        format!(
-            "student: {} (id {}), folder {}\n",
-            esc(&m.name),
-            esc(&m.id),
-            esc(folder)
-        )
-    })
-}
-
-/// The gradebook row and report of one graded (or ungradable) student.
+/// The gradebook row and result of one graded (or ungradable) student.
 pub fn student_result(
     name: &str,
-    result: &Result<SubmissionReport, SubmissionError>,
-    ghc: &Ghc,
+    result: Result<SubmissionReport, SubmissionError>,
     roster: Option<&Roster>,
 ) -> StudentResult {
     let member = roster.and_then(|r| r.get(name));
-    let who = who_line(name, member);
     let mut notes = Vec::new();
     if roster.is_some() && member.is_none() {
         notes.push("not in the roster".to_owned());
     }
-    let title = member.map_or(name.to_owned(), |m| format!("{} ({name})", m.name));
     match result {
         Ok(report) => StudentResult {
             name: name.to_owned(),
@@ -354,10 +293,8 @@ pub fn student_result(
                 error: None,
             }
             .shown(),
-            report: format!("{who}{}", report.human(ghc, false, Style::Plain, true)),
-            gradescope: report.gradescope_of(member),
-            html: crate::report::html::submission(report, &title, &ghc.version, false, true),
-            graded: true,
+            member: member.cloned(),
+            outcome: Outcome::Graded(Box::new(report)),
         },
         Err(e) => StudentResult {
             name: name.to_owned(),
@@ -367,10 +304,8 @@ pub fn student_result(
                 [notes, vec![format!("not graded: {e}")]].concat(),
                 Some(e.to_string()),
             ),
-            report: format!("{who}not graded: {}\n", crate::escape::line(&e.to_string())),
-            gradescope: crate::report::gradescope::not_graded(&e.to_string()),
-            html: String::new(),
-            graded: false,
+            member: member.cloned(),
+            outcome: Outcome::NotGraded(e.to_string()),
         },
     }
 }

@@ -23,6 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::grade::exec::{Outcome, shell_quote};
+use crate::model::submission::CompileError;
 use crate::submission::sandbox::Sandbox;
 
 /// Lines of GHC's error kept for the report.
@@ -206,17 +207,6 @@ pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> Compi
         output,
         timed_out,
     }
-}
-
-/// Why a part did not compile.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompileError {
-    /// One sentence.
-    pub reason: String,
-    /// The first lines of what GHC said.
-    pub output: String,
-    /// Whether GHC ran past the compile time limit.
-    pub timed_out: bool,
 }
 
 /// The first [`ERROR_LINES`] lines of `text`, with a note when some were

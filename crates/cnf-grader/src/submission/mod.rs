@@ -70,11 +70,9 @@ use std::time::Duration;
 
 use crate::grade::discover::Fixture;
 use crate::model::provenance::Provenance;
-pub use crate::model::provenance::fixtures_digest;
 use crate::submission::cache::Cache;
 pub use crate::submission::class::{
-    ClassOptions, ClassProgress, StudentResult, class_folders, class_members, grade_class,
-    student_result,
+    ClassOptions, ClassProgress, class_folders, class_members, grade_class, student_result,
 };
 use crate::submission::ghc::Ghc;
 pub use crate::submission::run::grade_submission;
@@ -84,11 +82,6 @@ pub use crate::submission::workdir::{WorkDir, kill_processes_in};
 
 /// The course's `Helpers.hs` (spec §7), used when a submission has none.
 pub const DEFAULT_HELPERS: &str = include_str!("../../haskell/Helpers.hs");
-
-/// The file name of a part's source, e.g. `csce322assignment03part01.hs`.
-pub fn part_file(part: u8) -> String {
-    format!("csce322assignment03part{part:02}.hs")
-}
 
 pub(crate) fn part_exe(part: u8) -> String {
     format!("csce322assignment03part{part:02}")
@@ -129,7 +122,10 @@ impl SubmissionOptions {
             ghc: Some(self.ghc.version.clone()),
             sandbox: Some(self.sandbox.is_some()),
             date: self.date.clone(),
-            ..Provenance::new(fixtures, self.compare)
+            ..Provenance::new(
+                crate::grade::discover::fixtures_digest(fixtures),
+                self.compare,
+            )
         }
     }
 
@@ -187,6 +183,7 @@ pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Submissi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::submission::part_file;
 
     #[test]
     fn part_file_names() {

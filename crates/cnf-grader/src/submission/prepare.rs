@@ -6,16 +6,17 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
-pub use crate::model::provenance::fixtures_digest;
+pub use crate::grade::discover::fixtures_digest;
+use crate::model::provenance::digest;
+use crate::model::submission::Refused;
+use crate::model::submission::part_file;
 use crate::submission::DEFAULT_HELPERS;
 use crate::submission::SubmissionError;
 use crate::submission::SubmissionOptions;
-use crate::submission::cache::digest;
 use crate::submission::part_exe;
-use crate::submission::part_file;
 use crate::submission::sandbox::Sandbox;
 use crate::submission::source;
-use crate::submission::source::{Refused, Submission};
+use crate::submission::source::Submission;
 
 /// A submission copied into its private build folder.
 pub(crate) struct Prepared {

@@ -20,16 +20,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
-/// One student of the roster.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Member {
-    /// The student's name.
-    pub name: String,
-    /// The student's id in the LMS.
-    pub id: String,
-}
+use crate::model::class::Member;
 
 /// The roster: members by folder name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -55,7 +55,6 @@
 //! files were found.
 
 use std::ffi::CStr;
-use std::fmt;
 use std::fs::File;
 use std::io::{self, Read as _};
 use std::os::fd::{AsFd, OwnedFd};
@@ -64,6 +63,8 @@ use std::path::{Path, PathBuf};
 use rustix::fs::{AtFlags, CWD, Dir, FileType, Mode, OFlags, Stat, fstat, openat, statat};
 
 use crate::escape;
+use crate::model::submission::Refused;
+use crate::model::submission::Why;
 
 /// How much of a submission is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -99,119 +100,6 @@ pub struct SourceFile {
     pub name: String,
     /// Its bytes, as read through the checked descriptor.
     pub bytes: Vec<u8>,
-}
-
-/// Why an entry of a submission was not read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Why {
-    /// Occurs when the entry is a symbolic link (never followed).
-    Symlink,
-    /// Occurs when the entry is a named pipe.
-    Fifo,
-    /// Occurs when the entry is a socket.
-    Socket,
-    /// Occurs when the entry is a character or block device.
-    Device,
-    /// Occurs when a folder has the name of a source file.
-    Folder,
-    /// Occurs when the file is larger than [`ReadLimits::max_file`].
-    TooLarge {
-        /// Its size (as `lstat`/`fstat` said, or as far as it was read).
-        size: u64,
-        /// The limit.
-        cap: u64,
-    },
-    /// Occurs when the submission's sources already passed
-    /// [`ReadLimits::max_files`] or [`ReadLimits::max_total`].
-    TooMuch {
-        /// The files limit.
-        files: usize,
-        /// The bytes limit.
-        total: u64,
-    },
-    /// Occurs when the name is not UTF-8.
-    NameNotUtf8,
-    /// Occurs when the file cannot be read (the system's message).
-    Unreadable(String),
-}
-
-/// An entry of a submission that was not read, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refused {
-    /// Its name, escaped for display ([`escape::bytes`]).
-    pub name_escaped: String,
-    /// Why it was not read.
-    pub why: Why,
-}
-
-impl Refused {
-    /// Whether this is the entry named `name`.
-    pub fn is(&self, name: &str) -> bool {
-        self.why != Why::NameNotUtf8 && self.name_escaped == escape::line(name)
-    }
-}
-
-/// A size in words: `3 GiB`, `1.5 MiB`, `2000 bytes`.
-fn size_words(n: u64) -> String {
-    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
-    for (scale, unit) in UNITS {
-        if n >= scale {
-            let value = n as f64 / scale as f64;
-            return if n.is_multiple_of(scale) {
-                format!("{} {unit}", n / scale)
-            } else {
-                format!("{value:.1} {unit}")
-            };
-        }
-    }
-    format!("{n} bytes")
-}
-
-impl Why {
-    /// A few words for a gradebook's notes: `a symbolic link`, `over --max-source`.
-    pub fn short(&self) -> &'static str {
-        match self {
-            Why::Symlink => "a symbolic link",
-            Why::Fifo => "a named pipe",
-            Why::Socket => "a socket",
-            Why::Device => "a device",
-            Why::Folder => "a folder",
-            Why::TooLarge { .. } => "over --max-source",
-            Why::TooMuch { .. } => "too many sources",
-            Why::NameNotUtf8 => "name not UTF-8",
-            Why::Unreadable(_) => "unreadable",
-        }
-    }
-}
-
-impl fmt::Display for Refused {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = &self.name_escaped;
-        match &self.why {
-            Why::Symlink => write!(f, "{name} is a symbolic link; links are not followed"),
-            Why::Fifo => write!(
-                f,
-                "{name} is a named pipe (FIFO), not a file; it was not read"
-            ),
-            Why::Socket => write!(f, "{name} is a socket, not a file; it was not read"),
-            Why::Device => write!(f, "{name} is a device, not a file; it was not read"),
-            Why::Folder => write!(f, "{name} is a folder, not a file"),
-            Why::TooLarge { size, cap } => write!(
-                f,
-                "{name} is {}, over the {} limit of a source file (--max-source); it was not read",
-                size_words(*size),
-                size_words(*cap)
-            ),
-            Why::TooMuch { files, total } => write!(
-                f,
-                "{name} was not read: a submission's sources are read up to {files} files and {} in all",
-                size_words(*total)
-            ),
-            Why::NameNotUtf8 => write!(f, "{name}: the name is not UTF-8; the file was ignored"),
-            Why::Unreadable(e) => write!(f, "{name} cannot be read: {e}"),
-        }
-    }
 }
 
 /// A submission as read.
@@ -933,13 +821,5 @@ mod tests {
             read_checked(&dirfd, b"swap.hs", Some(&seen), 100),
             Err(Why::Unreadable(_))
         ));
-    }
-
-    #[test]
-    fn sizes_in_words() {
-        assert_eq!(size_words(3 << 30), "3 GiB");
-        assert_eq!(size_words(3 << 19), "1.5 MiB");
-        assert_eq!(size_words(2000), "2.0 KiB");
-        assert_eq!(size_words(1000), "1000 bytes");
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tempfile::TempDir;
 
-pub use crate::model::provenance::fixtures_digest;
+pub use crate::grade::discover::fixtures_digest;
 
 /// The temporary folder of a grading run, which holds every private build
 /// folder. Dropping it, or calling its [`WorkDir::cleaner`] (from a signal
