@@ -19,7 +19,7 @@
 //! let words: Vec<&str> = toks.iter().map(|t| t.text).collect();
 //! assert_eq!(words, ["f", "xs", "=", "Data.List.sort", "xs"]);
 //! assert_eq!((toks[3].kind, toks[3].name(), toks[3].qualified), (Kind::Var, "sort", true));
-//! assert_eq!((toks[4].line, toks[4].column), (1, 46));
+//! assert_eq!((toks[4].line, toks[4].column), (1, 52));
 //! ```
 
 use crate::lex::is_space;
