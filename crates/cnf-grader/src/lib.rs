@@ -49,6 +49,7 @@
 pub mod escape;
 pub mod format;
 pub mod harness;
+pub mod similarity;
 pub mod submission;
 
 pub use format::haskell::show_string;

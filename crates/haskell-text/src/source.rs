@@ -91,10 +91,10 @@ impl<'a> Token<'a> {
 }
 
 /// The reserved words.
-const KEYWORDS: [&str; 22] = [
+const KEYWORDS: [&str; 23] = [
     "_", "case", "class", "data", "default", "deriving", "do", "else", "foreign", "if", "import",
     "in", "infix", "infixl", "infixr", "instance", "let", "module", "newtype", "of", "then",
-    "type",
+    "type", "where",
 ];
 
 /// The reserved operators.
@@ -419,6 +419,14 @@ mod tests {
     #[test]
     fn comments_nested_and_pragmas_are_dropped() {
         assert_eq!(
+            kinds("module M where"),
+            [
+                (Kind::Keyword, "module"),
+                (Kind::Con, "M"),
+                (Kind::Keyword, "where")
+            ]
+        );
+        assert_eq!(
             kinds("{-# LANGUAGE X #-}\na {- 1 {- 2 -} 1 -} b -- c\n--> d\n---\ne"),
             [
                 (Kind::Var, "a"),
@@ -464,8 +472,10 @@ mod tests {
     #[test]
     fn names_operators_and_qualification() {
         let toks = tokens("x' Data.List.sortBy M.+ [A..B] Just :| <- \\ ::");
-        let seen: Vec<(Kind, &str, bool)> =
-            toks.iter().map(|t| (t.kind, t.name(), t.qualified)).collect();
+        let seen: Vec<(Kind, &str, bool)> = toks
+            .iter()
+            .map(|t| (t.kind, t.name(), t.qualified))
+            .collect();
         assert_eq!(
             seen,
             [
