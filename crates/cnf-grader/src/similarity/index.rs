@@ -64,6 +64,19 @@ fn fingerprint_files(files: &[&str], options: &Options) -> (Vec<Print>, Vec<Vec<
     (prints, names)
 }
 
+/// The distinct fingerprints (hashes, sorted) of one student's files,
+/// before base and common code are removed.
+pub fn fingerprint_set(files: &[&str], options: &Options) -> Vec<u64> {
+    let mut set: Vec<u64> = fingerprint_files(files, options)
+        .0
+        .into_iter()
+        .map(|p| p.hash)
+        .collect();
+    set.sort_unstable();
+    set.dedup();
+    set
+}
+
 /// The distinct hashes of the base code: every base file's, and the
 /// course's default `Helpers.hs`.
 fn base_hashes(base: &[SourceText], options: &Options) -> HashSet<u64> {
@@ -272,4 +285,153 @@ fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
     }
     out.sort_by_key(|m| (m.a.file, m.a.lines, m.b.file, m.b.lines));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Definitions with placeholders for the names a student chooses
+    /// (`@A`…`@F` their functions, `@x`…`@q` their variables).
+    const DEFINITIONS: [&str; 6] = [
+        "@A :: [String] -> Int -> [String]\n@A @x @y = take (@y - 1) @x ++ drop @y @x ++ [show (length @x)]",
+        "@B :: Int -> Char\n@B @x\n  | @x > 9 = toEnum (@x + 87)\n  | otherwise = toEnum (@x + 48)",
+        "@C @x = or [ length (@A @x @y) == @y * 2 | @y <- [1 .. length @x], odd @y ]",
+        "@D @x = case @x of\n  [] -> 0\n  (@y : @z) -> @y + @D @z * 10 - maximum (0 : @z)",
+        "@E @x = let @y = map @B @x in foldr (\\@z @w -> @z : '-' : @w) [] @y ++ \"end\"",
+        "@F @x @y = [ (@z, @w) | (@z, @w) <- zip @x @y, @z /= @w, @z > @q ]\n  where\n    @q = 3 + length @x",
+    ];
+
+    const MARKERS: [&str; 11] = ["A", "B", "C", "D", "E", "F", "x", "y", "z", "w", "q"];
+
+    /// The program of `DEFINITIONS` in `order`, names from `names`, each
+    /// indentation multiplied by `indent`, with comments or not.
+    fn program(order: &[usize], names: &[String], indent: usize, comments: bool) -> String {
+        let mut out = String::new();
+        for &d in order {
+            let mut text = DEFINITIONS[d].to_owned();
+            for (marker, name) in MARKERS.iter().zip(names) {
+                text = text.replace(&format!("@{marker}"), name);
+            }
+            if comments {
+                out.push_str("{- a {- nested -} comment -}\n-- and a line\n");
+            }
+            for line in text.lines() {
+                let spaces = line.len() - line.trim_start().len();
+                out.push_str(&" ".repeat(spaces * indent));
+                out.push_str(line.trim_start());
+                if comments {
+                    out.push_str(" -- why");
+                }
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn plain_names() -> Vec<String> {
+        MARKERS.iter().map(|m| format!("n{m}")).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn renaming_reordering_reindenting_and_commenting_change_no_fingerprint(
+            prefixes in proptest::collection::vec("[a-z]{1,6}", MARKERS.len()),
+            order in Just((0..DEFINITIONS.len()).collect::<Vec<usize>>()).prop_shuffle(),
+            indent in 1usize..4,
+            comments in any::<bool>(),
+        ) {
+            let options = Options { k: 8, window: 4, max_share: None };
+            let original = program(&(0..DEFINITIONS.len()).collect::<Vec<_>>(), &plain_names(), 1, false);
+            // Distinct, and never a keyword or a library name.
+            let names: Vec<String> = prefixes.iter().enumerate().map(|(i, p)| format!("{p}{i}x")).collect();
+            let changed = program(&order, &names, indent, comments);
+            let before = fingerprint_set(&[&original], &options);
+            prop_assert!(before.len() > 10);
+            prop_assert_eq!(before, fingerprint_set(&[&changed], &options));
+        }
+
+        #[test]
+        fn a_renaming_alone_changes_no_fingerprint_with_the_defaults(
+            prefixes in proptest::collection::vec("[a-z]{1,6}", MARKERS.len()),
+        ) {
+            let order: Vec<usize> = (0..DEFINITIONS.len()).collect();
+            let names: Vec<String> = prefixes.iter().enumerate().map(|(i, p)| format!("{p}{i}x")).collect();
+            let options = Options::default();
+            prop_assert_eq!(
+                fingerprint_set(&[&program(&order, &plain_names(), 1, false)], &options),
+                fingerprint_set(&[&program(&order, &names, 1, false)], &options)
+            );
+        }
+    }
+
+    #[test]
+    fn a_changed_structure_changes_fingerprints() {
+        // The same tokens with another binding structure: not the same code.
+        let options = Options {
+            k: 8,
+            window: 4,
+            max_share: None,
+        };
+        let a = fingerprint_set(
+            &["f x y = take (y - 1) x ++ drop y x ++ [show (length x)]\n"],
+            &options,
+        );
+        let b = fingerprint_set(
+            &["f x y = take (x - 1) y ++ drop y x ++ [show (length x)]\n"],
+            &options,
+        );
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn base_and_common_code_are_removed_and_pairs_scored_by_the_smaller() {
+        let student = |name: &str, files: &[&str]| StudentSource {
+            name: name.to_owned(),
+            files: files
+                .iter()
+                .enumerate()
+                .map(|(i, t)| SourceText {
+                    name: format!("f{i}.hs"),
+                    text: (*t).to_owned(),
+                })
+                .collect(),
+            notes: Vec::new(),
+        };
+        let given = "main = do\n  args <- getArgs\n  text <- readFile (head args)\n  print (length (lines text))\n";
+        let own = "g xs = [ (x, y) | x <- xs, y <- reverse xs, x /= y, even (x + y) ]\n";
+        let padding = "h n = sum [ k * k | k <- [1 .. n], odd k ] + product [1 .. n] - n\n";
+        let students = [
+            student("a", &[given, own]),
+            student("b", &[given, own, padding]),
+            student("c", &[given]),
+        ];
+        let base = [SourceText {
+            name: "t.hs".to_owned(),
+            text: given.to_owned(),
+        }];
+        let report = compare(&students, &base, &Options::default());
+        // c holds only base code; a and b share all of a's.
+        assert_eq!(report.students[2].fingerprints, 0);
+        assert_eq!(report.pairs.len(), 1);
+        let pair = &report.pairs[0];
+        assert_eq!((pair.a, pair.b, pair.similarity), (0, 1, 1.0));
+        assert!(report.students[1].fingerprints > report.students[0].fingerprints);
+        assert_eq!(pair.matches.len(), 1);
+        assert_eq!(pair.matches[0].names, ("g".to_owned(), "g".to_owned()));
+        assert_eq!((pair.matches[0].a.file, pair.matches[0].b.file), (1, 1));
+        // Without the base, the template is shared by all three; with a
+        // share limit of 2 it is common code again.
+        let report = compare(&students, &[], &Options::default());
+        assert_eq!(report.pairs.len(), 3);
+        let limited = Options {
+            max_share: Some(2),
+            ..Options::default()
+        };
+        let report = compare(&students, &[], &limited);
+        assert_eq!(report.pairs.len(), 1);
+        assert!(report.common_fingerprints > 0);
+    }
 }
