@@ -76,6 +76,7 @@ fn honest() -> Vec<(String, Vec<String>)> {
 /// library functions, types and constructors, module names, the parts'
 /// functions and `main`.
 const KEPT: &[&str] = &[
+    "_",
     "case",
     "class",
     "data",
