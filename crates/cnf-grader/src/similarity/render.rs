@@ -211,6 +211,8 @@ pre.src span.n { display: inline-block; width: 3.2em; color: #6e7781; text-align
 .m3 { background: #f5c8e8; } .m4 { background: #fff1a8; } .m5 { background: #c8f0f0; }
 .m6 { background: #e0d4ff; } .m7 { background: #ffc8c8; }
 span.tagm { font-weight: 700; font-size: 12px; margin-left: .3em; }
+summary { cursor: pointer; margin: .6rem 0; font-weight: 600; }
+@media print { details > table { display: table; } }
 .notice { color: #57606a; }
 ";
 
@@ -332,6 +334,11 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
         b.fingerprints
     );
     caveats(&mut out);
+    let _ = write!(
+        out,
+        "<details><summary>{} matching definitions, each in its colour on both sides</summary>\n",
+        p.matches.len()
+    );
     out.push_str(
         "<table>\n<thead><tr><th class=\"num\">match</th><th>student a</th><th>student b</th>\
          <th class=\"num\">shared</th></tr></thead>\n<tbody>\n",
@@ -356,7 +363,7 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
             m.shared
         );
     }
-    out.push_str("</tbody>\n</table>\n<div class=\"sides\">\n");
+    out.push_str("</tbody>\n</table>\n</details>\n<div class=\"sides\">\n");
     for (student, which) in [(a, 'a'), (b, 'b')] {
         let _ = writeln!(out, "<div>\n<h2>{}</h2>", html_escape(&student.name));
         let regions: Vec<(usize, &super::Region)> = p
@@ -399,7 +406,8 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
                     ),
                     None => (String::new(), String::new(), String::new()),
                 };
-                let _ = writeln!(
+                // Each line is a block of its own: no line feed between them.
+                let _ = write!(
                     out,
                     "<span class=\"l{class}\"{id}><span class=\"n\">{number}</span>{}{tag}</span>",
                     html_escape(line)
