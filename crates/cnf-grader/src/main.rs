@@ -9,6 +9,7 @@ use crate::cli::fixtures::*;
 use crate::cli::grade::*;
 use crate::cli::inert::{Given, check_color, check_csv_layout, check_grade};
 use crate::cli::merge::*;
+use crate::cli::similarity::similarity_command;
 use crate::cli::submission::*;
 
 use std::process::ExitCode;
@@ -65,6 +66,15 @@ enum Command {
     /// reports are unreadable, from different runs, or a shard is missing
     /// or given twice.
     Merge(MergeArgs),
+    /// Look for copying across a class: every sub-folder of CLASS is one
+    /// student; their part files (and own Helpers.hs) are compared as
+    /// Haskell, whatever the names, order, comments and layout, with the
+    /// --base code removed; print the pairs that share most code, with the
+    /// matching lines.
+    ///
+    /// Exit code: 0 whatever is found (a report is evidence for a person,
+    /// not a verdict), 2 for usage errors or an unreadable class or base.
+    Similarity(SimilarityArgs),
 }
 
 /// Set by the Ctrl-C handler, which then ends the process itself.
@@ -109,5 +119,6 @@ fn run(cli: Cli, given: Given<'_>) -> Result<ExitCode, String> {
         Command::Submission(args) => submission_command(args),
         Command::Submissions(args) => submissions_command(args),
         Command::Merge(args) => merge_command(args),
+        Command::Similarity(args) => similarity_command(args),
     }
 }

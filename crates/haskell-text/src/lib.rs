@@ -1,5 +1,6 @@
 //! Haskell's lexical rules as `read` accepts text and `show` writes it, and
-//! located diagnostics for the readers built on them.
+//! located diagnostics for the readers built on them; and Haskell source
+//! text as tokens ([`source`]), for tools that read programs.
 //!
 //! The `.cnf` reader of `cnf-grader` and the Peg reader of `peg-core` both
 //! read values the way GHC's derived `Read` instances do. The key design
@@ -30,6 +31,7 @@
 
 pub mod diagnostic;
 pub mod lex;
+pub mod source;
 pub mod string;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Rendered, line_column};

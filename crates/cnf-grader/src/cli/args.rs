@@ -377,3 +377,61 @@ pub(crate) struct GenArgs {
     #[arg(long)]
     pub(crate) force: bool,
 }
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SimilarityFormat {
+    /// A table of the pairs at or above --threshold.
+    Human,
+    /// One JSON document with every pair that shares code.
+    Json,
+    /// A folder of pages (needs --output DIR): index.html and one page per pair at or above --threshold.
+    Html,
+}
+
+/// A similarity threshold: a number from 0 to 1.
+fn parse_threshold(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (0.0..=1.0).contains(x))
+        .ok_or_else(|| {
+            format!("{text:?} is not a similarity; expected a number from 0 to 1, e.g. 0.5")
+        })
+}
+
+#[derive(Args)]
+pub(crate) struct SimilarityArgs {
+    /// The class folder: one sub-folder per student, as `submissions` reads it.
+    pub(crate) class: PathBuf,
+    /// Code handed out (the course's template, anything given to every
+    /// student): a folder of .hs files, or one file, whose fingerprints are
+    /// removed from every student; repeatable. The default Helpers.hs is
+    /// always base code.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) base: Vec<PathBuf>,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub(crate) format: SimilarityFormat,
+    /// Write the report to FILE (atomically) instead of standard output;
+    /// with --format html, the folder to write index.html and the pair pages into.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) output: Option<PathBuf>,
+    /// List (in human and html) the pairs whose similarity is at least X, from 0 to 1.
+    #[arg(long, value_name = "X", default_value = "0.5", value_parser = parse_threshold)]
+    pub(crate) threshold: f64,
+    /// Compare only this part's file: 1-4, 01-04 or the function name
+    /// (repeatable); Helpers.hs is then left out.
+    #[arg(long, value_name = "PART")]
+    pub(crate) part: Vec<Function>,
+    /// Ignore, as common code, a fingerprint more than N students hold
+    /// (default: a tenth of the class, at least 10).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    pub(crate) max_share: Option<u32>,
+    /// Largest source file read from a submission, e.g. 1MiB, 256KiB; a
+    /// larger one is not read, and the report says so.
+    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    pub(crate) max_source: usize,
+    /// Leave the date out of the report (for reproducible output).
+    #[arg(long)]
+    pub(crate) no_times: bool,
+}

@@ -7,4 +7,5 @@ pub(crate) mod grade;
 pub(crate) mod inert;
 pub(crate) mod merge;
 pub(crate) mod output;
+pub(crate) mod similarity;
 pub(crate) mod submission;

@@ -12,4 +12,5 @@ pub mod points;
 pub mod provenance;
 pub mod run;
 pub mod shard;
+pub mod similarity;
 pub mod submission;

@@ -105,7 +105,7 @@ pub fn page_file(student: &str) -> String {
 
 /// A relative link to `file`: every byte but letters, digits and `-._~`
 /// percent-encoded (so `#`, `?`, `%` and spaces in a folder name work).
-fn href(file: &str) -> String {
+pub(crate) fn href(file: &str) -> String {
     let mut out = String::new();
     for b in file.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
@@ -118,13 +118,20 @@ fn href(file: &str) -> String {
 }
 
 fn head(out: &mut String, title: &str) {
+    page_head(out, title, "");
+}
+
+/// The start of a page titled `title`: the Content-Security-Policy that
+/// forbids scripts and loads, and the inline style sheet, with `extra`
+/// rules after the shared ones.
+pub(crate) fn page_head(out: &mut String, title: &str, extra: &str) {
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"cnf-grader {}\">\n\
-         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
+         <title>{}</title>\n<style>\n{STYLE}{extra}</style>\n</head>\n<body>\n",
         env!("CARGO_PKG_VERSION"),
         escape(title)
     );

@@ -10,6 +10,7 @@ pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod similarity;
 pub mod submission;
 
 /// How text is styled for a person: plain, or with ANSI colours.

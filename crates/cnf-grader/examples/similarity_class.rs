@@ -1,0 +1,20 @@
+//! Writes the similarity benchmark's generated class to a folder, to time
+//! the command on it: `cargo run --release --example similarity_class -- DIR N`.
+
+#[path = "../benches/similarity/class.rs"]
+mod class;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let (Some(dir), Some(n)) = (args.next(), args.next()) else {
+        return Err("usage: similarity_class DIR N".into());
+    };
+    for student in class::class(n.parse()?, 7) {
+        let folder = std::path::Path::new(&dir).join(&student.name);
+        std::fs::create_dir_all(&folder)?;
+        for file in &student.files {
+            std::fs::write(folder.join(&file.name), &file.text)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,438 @@
+//! Scoring a class: fingerprints per student, the base and common code
+//! removed, an inverted index from fingerprint to students, and only the
+//! pairs that share a fingerprint scored.
+//!
+//! Cost: each student is normalised and fingerprinted once (in parallel);
+//! a pair is counted once per fingerprint the two share, and a fingerprint
+//! is held by at most the share limit of students, so the work grows with
+//! the class, not with its square, unless the class really is full of
+//! shared code. Memory is the students' texts and fingerprints, one
+//! counter per student per thread, and the pairs found.
+
+use std::collections::{HashMap, HashSet};
+
+use rayon::prelude::*;
+
+use super::StudentSource;
+use super::fingerprint::fingerprints;
+use super::normalise::lex;
+use crate::model::similarity::{Match, Options, Pair, Region, Report, SourceText, Student};
+
+/// One fingerprint of a student and where it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Print {
+    hash: u64,
+    file: u32,
+    definition: u32,
+    lines: (u32, u32),
+}
+
+/// A student fingerprinted.
+struct Printed {
+    /// Every fingerprint kept, sorted by hash (then place).
+    prints: Vec<Print>,
+    /// The distinct hashes kept, sorted.
+    set: Vec<u64>,
+    /// The name of each definition of each file.
+    names: Vec<Vec<String>>,
+    /// The name of each file.
+    files: Vec<String>,
+}
+
+/// The fingerprints of files that belong to one author (one student, or
+/// one base file): the top-level names of all of them are that author's.
+fn fingerprint_files(files: &[&str], options: &Options) -> (Vec<Print>, Vec<Vec<String>>) {
+    let lexed: Vec<_> = files.iter().map(|text| lex(text)).collect();
+    let own: HashSet<&str> = lexed.iter().flat_map(|l| l.top_level_names()).collect();
+    let mut prints = Vec::new();
+    let mut names = Vec::new();
+    for (file, lexed) in lexed.iter().enumerate() {
+        let definitions = lexed.definitions(&own);
+        names.push(definitions.iter().map(|d| d.name.clone()).collect());
+        for (definition, d) in definitions.iter().enumerate() {
+            for f in fingerprints(&d.codes, options.k, options.window) {
+                let first = f.start as usize;
+                let last = (first + options.k - 1).min(d.token_lines.len() - 1);
+                prints.push(Print {
+                    hash: f.hash,
+                    file: file as u32,
+                    definition: definition as u32,
+                    lines: (d.token_lines[first], d.token_lines[last]),
+                });
+            }
+        }
+    }
+    (prints, names)
+}
+
+/// The distinct fingerprints (hashes, sorted) of one student's files,
+/// before base and common code are removed.
+pub fn fingerprint_set(files: &[&str], options: &Options) -> Vec<u64> {
+    let mut set: Vec<u64> = fingerprint_files(files, options)
+        .0
+        .into_iter()
+        .map(|p| p.hash)
+        .collect();
+    set.sort_unstable();
+    set.dedup();
+    set
+}
+
+/// The distinct hashes of the base code: every base file's, and the
+/// course's default `Helpers.hs`.
+fn base_hashes(base: &[SourceText], options: &Options) -> HashSet<u64> {
+    let texts: Vec<&str> = base
+        .iter()
+        .map(|f| f.text.as_str())
+        .chain([crate::submission::DEFAULT_HELPERS])
+        .collect();
+    texts
+        .par_iter()
+        .flat_map_iter(|text| {
+            fingerprint_files(&[text], options)
+                .0
+                .into_iter()
+                .map(|p| p.hash)
+        })
+        .collect()
+}
+
+/// Compares every student of `students` with every other through the
+/// inverted index, `base` removed; see the module's documentation.
+pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Options) -> Report {
+    let base = base_hashes(base, options);
+    let mut printed: Vec<Printed> = students
+        .par_iter()
+        .map(|s| {
+            let texts: Vec<&str> = s.files.iter().map(|f| f.text.as_str()).collect();
+            let (mut prints, names) = fingerprint_files(&texts, options);
+            prints.retain(|p| !base.contains(&p.hash));
+            prints.sort_unstable();
+            let mut set: Vec<u64> = prints.iter().map(|p| p.hash).collect();
+            set.dedup();
+            let files = s.files.iter().map(|f| f.name.clone()).collect();
+            Printed {
+                prints,
+                set,
+                names,
+                files,
+            }
+        })
+        .collect();
+    // How many students hold each fingerprint; the common ones go.
+    let mut held: HashMap<u64, u32> = HashMap::new();
+    for p in &printed {
+        for &h in &p.set {
+            *held.entry(h).or_default() += 1;
+        }
+    }
+    let limit = options.share_limit(students.len());
+    let common: HashSet<u64> = held
+        .iter()
+        .filter(|&(_, &n)| n as usize > limit)
+        .map(|(&h, _)| h)
+        .collect();
+    if !common.is_empty() {
+        printed.par_iter_mut().for_each(|p| {
+            p.set.retain(|h| !common.contains(h));
+            p.prints.retain(|x| !common.contains(&x.hash));
+        });
+    }
+    // The inverted index: fingerprint → the students holding it (in
+    // order), for fingerprints two students or more hold.
+    let mut postings: HashMap<u64, Vec<u32>> = HashMap::new();
+    for (i, p) in printed.iter().enumerate() {
+        for &h in &p.set {
+            if held.get(&h).is_some_and(|&n| n >= 2) && !common.contains(&h) {
+                postings.entry(h).or_default().push(i as u32);
+            }
+        }
+    }
+    let n = students.len();
+    let mut pairs: Vec<Pair> = (0..n)
+        .into_par_iter()
+        .map_init(
+            || (vec![0u32; n], Vec::new()),
+            |(counts, touched), a| {
+                for h in &printed[a].set {
+                    let Some(list) = postings.get(h) else {
+                        continue;
+                    };
+                    // Only later students: each pair is counted once.
+                    let from = list.partition_point(|&b| b as usize <= a);
+                    for &b in &list[from..] {
+                        if counts[b as usize] == 0 {
+                            touched.push(b as usize);
+                        }
+                        counts[b as usize] += 1;
+                    }
+                }
+                let mut found = Vec::with_capacity(touched.len());
+                for &b in touched.iter() {
+                    let shared = counts[b] as usize;
+                    counts[b] = 0;
+                    let smaller = printed[a].set.len().min(printed[b].set.len());
+                    found.push(Pair {
+                        a,
+                        b,
+                        shared,
+                        similarity: shared as f64 / smaller.max(1) as f64,
+                        matches: Vec::new(),
+                    });
+                }
+                touched.clear();
+                found
+            },
+        )
+        .flatten()
+        .collect();
+    pairs.par_iter_mut().for_each(|pair| {
+        pair.matches = matches(&printed[pair.a], &printed[pair.b]);
+    });
+    pairs.sort_by(|x, y| {
+        y.similarity
+            .total_cmp(&x.similarity)
+            .then(y.shared.cmp(&x.shared))
+            .then((x.a, x.b).cmp(&(y.a, y.b)))
+    });
+    let students = students
+        .iter()
+        .zip(&printed)
+        .map(|(s, p)| Student {
+            name: s.name.clone(),
+            files: s.files.clone(),
+            fingerprints: p.set.len(),
+            notes: s.notes.clone(),
+        })
+        .collect();
+    Report {
+        students,
+        pairs,
+        options: options.clone(),
+        share_limit: limit,
+        base_fingerprints: base.len(),
+        common_fingerprints: common.len(),
+    }
+}
+
+/// Most places of one fingerprint in one student looked at for matches
+/// (a helper pasted into every part file is there four times).
+const PLACES: usize = 8;
+
+/// The matching definitions of two students: for each pair of definitions
+/// that share fingerprints, how many and the lines of those k-grams; then,
+/// from the pair sharing most down, each pair kept when one of its two
+/// definitions is not matched yet (a definition copied into each of four
+/// part files matches its copy in the same file, not all four).
+fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
+    type Key = (u32, u32, u32, u32);
+    let mut found: HashMap<Key, (usize, (u32, u32), (u32, u32))> = HashMap::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.prints.len() && j < b.prints.len() {
+        let (ha, hb) = (a.prints[i].hash, b.prints[j].hash);
+        if ha < hb {
+            i += 1;
+            continue;
+        }
+        if hb < ha {
+            j += 1;
+            continue;
+        }
+        let ia = a.prints[i..].partition_point(|p| p.hash == ha) + i;
+        let jb = b.prints[j..].partition_point(|p| p.hash == hb) + j;
+        for pa in a.prints[i..ia].iter().take(PLACES) {
+            for pb in b.prints[j..jb].iter().take(PLACES) {
+                let key = (pa.file, pa.definition, pb.file, pb.definition);
+                let entry = found.entry(key).or_insert((0, pa.lines, pb.lines));
+                entry.0 += 1;
+                entry.1 = (entry.1.0.min(pa.lines.0), entry.1.1.max(pa.lines.1));
+                entry.2 = (entry.2.0.min(pb.lines.0), entry.2.1.max(pb.lines.1));
+            }
+        }
+        (i, j) = (ia, jb);
+    }
+    let mut candidates: Vec<(Key, (usize, (u32, u32), (u32, u32)))> = found.into_iter().collect();
+    // Most shared first; then a match within the same file name, then by place.
+    candidates.sort_by_key(|&((fa, da, fb, db), (n, _, _))| {
+        let other_file = a.files[fa as usize] != b.files[fb as usize];
+        (std::cmp::Reverse(n), other_file, fa, da, fb, db)
+    });
+    let mut used_a = HashSet::new();
+    let mut used_b = HashSet::new();
+    let mut out = Vec::new();
+    for ((fa, da, fb, db), (shared, la, lb)) in candidates {
+        let fresh_a = used_a.insert((fa, da));
+        let fresh_b = used_b.insert((fb, db));
+        if !(fresh_a || fresh_b) {
+            continue;
+        }
+        out.push(Match {
+            a: Region {
+                file: fa as usize,
+                definition: da as usize,
+                lines: la,
+            },
+            b: Region {
+                file: fb as usize,
+                definition: db as usize,
+                lines: lb,
+            },
+            names: (
+                a.names[fa as usize][da as usize].clone(),
+                b.names[fb as usize][db as usize].clone(),
+            ),
+            shared,
+        });
+    }
+    out.sort_by_key(|m| (m.a.file, m.a.lines, m.b.file, m.b.lines));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Definitions with placeholders for the names a student chooses
+    /// (`@A`…`@F` their functions, `@x`…`@q` their variables).
+    const DEFINITIONS: [&str; 6] = [
+        "@A :: [String] -> Int -> [String]\n@A @x @y = take (@y - 1) @x ++ drop @y @x ++ [show (length @x)]",
+        "@B :: Int -> Char\n@B @x\n  | @x > 9 = toEnum (@x + 87)\n  | otherwise = toEnum (@x + 48)",
+        "@C @x = or [ length (@A @x @y) == @y * 2 | @y <- [1 .. length @x], odd @y ]",
+        "@D @x = case @x of\n  [] -> 0\n  (@y : @z) -> @y + @D @z * 10 - maximum (0 : @z)",
+        "@E @x = let @y = map @B @x in foldr (\\@z @w -> @z : '-' : @w) [] @y ++ \"end\"",
+        "@F @x @y = [ (@z, @w) | (@z, @w) <- zip @x @y, @z /= @w, @z > @q ]\n  where\n    @q = 3 + length @x",
+    ];
+
+    const MARKERS: [&str; 11] = ["A", "B", "C", "D", "E", "F", "x", "y", "z", "w", "q"];
+
+    /// The program of `DEFINITIONS` in `order`, names from `names`, each
+    /// indentation multiplied by `indent`, with comments or not.
+    fn program(order: &[usize], names: &[String], indent: usize, comments: bool) -> String {
+        let mut out = String::new();
+        for &d in order {
+            let mut text = DEFINITIONS[d].to_owned();
+            for (marker, name) in MARKERS.iter().zip(names) {
+                text = text.replace(&format!("@{marker}"), name);
+            }
+            if comments {
+                out.push_str("{- a {- nested -} comment -}\n-- and a line\n");
+            }
+            for line in text.lines() {
+                let spaces = line.len() - line.trim_start().len();
+                out.push_str(&" ".repeat(spaces * indent));
+                out.push_str(line.trim_start());
+                if comments {
+                    out.push_str(" -- why");
+                }
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn plain_names() -> Vec<String> {
+        MARKERS.iter().map(|m| format!("n{m}")).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn renaming_reordering_reindenting_and_commenting_change_no_fingerprint(
+            prefixes in proptest::collection::vec("[a-z]{1,6}", MARKERS.len()),
+            order in Just((0..DEFINITIONS.len()).collect::<Vec<usize>>()).prop_shuffle(),
+            indent in 1usize..4,
+            comments in any::<bool>(),
+        ) {
+            let options = Options { k: 8, window: 4, max_share: None };
+            let original = program(&(0..DEFINITIONS.len()).collect::<Vec<_>>(), &plain_names(), 1, false);
+            // Distinct, and never a keyword or a library name.
+            let names: Vec<String> = prefixes.iter().enumerate().map(|(i, p)| format!("{p}{i}x")).collect();
+            let changed = program(&order, &names, indent, comments);
+            let before = fingerprint_set(&[&original], &options);
+            prop_assert!(before.len() > 10);
+            prop_assert_eq!(before, fingerprint_set(&[&changed], &options));
+        }
+
+        #[test]
+        fn a_renaming_alone_changes_no_fingerprint_with_the_defaults(
+            prefixes in proptest::collection::vec("[a-z]{1,6}", MARKERS.len()),
+        ) {
+            let order: Vec<usize> = (0..DEFINITIONS.len()).collect();
+            let names: Vec<String> = prefixes.iter().enumerate().map(|(i, p)| format!("{p}{i}x")).collect();
+            let options = Options::default();
+            prop_assert_eq!(
+                fingerprint_set(&[&program(&order, &plain_names(), 1, false)], &options),
+                fingerprint_set(&[&program(&order, &names, 1, false)], &options)
+            );
+        }
+    }
+
+    #[test]
+    fn a_changed_structure_changes_fingerprints() {
+        // The same tokens with another binding structure: not the same code.
+        let options = Options {
+            k: 8,
+            window: 4,
+            max_share: None,
+        };
+        let a = fingerprint_set(
+            &["f x y = take (y - 1) x ++ drop y x ++ [show (length x)]\n"],
+            &options,
+        );
+        let b = fingerprint_set(
+            &["f x y = take (x - 1) y ++ drop y x ++ [show (length x)]\n"],
+            &options,
+        );
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn base_and_common_code_are_removed_and_pairs_scored_by_the_smaller() {
+        let student = |name: &str, files: &[&str]| StudentSource {
+            name: name.to_owned(),
+            files: files
+                .iter()
+                .enumerate()
+                .map(|(i, t)| SourceText {
+                    name: format!("f{i}.hs"),
+                    text: (*t).to_owned(),
+                })
+                .collect(),
+            notes: Vec::new(),
+        };
+        let given = "main = do\n  args <- getArgs\n  text <- readFile (head args)\n  print (length (lines text))\n";
+        let own = "g xs = [ (x, y) | x <- xs, y <- reverse xs, x /= y, even (x + y) ]\n";
+        let padding = "h n = sum [ k * k | k <- [1 .. n], odd k ] + product [1 .. n] - n\n";
+        let students = [
+            student("a", &[given, own]),
+            student("b", &[given, own, padding]),
+            student("c", &[given]),
+        ];
+        let base = [SourceText {
+            name: "t.hs".to_owned(),
+            text: given.to_owned(),
+        }];
+        let report = compare(&students, &base, &Options::default());
+        // c holds only base code; a and b share all of a's.
+        assert_eq!(report.students[2].fingerprints, 0);
+        assert_eq!(report.pairs.len(), 1);
+        let pair = &report.pairs[0];
+        assert_eq!((pair.a, pair.b, pair.similarity), (0, 1, 1.0));
+        assert!(report.students[1].fingerprints > report.students[0].fingerprints);
+        assert_eq!(pair.matches.len(), 1);
+        assert_eq!(pair.matches[0].names, ("g".to_owned(), "g".to_owned()));
+        assert_eq!((pair.matches[0].a.file, pair.matches[0].b.file), (1, 1));
+        // Without the base, the template is shared by all three; with a
+        // share limit of 2 it is common code again.
+        let report = compare(&students, &[], &Options::default());
+        assert_eq!(report.pairs.len(), 3);
+        let limited = Options {
+            max_share: Some(2),
+            ..Options::default()
+        };
+        let report = compare(&students, &[], &limited);
+        assert_eq!(report.pairs.len(), 1);
+        assert!(report.common_fingerprints > 0);
+    }
+}

@@ -1,0 +1,750 @@
+//! `cnf-grader similarity` on a class built here: six students who wrote
+//! the assignment independently (`tests/similarity/*.hs` and the sample
+//! class's `correct`), a copy of each obfuscated by hand-written rules
+//! (every identifier renamed, definitions reordered, indentation doubled,
+//! comments replaced, dead code added, one helper inlined), and two
+//! students who handed in only the template.
+//!
+//! The renaming here knows nothing of the detector: the library names it
+//! keeps are its own list of the names these files use.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn grader() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+}
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn template_dir() -> PathBuf {
+    manifest().join("haskell/template")
+}
+
+/// The functions of the four parts, and how the template's `main` calls them.
+const PARTS: [(&str, &str); 4] = [
+    ("onePlayerOneMove", "(head moves)"),
+    ("onePlayerManyMoves", "moves"),
+    ("manyPlayersOneMove", "moves"),
+    ("manyPlayersManyMoves", "moves"),
+];
+
+fn part_name(n: usize) -> String {
+    format!("csce322assignment03part{n:02}.hs")
+}
+
+/// A part file from the course's template with `body` (its own imports first).
+fn part_file(n: usize, body: &str) -> String {
+    let (imports, rest): (Vec<&str>, Vec<&str>) =
+        body.lines().partition(|l| l.starts_with("import "));
+    let (function, argument) = PARTS[n - 1];
+    format!(
+        "import Prelude\nimport System.Environment ( getArgs )\nimport Data.List\nimport Helpers\n{}\n\n{}\n\n\
+         main = do\n     args <- getArgs\n     filename <- readFile (head args)\n     \
+         (game,moves) <- readConnectFourFile filename\n     print \"Result\"\n     \
+         let result = {function} game {argument}\n     printGame result\n",
+        imports.join("\n"),
+        rest.join("\n")
+    )
+}
+
+/// The honest students: name and part files.
+fn honest() -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    let sample = manifest().join("tests/submissions/class/correct");
+    out.push((
+        "sample".to_owned(),
+        (1..=4)
+            .map(|n| std::fs::read_to_string(sample.join(part_name(n))).unwrap())
+            .collect(),
+    ));
+    for name in ["columns", "indices", "folds", "maybes", "cells"] {
+        let body = std::fs::read_to_string(manifest().join(format!("tests/similarity/{name}.hs")))
+            .unwrap();
+        out.push((
+            name.to_owned(),
+            (1..=4).map(|n| part_file(n, &body)).collect(),
+        ));
+    }
+    out
+}
+
+/// The names these files use that a student cannot rename: keywords,
+/// library functions, types and constructors, module names, the parts'
+/// functions and `main`.
+const KEPT: &[&str] = &[
+    "_",
+    "case",
+    "class",
+    "data",
+    "deriving",
+    "do",
+    "else",
+    "if",
+    "import",
+    "in",
+    "let",
+    "of",
+    "then",
+    "type",
+    "where",
+    "main",
+    "onePlayerOneMove",
+    "onePlayerManyMoves",
+    "manyPlayersOneMove",
+    "manyPlayersManyMoves",
+    "transpose",
+    "span",
+    "null",
+    "init",
+    "zip",
+    "map",
+    "concat",
+    "group",
+    "head",
+    "length",
+    "any",
+    "all",
+    "or",
+    "and",
+    "min",
+    "max",
+    "maximum",
+    "reverse",
+    "take",
+    "drop",
+    "takeWhile",
+    "fromEnum",
+    "toEnum",
+    "cycle",
+    "repeat",
+    "splitAt",
+    "fst",
+    "snd",
+    "foldl",
+    "tails",
+    "zipWith",
+    "concatMap",
+    "filter",
+    "elem",
+    "otherwise",
+    "print",
+    "getArgs",
+    "readFile",
+    "readConnectFourFile",
+    "printGame",
+    "isDigit",
+    "digitToInt",
+    "fromMaybe",
+    "last",
+    "break",
+    "sum",
+    "even",
+    "show",
+    "iterate",
+    "words",
+    "unwords",
+    "lines",
+    "product",
+    "Just",
+    "Nothing",
+    "Maybe",
+    "True",
+    "False",
+    "Int",
+    "Char",
+    "String",
+    "Bool",
+    "Eq",
+    "Show",
+    "Prelude",
+    "Data",
+    "List",
+    "Helpers",
+    "System",
+    "Environment",
+];
+
+/// `text` with every identifier outside literals passed through `f`.
+fn map_identifiers(text: &str, mut f: impl FnMut(&str) -> String) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' {
+            let end = (i + 1..chars.len())
+                .find(|&j| chars[j] == '"')
+                .unwrap_or(chars.len());
+            out.extend(&chars[i..=end.min(chars.len() - 1)]);
+            i = end + 1;
+        } else if c == '\'' && i + 2 < chars.len() && chars[i + 2] == '\'' {
+            out.extend(&chars[i..i + 3]);
+            i += 3;
+        } else if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '\'')
+            {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            out.push_str(&f(&word));
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Dead code a copier pads with: two unused definitions per copy, none
+/// shared with another copy.
+const DEAD: [&str; 12] = [
+    "padA :: [Int] -> Int\npadA xs = sum [ x * x | x <- xs, even x ] + length xs",
+    "padB :: String -> String\npadB s = reverse (filter (/= ' ') s) ++ show (length s)",
+    "padC :: Int -> [Int]\npadC k = takeWhile (< k) (iterate (* 2) 1)",
+    "padD :: [String] -> Int\npadD rs = length (filter (elem 'x') rs) * 3",
+    "padE :: Int -> Int -> Bool\npadE a b = if a > b then even a else padE b (a + 1)",
+    "padF :: [Int] -> [Int]\npadF ys = zipWith (+) ys (drop 1 ys) ++ [product ys]",
+    "padG :: String -> Int\npadG w = case words w of\n  [] -> 0\n  (x : _) -> length x",
+    "padH :: [[Int]] -> [Int]\npadH = map sum . filter (not . null)",
+    "padI :: Char -> String\npadI ch = replicate 3 ch ++ [succ ch, pred ch]",
+    "padJ :: Int -> String\npadJ n = unwords (map show [n, n * n, n * n * n])",
+    "padK :: [Bool] -> Int\npadK bs = length [ () | True <- bs ] - 1",
+    "padL :: (Int, Int) -> Int\npadL (p, q) = p * 10 + q `mod` 7",
+];
+
+/// An obfuscated copy of one file: comments dropped, `inline` applied (the
+/// helper's definition removed and its calls replaced), the definitions in
+/// reverse order, dead code added, every identifier the student chose
+/// renamed (by `names`, shared by the copy's files), indentation doubled
+/// and new comments written.
+fn obfuscate(
+    file: &str,
+    inline: (&str, &[(&str, &str)]),
+    dead: &[&str],
+    names: &mut HashMap<String, String>,
+) -> String {
+    let without_comments: Vec<String> = file
+        .lines()
+        .map(|l| match l.find("--") {
+            Some(i) => l[..i].trim_end().to_owned(),
+            None => l.to_owned(),
+        })
+        .collect();
+    let text = without_comments.join("\n");
+    let mut imports = Vec::new();
+    let mut chunks: Vec<String> = Vec::new();
+    for chunk in text.split("\n\n") {
+        let chunk = chunk.trim_matches('\n');
+        if chunk.trim().is_empty() {
+            continue;
+        }
+        let (import, rest): (Vec<&str>, Vec<&str>) =
+            chunk.lines().partition(|l| l.starts_with("import "));
+        imports.extend(import.into_iter().map(str::to_owned));
+        if !rest.is_empty() {
+            chunks.push(rest.join("\n"));
+        }
+    }
+    let (helper, edits) = inline;
+    chunks.retain(|c| {
+        !(c.starts_with(&format!("{helper} ")) || c.starts_with(&format!("{helper}\n")))
+    });
+    let chunks: Vec<String> = chunks
+        .into_iter()
+        .rev()
+        .map(|c| edits.iter().fold(c, |c, (from, to)| c.replace(from, to)))
+        .chain(dead.iter().map(|d| (*d).to_owned()))
+        .collect();
+    let mut next = names.len();
+    let mut rename = |word: &str| -> String {
+        if KEPT.contains(&word) {
+            return word.to_owned();
+        }
+        names
+            .entry(word.to_owned())
+            .or_insert_with(|| {
+                next += 1;
+                if word.starts_with(char::is_uppercase) {
+                    format!("Zq{next}")
+                } else {
+                    format!("zq{next}v")
+                }
+            })
+            .clone()
+    };
+    let mut out = imports.join("\n");
+    out.push_str("\n\n");
+    for (n, chunk) in chunks.iter().enumerate() {
+        let renamed = map_identifiers(chunk, &mut rename);
+        out.push_str(&format!("{{- section {n} -}}\n"));
+        for line in renamed.lines() {
+            let indent = line.len() - line.trim_start().len();
+            out.push_str(&" ".repeat(indent * 2));
+            out.push_str(line.trim_start());
+            if n % 2 == 0 && !line.trim().is_empty() {
+                out.push_str("  -- ok");
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Each honest student's helper that its copy inlines, and the edits.
+fn inlining(name: &str) -> (&'static str, &'static [(&'static str, &'static str)]) {
+    match name {
+        "sample" => (
+            "players",
+            &[("players board", "maximum (map playerNumber (concat board))")],
+        ),
+        "columns" => (
+            "fourInLane",
+            &[(
+                "any fourInLane (lanes board)",
+                "any (\\lane -> any (\\g -> head g /= '-' && length g >= 4) (group lane)) (lanes board)",
+            )],
+        ),
+        "indices" => (
+            "pieceFor",
+            &[(
+                "(pieceFor player)",
+                "(if player < 10 then toEnum (player + 48) else toEnum (player + 87))",
+            )],
+        ),
+        "folds" => (
+            "fourSame",
+            &[(
+                "any fourSame (",
+                "any (\\w -> case w of { (x : rest) -> x /= '-' && all (== x) rest; [] -> False }) (",
+            )],
+        ),
+        "maybes" => (
+            "dropOrStay",
+            &[
+                ("dropOrStay p rows c", "fromMaybe rows (tryDrop p c rows)"),
+                (
+                    "dropOrStay '1' rows m",
+                    "fromMaybe rows (tryDrop '1' m rows)",
+                ),
+            ],
+        ),
+        "cells" => (
+            "someoneWon",
+            &[(
+                "if someoneWon grid then",
+                "if any (winnerAt grid) [ (r, c) | r <- [0 .. length grid - 1], c <- [0 .. length (head grid) - 1] ] then",
+            )],
+        ),
+        other => panic!("no inlining for {other}"),
+    }
+}
+
+fn write_student(root: &Path, name: &str, files: &[String]) {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (n, text) in files.iter().enumerate() {
+        std::fs::write(dir.join(part_name(n + 1)), text).unwrap();
+    }
+}
+
+/// The class: honest students, a copy of each, two template-only students.
+fn build_class(root: &Path) {
+    for (i, (name, files)) in honest().iter().enumerate() {
+        write_student(root, name, files);
+        let mut names = HashMap::new();
+        let copies: Vec<String> = files
+            .iter()
+            .map(|f| obfuscate(f, inlining(name), &DEAD[2 * i..2 * i + 2], &mut names))
+            .collect();
+        write_student(root, &format!("copy-of-{name}"), &copies);
+    }
+    let template: Vec<String> = (1..=4)
+        .map(|n| std::fs::read_to_string(template_dir().join(part_name(n))).unwrap())
+        .collect();
+    write_student(root, "template-only-1", &template);
+    let mut reindented = template.clone();
+    for t in &mut reindented {
+        *t = t.replace("     ", "  ").replace("-- ", "-- (mine) ");
+    }
+    write_student(root, "template-only-2", &reindented);
+}
+
+/// Runs the grader; its exit code and standard output and error.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = grader().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `{(a, b): similarity}` from the JSON report.
+fn scores(json: &str) -> HashMap<(String, String), f64> {
+    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+    value["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                (
+                    p["a"].as_str().unwrap().to_owned(),
+                    p["b"].as_str().unwrap().to_owned(),
+                ),
+                p["similarity"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn score(scores: &HashMap<(String, String), f64>, a: &str, b: &str) -> f64 {
+    let key = |x: &str, y: &str| (x.to_owned(), y.to_owned());
+    scores
+        .get(&key(a, b))
+        .or_else(|| scores.get(&key(b, a)))
+        .copied()
+        .unwrap_or(0.0)
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // reason: the table of scores is the evidence, shown with --nocapture
+fn every_copy_scores_above_every_honest_pair_and_best_matches_its_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    build_class(&class);
+    let base = template_dir();
+    let (code, json, stderr) = run(&[
+        "similarity",
+        class.to_str().unwrap(),
+        "--base",
+        base.to_str().unwrap(),
+        "--format",
+        "json",
+        "--no-times",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let found = scores(&json);
+    let scores = found;
+    let names: Vec<String> = honest().into_iter().map(|(n, _)| n).collect();
+    let mut honest_max = (0.0, String::new());
+    for (i, a) in names.iter().enumerate() {
+        for b in &names[i + 1..] {
+            let s = score(&scores, a, b);
+            eprintln!("honest  {a:>8} / {b:<8} {s:.2}");
+            if s > honest_max.0 {
+                honest_max = (s, format!("{a} / {b}"));
+            }
+        }
+    }
+    let everyone: Vec<String> = std::fs::read_dir(&class)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for source in &names {
+        let copy = format!("copy-of-{source}");
+        let own = score(&scores, &copy, source);
+        let runner_up = everyone
+            .iter()
+            .filter(|o| *o != source && **o != copy)
+            .map(|o| (score(&scores, &copy, o), o))
+            .max_by(|x, y| x.0.total_cmp(&y.0));
+        eprintln!("copy    {copy:>17} / {source:<8} {own:.2}   next best {runner_up:?}");
+        assert!(
+            own > honest_max.0,
+            "{copy} scores {own} with its source, not above the honest pair {} at {}",
+            honest_max.1,
+            honest_max.0
+        );
+        for other in everyone.iter().filter(|o| *o != source && **o != copy) {
+            let s = score(&scores, &copy, other);
+            assert!(s < own, "{copy}: {other} scores {s}, its source {own}");
+        }
+    }
+    // Handing in the template is sharing nothing, with --base.
+    assert_eq!(score(&scores, "template-only-1", "template-only-2"), 0.0);
+    for student in &everyone {
+        assert_eq!(score(&scores, "template-only-1", student), 0.0, "{student}");
+    }
+    // Without it (and with no limit on common code, which the template,
+    // held by every student, is here), they look like copies.
+    let (code, json, _) = run(&[
+        "similarity",
+        class.to_str().unwrap(),
+        "--format",
+        "json",
+        "--max-share",
+        "100",
+    ]);
+    assert_eq!(code, 0);
+    let without = self::scores(&json);
+    assert_eq!(score(&without, "template-only-1", "template-only-2"), 1.0);
+}
+
+#[test]
+fn the_json_report_has_the_documented_shape_sorted_highest_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    build_class(&class);
+    let (code, json, _) = run(&[
+        "similarity",
+        class.to_str().unwrap(),
+        "--format",
+        "json",
+        "--no-times",
+    ]);
+    assert_eq!(code, 0);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["pairs", "provenance"]);
+    let pairs = value["pairs"].as_array().unwrap();
+    assert!(!pairs.is_empty());
+    let sims: Vec<f64> = pairs
+        .iter()
+        .map(|p| p["similarity"].as_f64().unwrap())
+        .collect();
+    assert!(sims.windows(2).all(|w| w[0] >= w[1]), "{sims:?}");
+    for p in pairs {
+        let mut keys: Vec<&String> = p.as_object().unwrap().keys().collect();
+        keys.sort();
+        assert_eq!(keys, ["a", "b", "matches", "similarity"]);
+        for m in p["matches"].as_array().unwrap() {
+            for side in ["a", "b"] {
+                let file = m[side]["file"].as_str().unwrap();
+                assert!(file.starts_with("csce322assignment03part"), "{file}");
+                let lines = m[side]["lines"].as_array().unwrap();
+                let (lo, hi) = (lines[0].as_u64().unwrap(), lines[1].as_u64().unwrap());
+                assert!(1 <= lo && lo <= hi, "{lo}-{hi}");
+            }
+        }
+    }
+    assert!(value["provenance"]["grader"].is_string());
+    assert!(value["provenance"].get("date").is_none());
+}
+
+#[test]
+fn a_copy_matches_the_lines_it_copied() {
+    // The copy of `indices` has its `landingRow` (lines 20-25 of the
+    // original part file, found by hand) somewhere in its own part file.
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    build_class(&class);
+    let original = std::fs::read_to_string(class.join("indices").join(part_name(1))).unwrap();
+    let at = original
+        .lines()
+        .position(|l| l.starts_with("landingRow ::"))
+        .unwrap()
+        + 1;
+    let base = template_dir();
+    let (_, json, _) = run(&[
+        "similarity",
+        class.to_str().unwrap(),
+        "--base",
+        base.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let pair = value["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["a"] == "copy-of-indices" && p["b"] == "indices")
+        .expect("the pair is listed");
+    let found = pair["matches"].as_array().unwrap().iter().any(|m| {
+        m["b"]["file"] == part_name(1).as_str()
+            && m["b"]["lines"][0].as_u64() == Some(at as u64)
+            && m["b"]["lines"][1].as_u64() == Some(at as u64 + 5)
+    });
+    assert!(found, "no match of lines {at}-{}: {pair:#}", at + 5);
+}
+
+#[test]
+fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    build_class(&class);
+    // A folder name that would be markup, and a terminal escape.
+    std::fs::rename(class.join("copy-of-cells"), class.join("<b>x\u{1b}[2J")).unwrap();
+    let base = template_dir();
+    let args = [
+        "similarity",
+        class.to_str().unwrap(),
+        "--base",
+        base.to_str().unwrap(),
+        "--no-times",
+    ];
+    let (code, human, _) = run(&args);
+    assert_eq!(code, 0);
+    assert!(human.contains("copy-of-indices"), "{human}");
+    assert!(human.contains("<b>x\\u{1b}[2J"), "{human}");
+    assert!(!human.contains('\u{1b}'));
+    assert!(human.contains("Ignored: the names a student chose"));
+    assert!(human.contains("Not seen: a rewrite with other logic"));
+    // Only the six copies are at or above 0.5 here.
+    let table: Vec<&str> = human
+        .lines()
+        .skip_while(|l| !l.starts_with("similarity"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(table.len(), 6, "{human}");
+    // A threshold of 1 lists none, and says what the highest is.
+    let (_, strict, _) = run(&[&args[..], &["--threshold", "1"]].concat());
+    assert!(
+        strict.contains("No pair at or above 1.00; the highest is"),
+        "{strict}"
+    );
+
+    let pages = tmp.path().join("pages");
+    let (code, _, stderr) = run(&[
+        &args[..],
+        &["--format", "html", "--output", pages.to_str().unwrap()],
+    ]
+    .concat());
+    assert_eq!(code, 0, "{stderr}");
+    let index = std::fs::read_to_string(pages.join("index.html")).unwrap();
+    assert!(index.contains("&lt;b&gt;x\\u{1b}[2J"));
+    assert!(!index.contains("<b>x") && !index.contains("<script"));
+    assert!(index.contains("Content-Security-Policy"));
+    assert_eq!(
+        index.matches("href=\"pair-").count(),
+        12,
+        "two links per pair"
+    );
+    for n in 1..=6 {
+        let page = std::fs::read_to_string(pages.join(format!("pair-{n:04}.html"))).unwrap();
+        assert!(!page.contains("<script"));
+        assert!(page.contains("class=\"sides\""));
+        assert!(
+            page.contains("<span class=\"l m0\""),
+            "page {n} colours its first match"
+        );
+    }
+    assert!(!pages.join("pair-0007.html").exists());
+}
+
+#[test]
+fn bad_input_exits_2_saying_what_is_wrong() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nope");
+    let (code, _, err) = run(&["similarity", missing.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: ") && err.contains("not a folder"),
+        "{err}"
+    );
+    let class = tmp.path().join("class");
+    std::fs::create_dir(&class).unwrap();
+    let (code, _, err) = run(&["similarity", class.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no sub-folders"), "{err}");
+    build_class(&class);
+    for bad in ["1.5", "-0.1", "half", "NaN"] {
+        let flag = format!("--threshold={bad}");
+        let (code, _, err) = run(&["similarity", class.to_str().unwrap(), &flag]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(
+            err.contains("not a similarity; expected a number from 0 to 1"),
+            "{err}"
+        );
+    }
+    let (code, _, err) = run(&["similarity", class.to_str().unwrap(), "--format", "html"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--output DIR"), "{err}");
+    let (code, _, err) = run(&[
+        "similarity",
+        class.to_str().unwrap(),
+        "--base",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--base"), "{err}");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (code, _, err) = run(&[
+        "similarity",
+        class.to_str().unwrap(),
+        "--base",
+        empty.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("holds no .hs file"), "{err}");
+    // An output inside the class would be read as a student next time.
+    let inside = class.join("report.json");
+    let (code, _, err) = run(&[
+        "similarity",
+        class.to_str().unwrap(),
+        "--output",
+        inside.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("inside the class folder"), "{err}");
+    // And finding copies is not a failure.
+    let (code, _, _) = run(&["similarity", class.to_str().unwrap(), "--threshold", "0"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn symlinked_files_and_folders_are_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let (name, files) = honest().remove(2);
+    write_student(&class, &name, &files);
+    // A student whose part files are links to the honest student's, and a
+    // student folder that is a link to it.
+    let linker = class.join("linker");
+    std::fs::create_dir_all(&linker).unwrap();
+    for n in 1..=4 {
+        std::os::unix::fs::symlink(
+            class.join(&name).join(part_name(n)),
+            linker.join(part_name(n)),
+        )
+        .unwrap();
+    }
+    std::os::unix::fs::symlink(class.join(&name), class.join("linked-folder")).unwrap();
+    let (code, json, err) = run(&["similarity", class.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: linker: csce322assignment03part01.hs is a symbolic link; links are not followed"),
+        "{err}"
+    );
+    assert!(err.contains("linked-folder is a symbolic link"), "{err}");
+    assert!(scores(&json).is_empty(), "{json}");
+}
+
+#[test]
+fn part_selects_one_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let students = honest();
+    write_student(&class, "a", &students[1].1);
+    // Student b copied a's part 3 only, and wrote the rest as `indices`.
+    let mut mixed = students[2].1.clone();
+    mixed[2] = students[1].1[2].clone();
+    write_student(&class, "b", &mixed);
+    let base = template_dir();
+    let only = |part: &str| {
+        let (code, json, _) = run(&[
+            "similarity",
+            class.to_str().unwrap(),
+            "--base",
+            base.to_str().unwrap(),
+            "--format",
+            "json",
+            "--part",
+            part,
+        ]);
+        assert_eq!(code, 0);
+        score(&scores(&json), "a", "b")
+    };
+    assert_eq!(only("3"), 1.0);
+    assert!(only("manyPlayersManyMoves") < 0.5);
+}
