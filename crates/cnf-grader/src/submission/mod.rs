@@ -493,13 +493,23 @@ impl SubmissionReport {
         )
     }
 
-    /// The Gradescope `results.json` of this submission (the student's view).
-    pub fn gradescope(&self) -> String {
-        self.gradescope_of(None)
+    /// The Gradescope `results.json` of this submission (the student's
+    /// view), graded in `elapsed` of wall-clock time.
+    pub fn gradescope(&self, elapsed: std::time::Duration) -> String {
+        self.gradescope_results(None, Some(elapsed))
     }
 
-    /// [`SubmissionReport::gradescope`], naming the roster's student in `extra_data`.
+    /// [`SubmissionReport::gradescope`] for one student of a class, named
+    /// in `extra_data` when the roster has them.
     pub fn gradescope_of(&self, member: Option<&Member>) -> String {
+        self.gradescope_results(member, None)
+    }
+
+    fn gradescope_results(
+        &self,
+        member: Option<&Member>,
+        elapsed: Option<std::time::Duration>,
+    ) -> String {
         let mut info = vec![("submission", self.info())];
         if let Some(m) = member {
             let esc = crate::escape::line;
@@ -508,16 +518,17 @@ impl SubmissionReport {
                 serde_json::json!({ "name": esc(&m.name), "id": esc(&m.id) }),
             ));
         }
-        // The student sees, atop the output, what was not read and why.
-        let mut notice: Vec<String> = self.warning().map(str::to_owned).into_iter().collect();
-        notice.extend(self.reading_notes());
-        let notice = notice.join("\n");
+        // The student sees, atop the output, what was not read and why; the
+        // `--no-sandbox` warning is the instructor's (on standard error, and
+        // `sandbox OFF` in the provenance line).
+        let notice = self.reading_notes().join("\n");
         crate::harness::gradescope::gradescope(
             &self.all_cases(),
             &self.points,
             (!notice.is_empty()).then_some(notice.as_str()),
             Some(&self.provenance),
             &info,
+            elapsed,
         )
     }
 
