@@ -95,9 +95,12 @@ struct Entry {
     mode: u32,
 }
 
-/// The shipped fixtures (name in the zip, path) under `dir`, in name
-/// order, and the files left out.
-fn fixture_files(dir: &Path) -> Result<(Vec<(String, PathBuf)>, Vec<String>), String> {
+/// Files by their name in the zip and where they are.
+type Named = Vec<(String, PathBuf)>;
+
+/// The shipped fixtures under `dir`, in name order, and the names of the
+/// files left out.
+fn fixture_files(dir: &Path) -> Result<(Named, Vec<String>), String> {
     let mut kept = Vec::new();
     let mut left = Vec::new();
     let mut folders = vec![(dir.to_path_buf(), "fixtures".to_owned())];
@@ -137,7 +140,7 @@ fn fixture_files(dir: &Path) -> Result<(Vec<(String, PathBuf)>, Vec<String>), St
 }
 
 /// The zip's entries, in name order.
-fn entries(root: &Path, fixtures: Vec<(String, PathBuf)>, grader: &Path) -> Vec<Entry> {
+fn entries(root: &Path, fixtures: Named, grader: &Path) -> Vec<Entry> {
     let kit = root.join("gradescope");
     let mut all = vec![
         Entry {
@@ -239,9 +242,7 @@ fn target_installed(cargo: &std::ffi::OsStr, target: &str) -> bool {
         .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
         .is_some_and(|dir| {
             fs::read_dir(dir).is_ok_and(|mut d| {
-                d.any(|e| {
-                    e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("libstd-"))
-                })
+                d.any(|e| e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("libstd-")))
             })
         })
 }
@@ -359,9 +360,17 @@ mod tests {
                 grader: None,
             })
         );
-        assert!(parse(&args(&["--out"]), root).unwrap_err().contains("needs a value"));
+        assert!(
+            parse(&args(&["--out"]), root)
+                .unwrap_err()
+                .contains("needs a value")
+        );
         assert!(parse(&args(&["--out", "a", "--out", "b"]), root).is_err());
-        assert!(parse(&args(&["--fixture", "a"]), root).unwrap_err().contains("--fixtures DIR"));
+        assert!(
+            parse(&args(&["--fixture", "a"]), root)
+                .unwrap_err()
+                .contains("--fixtures DIR")
+        );
         assert!(parse(&args(&["--out="]), root).is_err());
     }
 

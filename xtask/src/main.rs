@@ -65,7 +65,11 @@ fn main() -> ExitCode {
             {
                 Ok(()) => ExitCode::SUCCESS,
                 Err((message, usage)) => {
-                    let usage = if usage { format!("\n{USAGE}") } else { String::new() };
+                    let usage = if usage {
+                        format!("\n{USAGE}")
+                    } else {
+                        String::new()
+                    };
                     eprintln!("xtask gradescope-kit: {message}{usage}");
                     ExitCode::from(2)
                 }

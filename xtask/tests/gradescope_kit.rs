@@ -101,7 +101,9 @@ fn the_zip_holds_exactly_the_kit_and_a_deleted_fixture_does_not_survive() {
     let source = |name: &str| -> Vec<u8> {
         match name {
             "bin/cnf-grader" => fs::read(&grader).unwrap(),
-            "run_autograder" | "setup.sh" => fs::read(root().join("gradescope").join(name)).unwrap(),
+            "run_autograder" | "setup.sh" => {
+                fs::read(root().join("gradescope").join(name)).unwrap()
+            }
             fixture => fs::read(fx.join(fixture.strip_prefix("fixtures/").unwrap())).unwrap(),
         }
     };
@@ -111,7 +113,9 @@ fn the_zip_holds_exactly_the_kit_and_a_deleted_fixture_does_not_survive() {
     // It says what it wrote and what it left out.
     assert!(stderr.contains("9 files"), "{stderr}");
     assert!(
-        stderr.contains("fixtures/NOTES.md, fixtures/tools/make_fixtures.py, fixtures/tools/reference.py"),
+        stderr.contains(
+            "fixtures/NOTES.md, fixtures/tools/make_fixtures.py, fixtures/tools/reference.py"
+        ),
         "{stderr}"
     );
     // Nothing but the zip beside it (no temporary file).
@@ -132,7 +136,10 @@ fn the_zip_holds_exactly_the_kit_and_a_deleted_fixture_does_not_survive() {
     fs::remove_file(fx.join("b.onePlayerOneMove.solution")).unwrap();
     assert_eq!(make(&fx, &out, &grader).status.code(), Some(0));
     let after = names(&out);
-    assert!(!after.iter().any(|n| n.starts_with("fixtures/b.")), "{after:?}");
+    assert!(
+        !after.iter().any(|n| n.starts_with("fixtures/b.")),
+        "{after:?}"
+    );
     assert_eq!(after.len(), 7, "{after:?}");
 }
 
@@ -177,7 +184,11 @@ fn a_failed_build_leaves_the_old_zip_whole() {
 
 #[test]
 fn bad_options_are_usage_errors() {
-    for args in [&["--fixture", "x"][..], &["--out"], &["--out", "a", "--out", "b"]] {
+    for args in [
+        &["--fixture", "x"][..],
+        &["--out"],
+        &["--out", "a", "--out", "b"],
+    ] {
         let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
         let run = kit(&args);
         assert_eq!(run.status.code(), Some(2), "{args:?}");

@@ -23,7 +23,10 @@ fn assert_for_the_student(output: &str) {
         "{output}"
     );
     for instructor_only in ["--", "<", ">", "apt-get", "bwrap", "/autograder", "sandbox"] {
-        assert!(!output.contains(instructor_only), "{instructor_only:?} in {output}");
+        assert!(
+            !output.contains(instructor_only),
+            "{instructor_only:?} in {output}"
+        );
     }
 }
 
@@ -123,7 +126,11 @@ fn script(dir: &Path, body: &str) -> std::path::PathBuf {
 #[test]
 fn a_missing_grader_still_gives_the_student_a_results_json() {
     let root = fake_root("correct");
-    let out = run_kit(root.path(), Some(Path::new("/nonexistent/cnf-grader")), None);
+    let out = run_kit(
+        root.path(),
+        Some(Path::new("/nonexistent/cnf-grader")),
+        None,
+    );
     let doc = results(root.path());
     assert_zero_for_the_student(&doc);
     assert!(doc["execution_time"].as_u64().unwrap() <= 1, "{doc}");
@@ -208,7 +215,10 @@ fn the_kit_closes_the_source_the_results_and_the_cache_to_everyone_but_root() {
     }
     run_kit(root.path(), Some(&grader), None);
     for dir in ["source", "results", "cache"] {
-        let mode = fs::metadata(root.path().join(dir)).unwrap().permissions().mode();
+        let mode = fs::metadata(root.path().join(dir))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o700, "{dir}: {mode:o}");
     }
 }
@@ -300,9 +310,7 @@ fn the_kit_writes_gradescope_results_with_hidden_tests_hidden() {
 fn without_a_sandbox_the_kit_scores_nothing_and_says_why() {
     // A PATH with the shell's tools but no bwrap.
     let bin = tempfile::tempdir().unwrap();
-    for tool in [
-        "sh", "bash", "mkdir", "chmod", "rm", "mv", "cat",
-    ] {
+    for tool in ["sh", "bash", "mkdir", "chmod", "rm", "mv", "cat"] {
         if let Some(p) = std::env::split_paths(&std::env::var_os("PATH").unwrap())
             .map(|d| d.join(tool))
             .find(|p| p.is_file())
@@ -422,7 +430,10 @@ fn a_student_whose_files_are_in_a_folder_is_graded_and_execution_time_is_the_wal
     run_kit(root.path(), None, None);
     let wall = started.elapsed().as_secs_f64();
     let doc = results(root.path());
-    assert!((doc["score"].as_f64().unwrap() - 100.0).abs() < 1e-9, "{doc}");
+    assert!(
+        (doc["score"].as_f64().unwrap() - 100.0).abs() < 1e-9,
+        "{doc}"
+    );
     // The student is told which folder was graded.
     let output = doc["output"].as_str().unwrap();
     assert!(
@@ -432,5 +443,8 @@ fn a_student_whose_files_are_in_a_folder_is_graded_and_execution_time_is_the_wal
     // The whole run's wall-clock time, to the second: not the cases'
     // durations added up (several run at once, so their sum is larger).
     let reported = doc["execution_time"].as_u64().unwrap() as f64;
-    assert!((reported - wall).abs() <= 1.0, "{reported} s against {wall:.2} s");
+    assert!(
+        (reported - wall).abs() <= 1.0,
+        "{reported} s against {wall:.2} s"
+    );
 }

@@ -171,10 +171,10 @@ pub fn gradescope(
     text
 }
 
-/// `elapsed` in whole seconds, rounded to the nearest (Gradescope's
-/// `execution_time` is an integer).
+/// `elapsed` in whole seconds (Gradescope's `execution_time` is an
+/// integer), rounded down.
 fn seconds(elapsed: Duration) -> u64 {
-    (elapsed + Duration::from_millis(500)).as_secs()
+    elapsed.as_secs()
 }
 
 /// What a student is told when the autograder itself could not grade:
