@@ -195,8 +195,11 @@ fn write_zip(entries: &[Entry], out: &Path) -> Result<u64, String> {
     let temp = zip
         .finish()
         .map_err(|e| format!("--out {}: {e}", out.display()))?;
+    // A temporary file is the owner's alone (0600); a zip is any file's 0644.
+    use std::os::unix::fs::PermissionsExt as _;
     temp.as_file()
-        .sync_all()
+        .set_permissions(fs::Permissions::from_mode(0o644))
+        .and_then(|()| temp.as_file().sync_all())
         .map_err(|e| format!("--out {}: {e}", out.display()))?;
     temp.persist(out)
         .map_err(|e| format!("--out {}: {}", out.display(), e.error))?;

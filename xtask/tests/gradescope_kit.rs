@@ -125,6 +125,11 @@ fn the_zip_holds_exactly_the_kit_and_a_deleted_fixture_does_not_survive() {
         .map(|e| e.file_name())
         .collect();
     assert_eq!(beside, ["autograder.zip"]);
+    use std::os::unix::fs::PermissionsExt as _;
+    assert_eq!(
+        fs::metadata(&out).unwrap().permissions().mode() & 0o777,
+        0o644
+    );
 
     // The same inputs give the same bytes.
     let first = fs::read(&out).unwrap();
