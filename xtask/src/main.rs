@@ -2,8 +2,11 @@
 //! run `cnf-grader grade`/`bless` (a dev build: see [`GRADER_BUILD`]) on the workspace's own
 //! implementation, with the same arguments and exit code, in the workspace
 //! root; `cargo xtask fuzz [TARGET] [--time 60s]` runs the cargo-fuzz targets
-//! of `fuzz/` one after another.
+//! of `fuzz/` one after another; `cargo xtask gradescope-kit` makes the
+//! Gradescope autograder zip (see [`kit`]).
 #![allow(clippy::print_stderr)] // reason: a command-line front end
+
+mod kit;
 
 use std::io::{BufRead, IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
@@ -25,10 +28,15 @@ const USAGE: &str = "usage: cargo xtask grade [PATH...] [OPTIONS]   grade fixtur
      cargo xtask fuzz [TARGET] [--time 60s]  fuzz one target (cnf, solution, peg, mastermind,\n       \
      \x20                                       diff, units, escape) or all of them in turn, each for\n       \
      \x20                                       --time\n       \
+     cargo xtask gradescope-kit [--fixtures DIR] [--out FILE] [--grader FILE]\n       \
+     \x20                                       write a fresh Gradescope autograder zip (default\n       \
+     \x20                                       fixtures/ into target/gradescope/autograder.zip),\n       \
+     \x20                                       with a release grader (static where the musl target\n       \
+     \x20                                       is installed) or the --grader binary given\n       \
      cargo xtask --help                      this text\n\
      Options are those of `cnf-grader grade --help` and `cnf-grader bless --help`.\n\
-     grade and bless run in the workspace root, from whichever folder they are called:\n\
-     relative paths (PATH, --output FILE, ...) are taken from the root.";
+     grade, bless and gradescope-kit run in the workspace root, from whichever folder they\n\
+     are called: relative paths (PATH, --output FILE, --out FILE, ...) are taken from the root.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,6 +57,24 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("gradescope-kit") => {
+            let root = workspace_root();
+            match kit::parse(&args[1..], &root)
+                .map_err(|e| (e, true))
+                .and_then(|a| kit::gradescope_kit(&cargo, &root, &a).map_err(|e| (e, false)))
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err((message, usage)) => {
+                    let usage = if usage {
+                        format!("\n{USAGE}")
+                    } else {
+                        String::new()
+                    };
+                    eprintln!("xtask gradescope-kit: {message}{usage}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some("-h" | "--help" | "help") => {
             // A closed pipe (`cargo xtask --help | head -1`) is not an error.
             let _ = writeln!(std::io::stdout(), "{USAGE}");

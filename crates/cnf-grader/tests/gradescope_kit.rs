@@ -1,32 +1,56 @@
 //! The Gradescope kit (`gradescope/run_autograder`) on a fake root: a
 //! submission graded into `results/results.json` in Gradescope's format,
-//! hidden tests hidden from the student, and a clear zero when no sandbox
-//! can be made.
+//! hidden tests hidden from the student, a results.json whatever happens
+//! to the grader (missing, crashing, killed), a clear zero for the student
+//! when no sandbox can be made with the details for the instructor only,
+//! the protected folders closed, and `execution_time` the run's wall time.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 const CLASS: &str = "tests/submissions/class";
 const FIXTURES: &str = "tests/submissions/fixtures";
+
+/// What the kit tells a student whom it could not grade (run_autograder's
+/// trap, and the grader's own `setup_failed`): no details, no advice meant
+/// for the instructor, nothing a browser would take for markup.
+fn assert_for_the_student(output: &str) {
+    assert!(
+        output.contains("not with your files") && output.contains("instructor"),
+        "{output}"
+    );
+    for instructor_only in ["--", "<", ">", "apt-get", "bwrap", "/autograder", "sandbox"] {
+        assert!(
+            !output.contains(instructor_only),
+            "{instructor_only:?} in {output}"
+        );
+    }
+}
 
 fn manifest() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A fake `/autograder` with the student's files and the fixtures, two of
-/// the games moved into `hidden/`.
-fn fake_root(student: &str) -> tempfile::TempDir {
+/// A fake `/autograder` with the student's files (under `folder` of the
+/// submission when given; none when `student` is `None`) and the fixtures,
+/// two of the games moved into `hidden/`.
+fn fake_root_in(student: Option<&str>, folder: Option<&str>) -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
     let sub = root.path().join("submission");
+    let files = folder.map_or(sub.clone(), |f| sub.join(f));
     let fx = root.path().join("source/fixtures");
-    fs::create_dir_all(&sub).unwrap();
+    fs::create_dir_all(&files).unwrap();
     fs::create_dir_all(fx.join("hidden")).unwrap();
-    for e in fs::read_dir(manifest().join(CLASS).join(student))
-        .unwrap()
-        .flatten()
-    {
-        fs::copy(e.path(), sub.join(e.file_name())).unwrap();
+    if let Some(student) = student {
+        for e in fs::read_dir(manifest().join(CLASS).join(student))
+            .unwrap()
+            .flatten()
+        {
+            fs::copy(e.path(), files.join(e.file_name())).unwrap();
+        }
     }
     for e in fs::read_dir(manifest().join(FIXTURES)).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
@@ -40,12 +64,21 @@ fn fake_root(student: &str) -> tempfile::TempDir {
     root
 }
 
-fn run_autograder(root: &Path, path: Option<&str>) -> serde_json::Value {
+fn fake_root(student: &str) -> tempfile::TempDir {
+    fake_root_in(Some(student), None)
+}
+
+/// `run_autograder` on `root` with `grader` (the built one by default) and
+/// `path` as PATH; its exit status must be 0.
+fn run_kit(root: &Path, grader: Option<&Path>, path: Option<&str>) -> Output {
     let mut command = Command::new("bash");
     command
         .arg(manifest().join("../../gradescope/run_autograder"))
         .env("AUTOGRADER_ROOT", root)
-        .env("CNF_GRADER", env!("CARGO_BIN_EXE_cnf-grader"))
+        .env(
+            "CNF_GRADER",
+            grader.unwrap_or(Path::new(env!("CARGO_BIN_EXE_cnf-grader"))),
+        )
         .env("CNF_GRADER_ARGS", "--timeout 5s");
     if let Some(path) = path {
         command.env("PATH", path);
@@ -57,8 +90,137 @@ fn run_autograder(root: &Path, path: Option<&str>) -> serde_json::Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// The results.json of `root`.
+fn results(root: &Path) -> serde_json::Value {
     let text = fs::read_to_string(root.join("results/results.json")).unwrap();
     serde_json::from_str(&text).unwrap()
+}
+
+fn run_autograder(root: &Path, path: Option<&str>) -> serde_json::Value {
+    run_kit(root, None, path);
+    results(root)
+}
+
+/// A results.json that scores nothing, lists no test and tells the
+/// student only that the autograder failed.
+fn assert_zero_for_the_student(doc: &serde_json::Value) {
+    assert_eq!(doc["score"], 0.0, "{doc}");
+    assert!(doc["tests"].as_array().is_some_and(Vec::is_empty), "{doc}");
+    assert!(doc["execution_time"].is_u64(), "{doc}");
+    assert_eq!(doc["visibility"], "visible");
+    assert_eq!(doc["stdout_visibility"], "hidden");
+    assert_for_the_student(doc["output"].as_str().unwrap());
+}
+
+/// A stand-in grader: a shell script in its own folder.
+fn script(dir: &Path, body: &str) -> std::path::PathBuf {
+    let path = dir.join("cnf-grader");
+    fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn a_missing_grader_still_gives_the_student_a_results_json() {
+    let root = fake_root("correct");
+    let out = run_kit(
+        root.path(),
+        Some(Path::new("/nonexistent/cnf-grader")),
+        None,
+    );
+    let doc = results(root.path());
+    assert_zero_for_the_student(&doc);
+    assert!(doc["execution_time"].as_u64().unwrap() <= 1, "{doc}");
+    // The instructor reads why on standard output.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("/nonexistent/cnf-grader"), "{stdout}");
+    assert!(stdout.contains("wrote no results.json"), "{stdout}");
+    // No temporary file left beside it.
+    let left: Vec<_> = fs::read_dir(root.path().join("results"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["results.json"]);
+}
+
+#[test]
+fn a_crashing_grader_still_gives_the_student_a_results_json() {
+    let bin = tempfile::tempdir().unwrap();
+    // Says something, then dies of a segmentation fault.
+    let grader = script(bin.path(), "echo 'about to crash' >&2; kill -SEGV $$");
+    let root = fake_root("correct");
+    let out = run_kit(root.path(), Some(&grader), None);
+    assert_zero_for_the_student(&results(root.path()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("about to crash"), "{stdout}");
+    assert!(stdout.contains("exit status 139"), "{stdout}");
+}
+
+#[test]
+fn a_results_json_left_by_an_earlier_run_is_not_taken_for_this_one() {
+    let bin = tempfile::tempdir().unwrap();
+    let grader = script(bin.path(), "exit 3");
+    let root = fake_root("correct");
+    fs::create_dir_all(root.path().join("results")).unwrap();
+    fs::write(
+        root.path().join("results/results.json"),
+        r#"{"score": 100.0, "tests": []}"#,
+    )
+    .unwrap();
+    run_kit(root.path(), Some(&grader), None);
+    assert_zero_for_the_student(&results(root.path()));
+}
+
+#[test]
+fn a_run_stopped_by_gradescope_s_timeout_still_writes_results_json() {
+    let bin = tempfile::tempdir().unwrap();
+    let grader = script(bin.path(), "exec sleep 1000");
+    let root = fake_root("correct");
+    let mut child = Command::new("bash")
+        .arg(manifest().join("../../gradescope/run_autograder"))
+        .env("AUTOGRADER_ROOT", root.path())
+        .env("CNF_GRADER", &grader)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the stand-in runs, then stop the kit as a timeout does.
+    let results_dir = root.path().join("results");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !results_dir.is_dir() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = Instant::now();
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(killed.elapsed() < Duration::from_secs(5), "{status:?}");
+    assert_eq!(status.code(), Some(143));
+    assert_zero_for_the_student(&results(root.path()));
+}
+
+#[test]
+fn the_kit_closes_the_source_the_results_and_the_cache_to_everyone_but_root() {
+    let bin = tempfile::tempdir().unwrap();
+    let grader = script(bin.path(), "exit 0");
+    let root = fake_root("correct");
+    for dir in ["source", "submission"] {
+        fs::set_permissions(root.path().join(dir), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    run_kit(root.path(), Some(&grader), None);
+    for dir in ["source", "results", "cache"] {
+        let mode = fs::metadata(root.path().join(dir))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700, "{dir}: {mode:o}");
+    }
 }
 
 #[test]
@@ -148,9 +310,7 @@ fn the_kit_writes_gradescope_results_with_hidden_tests_hidden() {
 fn without_a_sandbox_the_kit_scores_nothing_and_says_why() {
     // A PATH with the shell's tools but no bwrap.
     let bin = tempfile::tempdir().unwrap();
-    for tool in [
-        "sh", "bash", "find", "dirname", "head", "mkdir", "cat", "python3",
-    ] {
+    for tool in ["sh", "bash", "mkdir", "chmod", "rm", "mv", "cat"] {
         if let Some(p) = std::env::split_paths(&std::env::var_os("PATH").unwrap())
             .map(|d| d.join(tool))
             .find(|p| p.is_file())
@@ -159,15 +319,13 @@ fn without_a_sandbox_the_kit_scores_nothing_and_says_why() {
         }
     }
     let root = fake_root("correct");
-    let doc = run_autograder(root.path(), Some(bin.path().to_str().unwrap()));
-    assert_eq!(doc["score"], 0.0);
-    assert!(
-        doc["output"]
-            .as_str()
-            .unwrap()
-            .contains("cannot set up the sandbox"),
-        "{doc}"
-    );
+    let out = run_kit(root.path(), None, Some(bin.path().to_str().unwrap()));
+    let doc = results(root.path());
+    // The student is told the autograder failed, not how to fix it.
+    assert_zero_for_the_student(&doc);
+    // The instructor reads what went wrong, and what to do, on standard output.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("cannot set up the sandbox"), "{stdout}");
 }
 
 #[test]
@@ -227,5 +385,66 @@ fn a_class_s_student_reports_hide_the_hidden_tests_and_the_terminal_does_not() {
     assert!(
         own.contains("--- expected: ") && own.contains("hidden/test03.onePlayerManyMoves.solution"),
         "{own}"
+    );
+}
+
+#[test]
+fn a_student_who_uploads_nothing_scores_zero_with_every_part_missing() {
+    if !test_support::require(
+        "gradescope kit, empty submission",
+        &[test_support::Tool::Ghc, test_support::Tool::Bwrap],
+    ) {
+        return;
+    }
+    let root = fake_root_in(None, None);
+    let doc = run_autograder(root.path(), None);
+    assert_eq!(doc["score"], 0.0, "{doc}");
+    let tests = doc["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 24, "{doc}");
+    assert!(tests.iter().all(|t| t["status"] == "failed"), "{doc}");
+    for part in 1..=4 {
+        let compile = &tests
+            .iter()
+            .find(|t| t["number"] == format!("{part}.0"))
+            .unwrap()["output"];
+        assert!(
+            compile
+                .as_str()
+                .unwrap()
+                .contains(&format!("has no csce322assignment03part0{part}.hs")),
+            "{compile}"
+        );
+    }
+}
+
+#[test]
+fn a_student_whose_files_are_in_a_folder_is_graded_and_execution_time_is_the_wall_time() {
+    if !test_support::require(
+        "gradescope kit, files in a folder",
+        &[test_support::Tool::Ghc, test_support::Tool::Bwrap],
+    ) {
+        return;
+    }
+    let root = fake_root_in(Some("correct"), Some("my work"));
+    let started = Instant::now();
+    run_kit(root.path(), None, None);
+    let wall = started.elapsed().as_secs_f64();
+    let doc = results(root.path());
+    assert!(
+        (doc["score"].as_f64().unwrap() - 100.0).abs() < 1e-9,
+        "{doc}"
+    );
+    // The student is told which folder was graded.
+    let output = doc["output"].as_str().unwrap();
+    assert!(
+        output.contains("the part files are in the sub-folder my work"),
+        "{output}"
+    );
+    // The whole run's wall-clock time, to the second: not the cases'
+    // durations added up (several run at once, so their sum is larger).
+    let reported = doc["execution_time"].as_u64().unwrap() as f64;
+    assert!(
+        (reported - wall).abs() <= 1.0,
+        "{reported} s against {wall:.2} s"
     );
 }

@@ -216,6 +216,7 @@ pub(crate) fn write_run(
             options.warning,
             options.provenance,
             options.extra,
+            None,
         ),
         Format::Html => html::report(
             cases,

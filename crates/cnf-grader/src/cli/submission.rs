@@ -130,27 +130,31 @@ pub(crate) fn submission_setup(
 }
 
 pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
+    let started = std::time::Instant::now();
     let graded = (args.dir.as_path(), "the submission");
     check_outputs_outside(&[("--output", args.report.output.as_deref())], graded)?;
     check_outputs_outside(&[("--cache", args.build.cache.as_deref())], graded)?;
     if let Some(path) = &args.report.output {
         check_output_file("--output", path)?;
     }
-    let result = grade_one(&args);
-    // Gradescope shows the student only results.json: one that says why
-    // nothing was graded beats a missing file.
-    if let (Err(message), Format::Gradescope, Some(path)) =
+    let result = grade_one(&args, started);
+    // Gradescope shows the student only results.json: one that says
+    // nothing was graded beats a missing file. Why is the instructor's
+    // business (the error on standard error), not the student's.
+    if let (Err(_), Format::Gradescope, Some(path)) =
         (&result, args.report.format, &args.report.output)
     {
         let _ = write_atomically(
             path,
-            cnf_grader::report::gradescope::not_graded(message).as_bytes(),
+            cnf_grader::report::gradescope::setup_failed(started.elapsed()).as_bytes(),
         );
     }
     result
 }
 
-fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
+/// Grades the submission and writes its report; `started` is when the
+/// command began (Gradescope's `execution_time` is the whole run's).
+fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitCode, String> {
     if !args.dir.is_dir() {
         return Err(format!(
             "{}: not a folder (expected the folder with csce322assignment03part01.hs ... part04.hs)",
@@ -188,7 +192,9 @@ fn grade_one(args: &SubmissionArgs) -> Result<ExitCode, String> {
         ),
         Format::Json => json(&cases, report_options),
         Format::Junit => junit(&cases, report_options),
-        Format::Gradescope => cnf_grader::report::gradescope::submission(&report),
+        Format::Gradescope => {
+            cnf_grader::report::gradescope::submission(&report, started.elapsed())
+        }
         Format::Html => {
             let name = args.dir.file_name().map_or_else(
                 || args.dir.display().to_string(),

@@ -17,6 +17,8 @@
 //! Every text from a case (names, reasons, diffs, standard error) is shown
 //! through [`crate::escape`], as in every other format.
 
+use std::time::Duration;
+
 use serde::Serialize;
 
 use crate::escape::{line as esc, text as esc_text};
@@ -77,12 +79,16 @@ fn case_output(case: &CaseReport) -> String {
 /// The `results.json` of these cases (compile entries, named `compile`,
 /// included for submissions) scored by `points`; `warning` and `extra`
 /// go to the top-level `output` and `extra_data`, and `provenance` to both.
+/// `elapsed` is the run's wall-clock time, its `execution_time`; without
+/// one (a class's reports, where students are graded side by side), the
+/// cases' durations added up.
 pub fn gradescope(
     cases: &[CaseReport],
     points: &Points,
     warning: Option<&str>,
     provenance: Option<&Provenance>,
     extra: &[(&str, serde_json::Value)],
+    elapsed: Option<Duration>,
 ) -> String {
     let mut tests = Vec::new();
     for part in &points.parts {
@@ -154,11 +160,9 @@ pub fn gradescope(
     }
     let results = Results {
         score: points.total,
-        execution_time: cases
-            .iter()
-            .map(|c| c.duration)
-            .sum::<std::time::Duration>()
-            .as_secs(),
+        execution_time: seconds(
+            elapsed.unwrap_or_else(|| cases.iter().map(|c| c.duration).sum::<Duration>()),
+        ),
         output,
         visibility: "visible",
         stdout_visibility: "hidden",
@@ -170,8 +174,42 @@ pub fn gradescope(
     text
 }
 
+/// `elapsed` in whole seconds (Gradescope's `execution_time` is an
+/// integer), rounded down.
+fn seconds(elapsed: Duration) -> u64 {
+    elapsed.as_secs()
+}
+
+/// What a student is told when the autograder itself could not grade:
+/// nothing of the set-up's details (those are the instructor's), no
+/// instructor's advice, no text a browser would take for markup.
+pub const SETUP_FAILED: &str = "The autograder could not grade this submission because of a \
+     problem with the autograder itself, not with your files: your instructor can see what went \
+     wrong. Please let them know.";
+
+/// The `results.json` of a submission the autograder could not grade
+/// because of its own set-up (no sandbox, no GHC, no fixtures): score 0,
+/// [`SETUP_FAILED`] for the student. The instructor's message goes
+/// elsewhere: the grader prints it on standard error, which the kit's
+/// `run_autograder` passes to its standard output, shown only to
+/// instructors.
+pub fn setup_failed(elapsed: Duration) -> String {
+    let results = Results {
+        score: 0.0,
+        execution_time: seconds(elapsed),
+        output: SETUP_FAILED.to_owned(),
+        visibility: "visible",
+        stdout_visibility: "hidden",
+        tests: Vec::new(),
+        extra_data: serde_json::Map::new(),
+    };
+    let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// The `results.json` of a submission that could not be graded at all:
-/// score 0, and the reason as its output.
+/// score 0, and the reason (one the student can act on) as its output.
 pub fn not_graded(reason: &str) -> String {
     let results = Results {
         score: 0.0,
@@ -190,13 +228,23 @@ pub fn not_graded(reason: &str) -> String {
     text
 }
 
-/// The Gradescope `results.json` of a submission (the student's view).
-pub fn submission(report: &SubmissionReport) -> String {
-    submission_of(report, None)
+/// The Gradescope `results.json` of a submission (the student's view),
+/// graded in `elapsed` of wall-clock time.
+pub fn submission(report: &SubmissionReport, elapsed: Duration) -> String {
+    results(report, None, Some(elapsed))
 }
 
-/// [`submission`], naming the roster's student in `extra_data`.
+/// [`submission`] for one student of a class, named in `extra_data` when
+/// the roster has them.
 pub fn submission_of(report: &SubmissionReport, member: Option<&Member>) -> String {
+    results(report, member, None)
+}
+
+fn results(
+    report: &SubmissionReport,
+    member: Option<&Member>,
+    elapsed: Option<Duration>,
+) -> String {
     let mut info = vec![("submission", crate::report::submission::info(report))];
     if let Some(m) = member {
         let esc = crate::escape::line;
@@ -205,16 +253,17 @@ pub fn submission_of(report: &SubmissionReport, member: Option<&Member>) -> Stri
             serde_json::json!({ "name": esc(&m.name), "id": esc(&m.id) }),
         ));
     }
-    // The student sees, atop the output, what was not read and why.
-    let mut notice: Vec<String> = report.warning().map(str::to_owned).into_iter().collect();
-    notice.extend(crate::report::submission::reading_notes(report));
-    let notice = notice.join("\n");
+    // The student sees, atop the output, what was not read and why; the
+    // `--no-sandbox` warning is the instructor's (on standard error, and
+    // `sandbox OFF` in the provenance line).
+    let notice = crate::report::submission::reading_notes(report).join("\n");
     gradescope(
         &report.all_cases(),
         &report.points,
         (!notice.is_empty()).then_some(notice.as_str()),
         Some(&report.provenance),
         &info,
+        elapsed,
     )
 }
 
