@@ -30,6 +30,7 @@
 
 mod board;
 mod game;
+pub mod solve;
 
 pub use board::{Board, BoardError, Cell, Drop, Player};
 pub use game::{
