@@ -83,7 +83,7 @@ impl<B: Bits> Geometry<B> {
     #[inline(always)]
     fn mirror(&self, key: B) -> B {
         let h1 = self.height + 1;
-        let col = self.columns[0] | self.columns[0].shl(self.height); // h+1 bits
+        let col = self.columns[0].shl(1) | B::ONE; // the h + 1 bits of column 0
         let mut m = B::ZERO;
         for c in 0..self.width {
             let bits = key.shr(c * h1) & col;
@@ -429,10 +429,14 @@ mod tests {
     fn mirror_reverses_columns() {
         let size = Size::new(7, 6).unwrap();
         let g: Geometry<u64> = Geometry::new(size);
-        let a = Position::from_moves(size, "1123").unwrap();
-        let b = Position::from_moves(size, "7765").unwrap();
-        let (ca, ma) = a.bits();
-        let (cb, mb) = b.bits();
-        assert_eq!(g.mirror((ca + ma) as u64), (cb + mb) as u64);
+        // Columns of every height, a full one among them.
+        for (left, right) in [("1123", "7765"), ("111111223344", "777777665544")] {
+            let a = Position::from_moves(size, left).unwrap();
+            let b = Position::from_moves(size, right).unwrap();
+            let (ca, ma) = a.bits();
+            let (cb, mb) = b.bits();
+            assert_eq!(g.mirror((ca + ma) as u64), (cb + mb) as u64, "{left}");
+            assert_eq!(g.mirror(g.mirror((ca + ma) as u64)), (ca + ma) as u64);
+        }
     }
 }
