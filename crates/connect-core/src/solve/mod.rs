@@ -53,14 +53,17 @@ pub struct Solver {
 }
 
 enum Inner {
-    Small(Engine<u64>),
-    Large(Engine<u128>),
+    /// 7 × 6, its size fixed at compile time.
+    Standard(Engine<u64, 7, 6, 8>),
+    Small(Engine<u64, 0, 0, 64>),
+    Large(Engine<u128, 0, 0, 64>),
 }
 
 /// Runs `$body` with `$e` the engine, whatever its integer type.
 macro_rules! with_engine {
     ($self:expr, $e:ident, $body:expr) => {
         match &mut $self.inner {
+            Inner::Standard($e) => $body,
             Inner::Small($e) => $body,
             Inner::Large($e) => $body,
         }
@@ -81,6 +84,12 @@ fn public_score(size: Size, first_to_move: bool, internal: i32) -> i32 {
     }
 }
 
+/// A position's two bit sets and empty cells in the engine's integer type.
+fn convert<B: bits::Bits>(p: &Position) -> (B, B, i32) {
+    let (c, m) = p.bits();
+    (B::from_u128(c), B::from_u128(m), p.empty_cells() as i32)
+}
+
 impl Solver {
     /// A solver for boards of `size`, with a table sized for it (2^24
     /// entries from 7 × 6 up, fewer for small boards).
@@ -92,7 +101,9 @@ impl Solver {
     /// A solver whose table has 2^`log_size` entries (10 to 30).
     pub fn with_table_bits(size: Size, log_size: u32) -> Solver {
         let log = log_size.clamp(10, 30);
-        let inner = if size.bits() <= 56 {
+        let inner = if size == Size::STANDARD {
+            Inner::Standard(Engine::new(size, log))
+        } else if bits::fits_u64(size.bits(), size.width(), size.height()) {
             Inner::Small(Engine::new(size, log))
         } else {
             Inner::Large(Engine::new(size, log))
@@ -108,6 +119,7 @@ impl Solver {
     /// Nodes searched since the solver was made.
     pub fn nodes(&self) -> u64 {
         match &self.inner {
+            Inner::Standard(e) => e.nodes,
             Inner::Small(e) => e.nodes,
             Inner::Large(e) => e.nodes,
         }
@@ -138,7 +150,7 @@ impl Solver {
             return if weak { -1 } else { s };
         }
         with_engine!(self, e, {
-            let (c, m, empty) = search::Engine::convert(p);
+            let (c, m, empty) = convert(p);
             e.solve(c, m, empty, weak)
         })
     }
@@ -168,7 +180,7 @@ impl Solver {
         }
         let first = p.first_to_move();
         with_engine!(self, e, {
-            let (c, m, empty) = search::Engine::convert(p);
+            let (c, m, empty) = convert(p);
             (0..size.width() as u32)
                 .map(|col| {
                     e.can_play(m, col).then(|| {
@@ -196,7 +208,7 @@ impl Solver {
         let first = p.first_to_move();
         let best = self.internal(p, false);
         with_engine!(self, e, {
-            let (c, m, empty) = search::Engine::convert(p);
+            let (c, m, empty) = convert(p);
             let order: Vec<u32> = e.order().to_vec();
             order
                 .into_iter()

@@ -7,7 +7,7 @@
 //! an even number of cells it is the public one (see [`super`]).
 
 use super::bits::Bits;
-use super::position::{Position, Size};
+use super::position::Size;
 
 /// Every cell that would complete a four of `stones` (whether free or not).
 #[inline(always)]
@@ -35,24 +35,23 @@ pub(crate) fn has_four_u128(size: Size, stones: u128) -> bool {
     })
 }
 
-/// The board's constant masks, in the engine's integer type.
+/// The board's constant masks, in the engine's integer type. `W` and `H`
+/// fix the size at compile time (0: the size is in the fields), so the
+/// standard board's shifts and masks become constants.
 #[derive(Clone)]
-pub(crate) struct Geometry<B> {
-    pub(crate) width: u32,
-    pub(crate) height: u32,
+pub(crate) struct Geometry<B, const W: u32, const H: u32> {
+    width: u32,
+    height: u32,
     bottom: B,
     board: B,
-    columns: Vec<B>,
     /// Columns from the centre out.
     order: Vec<u32>,
 }
 
-impl<B: Bits> Geometry<B> {
-    pub(crate) fn new(size: Size) -> Geometry<B> {
+impl<B: Bits, const W: u32, const H: u32> Geometry<B, W, H> {
+    pub(crate) fn new(size: Size) -> Geometry<B, W, H> {
         let width = size.width() as u32;
-        let columns = (0..width)
-            .map(|c| B::from_u128(size.column_mask(c)))
-            .collect();
+        assert!(W == 0 || (W == width && H == size.height() as u32));
         // 3, 2, 4, 1, 5, 0, 6 for 7 columns (0-based): the centre first, then
         // left before right at each distance.
         let mut order: Vec<u32> = (0..width).collect();
@@ -63,34 +62,79 @@ impl<B: Bits> Geometry<B> {
             height: size.height() as u32,
             bottom: B::from_u128(size.bottom_mask()),
             board: B::from_u128(size.board_mask()),
-            columns,
             order,
         }
     }
 
     #[inline(always)]
+    pub(crate) fn w(&self) -> u32 {
+        if W > 0 { W } else { self.width }
+    }
+
+    #[inline(always)]
+    fn h(&self) -> u32 {
+        if W > 0 { H } else { self.height }
+    }
+
+    #[inline(always)]
+    fn bottom(&self) -> B {
+        if W > 0 {
+            B::from_u128(const_bottom(W, H))
+        } else {
+            self.bottom
+        }
+    }
+
+    #[inline(always)]
+    fn board(&self) -> B {
+        if W > 0 {
+            B::from_u128(const_bottom(W, H) * ((1u128 << H) - 1))
+        } else {
+            self.board
+        }
+    }
+
+    /// Every cell of 0-based column `c`.
+    #[inline(always)]
+    fn column(&self, c: u32) -> B {
+        let h = self.h();
+        (B::ONE.shl(h) - B::ONE).shl(c * (h + 1))
+    }
+
+    #[inline(always)]
     fn possible(&self, mask: B) -> B {
-        (mask + self.bottom) & self.board
+        (mask + self.bottom()) & self.board()
     }
 
     /// Free cells that complete a four of `stones`.
     #[inline(always)]
     fn winning(&self, stones: B, mask: B) -> B {
-        winning_cells(stones, self.height) & (self.board ^ mask)
+        winning_cells(stones, self.h()) & (self.board() ^ mask)
     }
 
     /// The key of a position with the column order reversed.
     #[inline(always)]
     fn mirror(&self, key: B) -> B {
-        let h1 = self.height + 1;
-        let col = self.columns[0].shl(1) | B::ONE; // the h + 1 bits of column 0
+        let (w, h1) = (self.w(), self.h() + 1);
+        let col = B::ONE.shl(h1) - B::ONE; // the h + 1 bits of column 0
         let mut m = B::ZERO;
-        for c in 0..self.width {
+        for c in 0..w {
             let bits = key.shr(c * h1) & col;
-            m |= bits.shl((self.width - 1 - c) * h1);
+            m |= bits.shl((w - 1 - c) * h1);
         }
         m
     }
+}
+
+/// One bit at the bottom of each of `w` columns of height `h`.
+const fn const_bottom(w: u32, h: u32) -> u128 {
+    let mut m = 0u128;
+    let mut c = 0;
+    while c < w {
+        m |= 1u128 << (c * (h + 1));
+        c += 1;
+    }
+    m
 }
 
 /// A direct-mapped transposition table, always replacing, holding the full key.
@@ -101,8 +145,10 @@ struct Table<B: Bits> {
 
 impl<B: Bits> Table<B> {
     fn new(log_size: u32) -> Table<B> {
+        let slots = vec![B::Slot::default(); 1 << log_size];
+        huge_pages(&slots);
         Table {
-            slots: vec![B::Slot::default(); 1 << log_size],
+            slots,
             shift: 64 - log_size,
         }
     }
@@ -112,19 +158,39 @@ impl<B: Bits> Table<B> {
         (key.hash() >> self.shift) as usize
     }
 
+    /// The byte and move (column + 1, 0 for none) stored for `key`.
     #[inline(always)]
-    fn get(&self, key: B) -> u8 {
-        B::value(self.slots[self.index(key)], key)
+    fn get(&self, key: B) -> (u8, u8) {
+        B::entry(self.slots[self.index(key)], key)
     }
 
     #[inline(always)]
-    fn put(&mut self, key: B, value: u8) {
+    fn put(&mut self, key: B, value: u8, mv: u8) {
         let i = self.index(key);
-        self.slots[i] = B::slot(key, value);
+        self.slots[i] = B::slot(key, value, mv);
     }
 
     fn clear(&mut self) {
         self.slots.fill(B::Slot::default());
+    }
+}
+
+/// Asks the kernel to back a large table with huge pages: every probe of
+/// the search lands on a random slot, and with 4 KiB pages most of them
+/// also miss the TLB. Advice only; where it is refused nothing changes.
+fn huge_pages<T>(slots: &[T]) {
+    const PAGE: usize = 2 << 20;
+    let start = slots.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(slots);
+    let first = start.div_ceil(PAGE) * PAGE;
+    let last = end / PAGE * PAGE;
+    if last > first {
+        // SAFETY: MADV_HUGEPAGE changes only how the kernel backs these pages
+        // (inside an allocation this table owns), never their contents.
+        #[allow(unsafe_code)] // reason: madvise has no safe wrapper; this advice cannot change memory
+        let _ = unsafe {
+            rustix::mm::madvise(first as *mut _, last - first, rustix::mm::Advice::LinuxHugepage)
+        };
     }
 }
 
@@ -142,18 +208,18 @@ fn decode(v: u8) -> (i32, bool) {
     (v / 2 - 63, v % 2 == 1)
 }
 
-/// Up to 64 moves, highest score first, ties in the order added.
-struct Sorter {
+/// Up to `N` moves, highest score first, ties in the order added.
+struct Sorter<const N: usize> {
     /// `(score << 8) | column`, kept in ascending order.
-    entries: [u16; 64],
+    entries: [u16; N],
     len: usize,
 }
 
-impl Sorter {
+impl<const N: usize> Sorter<N> {
     #[inline(always)]
-    fn new() -> Sorter {
+    fn new() -> Sorter<N> {
         Sorter {
-            entries: [0; 64],
+            entries: [0; N],
             len: 0,
         }
     }
@@ -181,16 +247,18 @@ impl Sorter {
     }
 }
 
-/// The search over one integer type.
-pub(crate) struct Engine<B: Bits> {
-    pub(crate) geo: Geometry<B>,
+/// The search over one integer type, for boards of at most `N` columns
+/// (`W`, `H`: a size fixed at compile time, or 0).
+pub(crate) struct Engine<B: Bits, const W: u32, const H: u32, const N: usize> {
+    pub(crate) geo: Geometry<B, W, H>,
     table: Table<B>,
     symmetric: bool,
     pub(crate) nodes: u64,
 }
 
-impl<B: Bits> Engine<B> {
-    pub(crate) fn new(size: Size, log_table: u32) -> Engine<B> {
+impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
+    pub(crate) fn new(size: Size, log_table: u32) -> Engine<B, W, H, N> {
+        assert!(size.width() <= N);
         Engine {
             geo: Geometry::new(size),
             table: Table::new(log_table),
@@ -258,7 +326,7 @@ impl<B: Bits> Engine<B> {
             }
         }
         let key = self.key(current, mask);
-        let v = self.table.get(key);
+        let (v, stored_move) = self.table.get(key);
         if v != 0 {
             let (score, lower) = decode(v);
             if lower {
@@ -276,27 +344,43 @@ impl<B: Bits> Engine<B> {
             }
         }
 
-        let mut moves = Sorter::new();
-        for &c in geo.order.iter().rev() {
-            let mv = possible & geo.columns[c as usize];
+        // The move that last refuted this position first (kept for a mirror
+        // image too, so it is mirrored back when the key was), then by the
+        // winning cells a move makes, ties from the centre out.
+        let mirrored = self.symmetric && key != current + mask;
+        let first = match stored_move {
+            0 => u32::MAX,
+            m if mirrored => geo.w() - u32::from(m),
+            m => u32::from(m) - 1,
+        };
+        let mut moves = Sorter::<N>::new();
+        for i in (0..geo.w() as usize).rev() {
+            let c = geo.order[i];
+            let mv = possible & geo.column(c);
             if mv != B::ZERO {
-                moves.add(c, geo.winning(current | mv, mask).popcount());
+                let score = if c == first {
+                    255
+                } else {
+                    geo.winning(current | mv, mask).popcount()
+                };
+                moves.add(c, score);
             }
         }
         while let Some(c) = moves.next() {
-            let mv = possible & self.geo.columns[c as usize];
+            let mv = possible & self.geo.column(c);
             let next_current = current ^ mask;
             let next_mask = mask | mv;
             let score = -self.negamax(next_current, next_mask, empty - 1, -beta, -alpha);
             if score >= beta {
-                self.table.put(key, encode(score, true));
+                let stored = if mirrored { self.geo.w() - c } else { c + 1 };
+                self.table.put(key, encode(score, true), stored as u8);
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.table.put(key, encode(alpha, false));
+        self.table.put(key, encode(alpha, false), 0);
         alpha
     }
 
@@ -343,7 +427,7 @@ impl<B: Bits> Engine<B> {
         column: u32,
         weak: bool,
     ) -> i32 {
-        let mv = self.geo.possible(mask) & self.geo.columns[column as usize];
+        let mv = self.geo.possible(mask) & self.geo.column(column);
         if self.geo.winning(current, mask) & mv != B::ZERO {
             let s = (empty + 1) / 2;
             return if weak { s.signum() } else { s };
@@ -360,7 +444,7 @@ impl<B: Bits> Engine<B> {
         column: u32,
         target: i32,
     ) -> bool {
-        let mv = self.geo.possible(mask) & self.geo.columns[column as usize];
+        let mv = self.geo.possible(mask) & self.geo.column(column);
         if self.geo.winning(current, mask) & mv != B::ZERO {
             return (empty + 1) / 2 >= target;
         }
@@ -382,18 +466,14 @@ impl<B: Bits> Engine<B> {
     }
 
     pub(crate) fn can_play(&self, mask: B, column: u32) -> bool {
-        self.geo.possible(mask) & self.geo.columns[column as usize] != B::ZERO
-    }
-
-    pub(crate) fn convert(p: &Position) -> (B, B, i32) {
-        let (c, m) = p.bits();
-        (B::from_u128(c), B::from_u128(m), p.empty_cells() as i32)
+        self.geo.possible(mask) & self.geo.column(column) != B::ZERO
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::Position;
 
     #[test]
     fn table_bytes_round_trip() {
@@ -408,7 +488,7 @@ mod tests {
 
     #[test]
     fn sorter_orders_by_score_then_last_added() {
-        let mut s = Sorter::new();
+        let mut s = Sorter::<8>::new();
         s.add(0, 1);
         s.add(1, 3);
         s.add(2, 1);
@@ -419,16 +499,18 @@ mod tests {
 
     #[test]
     fn centre_first_order() {
-        let g: Geometry<u64> = Geometry::new(Size::new(7, 6).unwrap());
+        let g: Geometry<u64, 0, 0> = Geometry::new(Size::new(7, 6).unwrap());
         assert_eq!(g.order, [3, 2, 4, 1, 5, 0, 6]);
-        let g: Geometry<u64> = Geometry::new(Size::new(4, 4).unwrap());
+        let g: Geometry<u64, 0, 0> = Geometry::new(Size::new(4, 4).unwrap());
         assert_eq!(g.order, [1, 2, 0, 3]);
     }
 
     #[test]
     fn mirror_reverses_columns() {
         let size = Size::new(7, 6).unwrap();
-        let g: Geometry<u64> = Geometry::new(size);
+        let g: Geometry<u64, 0, 0> = Geometry::new(size);
+        let fixed: Geometry<u64, 7, 6> = Geometry::new(size);
+        assert_eq!((g.bottom(), g.board()), (fixed.bottom(), fixed.board()));
         // Columns of every height, a full one among them.
         for (left, right) in [("1123", "7765"), ("111111223344", "777777665544")] {
             let a = Position::from_moves(size, left).unwrap();
