@@ -20,8 +20,9 @@ pub(crate) enum Command {
     /// Print the exact score of each two-player position (one line of moves per line).
     ///
     /// A line is the columns played so far, as digits 1-9 from the left,
-    /// first player first (e.g. 4453); anything after a space on the line
-    /// (the score column of a benchmark set) is ignored. Each answer is
+    /// first player first (e.g. 4453; an empty line is the empty board);
+    /// anything after a space on the line (the score column of a benchmark
+    /// set) is ignored. Each answer is
     /// `MOVES SCORE`, from the side to move: 0 a draw, 22 - k a win with
     /// the winner's k-th stone on 7x6 (floor(W*H/2) + 1 - k in general), the
     /// negative a loss.

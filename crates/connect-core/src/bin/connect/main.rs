@@ -61,8 +61,19 @@ fn each_line(
     let interactive = io::stdin().is_terminal() || io::stdout().is_terminal();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut bad = 0usize;
-    for (i, line) in input.split(b'\n').enumerate() {
-        let line = line.map_err(|e| Failure::Usage(format!("cannot read {name}: {e}")))?;
+    let mut input = input;
+    let mut line = Vec::new();
+    for i in 0.. {
+        line.clear();
+        let n = input
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Failure::Usage(format!("cannot read {name}: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
         let line = String::from_utf8_lossy(&line);
         let line = line.strip_suffix('\r').unwrap_or(&line);
         let moves = line.split([' ', '\t']).next().unwrap_or("");

@@ -172,7 +172,8 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                     if let Err(e) = game.play(c - 1) {
                         let why = match e {
                             PlayError::Over => "the game is over; u undo, s FILE save, q quit".to_string(),
-                            e => format!("{e}; type a column with room"),
+                            PlayError::ColumnFull(_) => format!("{e}; type a column with room"),
+                            e => e.to_string(),
                         };
                         refuse(why, &mut bad);
                     }
@@ -238,7 +239,8 @@ fn computer_hint(computer: &mut Computer, game: &Game) -> Option<String> {
                 .iter()
                 .enumerate()
                 .map(|(c, s)| match s {
-                    Some(s) => format!("{}:{s:+}", c + 1).replace("+0", "0"),
+                    Some(0) => format!("{}:0", c + 1),
+                    Some(s) => format!("{}:{s:+}", c + 1),
                     None => format!("{}:-", c + 1),
                 })
                 .collect();
