@@ -274,7 +274,15 @@ pub struct Computer {
     level: Level,
     rng: StdRng,
     solver: Option<Solver>,
+    /// The perfect moves already found in positions of at most
+    /// [`REMEMBERED_MOVES`] stones, by the position's rows: a computer that
+    /// plays many games solves each opening once.
+    known: std::collections::HashMap<Vec<String>, usize>,
 }
+
+/// Positions of at most this many stones keep the perfect move found for
+/// them for the life of the [`Computer`].
+pub const REMEMBERED_MOVES: usize = 12;
 
 impl Computer {
     /// A computer of this level whose random choices follow `seed`.
@@ -283,6 +291,7 @@ impl Computer {
             level,
             rng: StdRng::seed_from_u64(seed),
             solver: None,
+            known: std::collections::HashMap::new(),
         }
     }
 
@@ -320,8 +329,16 @@ impl Computer {
             Level::Medium => Some(paranoid(game, MEDIUM_DEPTH)),
             Level::Perfect => match Computer::exact(game) {
                 Some(p) => {
+                    let rows = (p.moves() <= REMEMBERED_MOVES).then(|| p.rows());
+                    if let Some(&c) = rows.as_ref().and_then(|r| self.known.get(r)) {
+                        return Some(c);
+                    }
                     let size = p.size();
-                    self.solver(size).best_move(&p).map(|(c, _)| c)
+                    let c = self.solver(size).best_move(&p).map(|(c, _)| c)?;
+                    if let Some(rows) = rows {
+                        self.known.insert(rows, c);
+                    }
+                    Some(c)
                 }
                 None => Some(paranoid(game, PERFECT_DEPTH)),
             },
