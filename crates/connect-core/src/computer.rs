@@ -117,7 +117,8 @@ impl Game {
         players: u8,
         moves: &str,
     ) -> Result<Game, PositionError> {
-        let board = Board::empty(width, height).map_err(|_| PositionError::Empty { width, height })?;
+        let board =
+            Board::empty(width, height).map_err(|_| PositionError::Empty { width, height })?;
         let mut game = Game::new(board, players, &[]);
         for (i, ch) in moves.chars().enumerate() {
             let index = i + 1;
@@ -199,7 +200,9 @@ impl Game {
 
     /// The 0-based columns with room.
     pub fn playable(&self) -> Vec<usize> {
-        (0..self.board.width()).filter(|&c| self.has_room(c)).collect()
+        (0..self.board.width())
+            .filter(|&c| self.has_room(c))
+            .collect()
     }
 
     /// The player to move.
@@ -393,7 +396,16 @@ fn paranoid(game: &Game, depth: u32) -> usize {
         if !game.has_room(c) {
             continue;
         }
-        let score = value_after(game.board(), c, me, me, game.players(), depth, alpha, i64::MAX);
+        let score = value_after(
+            game.board(),
+            c,
+            me,
+            me,
+            game.players(),
+            depth,
+            alpha,
+            i64::MAX,
+        );
         if score > best.0 {
             best = (score, c);
         }

@@ -28,8 +28,18 @@ fn check(name: &str, take: usize, step: usize) {
     let mut checked = 0;
     for (i, (moves, expected)) in all.iter().enumerate().step_by(step).take(take) {
         let p = Position::from_moves(size, moves).unwrap();
-        assert_eq!(solver.solve(&p), *expected, "{name} line {}: {moves}", i + 1);
-        assert_eq!(solver.solve_weak(&p), expected.signum(), "{name} line {} weak", i + 1);
+        assert_eq!(
+            solver.solve(&p),
+            *expected,
+            "{name} line {}: {moves}",
+            i + 1
+        );
+        assert_eq!(
+            solver.solve_weak(&p),
+            expected.signum(),
+            "{name} line {} weak",
+            i + 1
+        );
         checked += 1;
     }
     assert!(checked > 0);

@@ -64,15 +64,15 @@ fn solve_prints_the_published_scores_and_reads_the_sets_as_they_are() {
 #[test]
 fn a_bad_line_is_named_and_the_others_are_still_solved() {
     let lines = end_easy(2);
-    let input = format!(
-        "{}\n44444444\n12x4\n{}\r\n",
-        lines[0].0, lines[1].0
-    );
+    let input = format!("{}\n44444444\n12x4\n{}\r\n", lines[0].0, lines[1].0);
     let out = connect(&["solve"], &input);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stdout),
-        format!("{} {}\n{} {}\n", lines[0].0, lines[0].1, lines[1].0, lines[1].1)
+        format!(
+            "{} {}\n{} {}\n",
+            lines[0].0, lines[0].1, lines[1].0, lines[1].1
+        )
     );
     assert_eq!(
         text(&out.stderr),
@@ -121,7 +121,10 @@ fn analyze_gives_every_column_consistent_with_solving_each_child() {
                 assert_eq!(s, -child_score, "{moves} column {}", c + 1);
             }
         }
-        assert_eq!(best, score, "{moves}: the best column is the position's score");
+        assert_eq!(
+            best, score,
+            "{moves}: the best column is the position's score"
+        );
     }
 }
 
@@ -154,10 +157,18 @@ fn best_plays_a_column_that_keeps_the_published_score() {
 fn bad_sizes_are_usage_errors() {
     let out = connect(&["solve", "--width", "10"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("--width is 1 to 9"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--width is 1 to 9"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = connect(&["solve", "--width", "9", "--height", "14"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("at most 128"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("at most 128"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 fn on_terminal(args: &[&str], input: &str, dir: &std::path::Path) -> test_support::TerminalRun {
@@ -172,10 +183,14 @@ fn a_whole_game_on_a_terminal() {
     // Player 1 stacks four in column 1 while player 2 plays column 2.
     let run = on_terminal(&["play"], "1\n2\n1\n2\n1\n2\n1\nq\n", dir.path());
     assert_eq!(run.code, Some(0), "{}", run.screen);
-    assert!(run.screen.contains("Connect Four: 2 players on 6 rows x 7 columns."));
+    assert!(
+        run.screen
+            .contains("Connect Four: 2 players on 6 rows x 7 columns.")
+    );
     assert!(run.screen.contains("Player 1 wins."), "{}", run.screen);
     assert!(
-        run.screen.contains("1 2 - - - - -\r\n1 2 - - - - -\r\n1 2 - - - - -\r\n"),
+        run.screen
+            .contains("1 2 - - - - -\r\n1 2 - - - - -\r\n1 2 - - - - -\r\n"),
         "{}",
         run.screen
     );
@@ -197,7 +212,11 @@ fn undo_hint_save_and_reload_on_a_terminal() {
     input.push_str("h\nzz\ns game.cnf\nq\n");
     let run = on_terminal(&["play"], &input, dir.path());
     assert_eq!(run.code, Some(0), "{}", run.screen);
-    assert!(run.screen.contains("note: \"zz\": not a move"), "{}", run.screen);
+    assert!(
+        run.screen.contains("note: \"zz\": not a move"),
+        "{}",
+        run.screen
+    );
     assert!(run.screen.contains("Saved game.cnf."), "{}", run.screen);
     // The hint is every column's score, as the solver analyses the position.
     let size = Size::STANDARD;
@@ -212,7 +231,11 @@ fn undo_hint_save_and_reload_on_a_terminal() {
             None => format!("{}:-", c + 1),
         })
         .collect();
-    assert!(run.screen.contains(&cells.join(" ")), "{cells:?}\n{}", run.screen);
+    assert!(
+        run.screen.contains(&cells.join(" ")),
+        "{cells:?}\n{}",
+        run.screen
+    );
     // The file holds the empty board and every move, undo applied.
     let saved = std::fs::read_to_string(dir.path().join("game.cnf")).unwrap();
     let game = parse_cnf(&saved).unwrap();
@@ -229,7 +252,11 @@ fn undo_hint_save_and_reload_on_a_terminal() {
         .collect();
     let rows = rows.join("\r\n");
     assert!(again.screen.contains(&rows), "{rows}\n{}", again.screen);
-    assert!(again.screen.contains("Player 2 to move"), "{}", again.screen);
+    assert!(
+        again.screen.contains("Player 2 to move"),
+        "{}",
+        again.screen
+    );
 }
 
 #[test]
@@ -271,9 +298,17 @@ fn play_refuses_bad_setups() {
     std::fs::write(&file, "([\"--\",\"-3\"],[1])").unwrap();
     let out = connect(&["play", file.to_str().unwrap(), "--players", "2"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("player 3's pieces"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("player 3's pieces"),
+        "{}",
+        text(&out.stderr)
+    );
     std::fs::write(&file, "([\"--\",\"-x?\"],[1])").unwrap();
     let out = connect(&["play", file.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("g.cnf:1:"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("g.cnf:1:"),
+        "{}",
+        text(&out.stderr)
+    );
 }

@@ -41,9 +41,17 @@ fn perfect_never_loses_to_random_on_small_boards() {
         let mut perfect = Computer::new(Level::Perfect, 0);
         for seed in 0..20 {
             let mut random = Computer::new(Level::Random, seed);
-            assert_ne!(game(&mut perfect, &mut random, w, h), 2, "{w}x{h} game {seed}");
+            assert_ne!(
+                game(&mut perfect, &mut random, w, h),
+                2,
+                "{w}x{h} game {seed}"
+            );
             let mut random = Computer::new(Level::Random, seed);
-            assert_ne!(game(&mut random, &mut perfect, w, h), 1, "{w}x{h} game {seed}");
+            assert_ne!(
+                game(&mut random, &mut perfect, w, h),
+                1,
+                "{w}x{h} game {seed}"
+            );
         }
     }
 }

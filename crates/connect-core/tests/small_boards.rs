@@ -137,7 +137,11 @@ fn check(w: usize, h: usize, depth: usize) {
         }
         let expected = brute.score(&mut cols, me);
         assert_eq!(solver.solve(&p), expected, "{w}x{h} {text}");
-        assert_eq!(solver.solve_weak(&p), brute.solve(&mut cols, me).1, "{w}x{h} {text} weak");
+        assert_eq!(
+            solver.solve_weak(&p),
+            brute.solve(&mut cols, me).1,
+            "{w}x{h} {text} weak"
+        );
         // Every column: the score after playing it, from the mover's view.
         let per_column: Vec<Option<i32>> = (0..w)
             .map(|c| {
@@ -154,10 +158,18 @@ fn check(w: usize, h: usize, depth: usize) {
                 })
             })
             .collect();
-        assert_eq!(solver.analyze(&p, false), per_column, "{w}x{h} {text} analyze");
+        assert_eq!(
+            solver.analyze(&p, false),
+            per_column,
+            "{w}x{h} {text} analyze"
+        );
         if let Some((c, s)) = solver.best_move(&p) {
             assert_eq!(s, expected);
-            assert_eq!(per_column[c], Some(expected), "{w}x{h} {text} best move {c}");
+            assert_eq!(
+                per_column[c],
+                Some(expected),
+                "{w}x{h} {text} best move {c}"
+            );
         }
         checked += 1;
     }

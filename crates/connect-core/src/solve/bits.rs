@@ -133,6 +133,10 @@ impl Bits for u128 {
     }
     #[inline(always)]
     fn entry(slot: (u128, u8, u8), key: Self) -> (u8, u8) {
-        if slot.0 == key { (slot.1, slot.2) } else { (0, 0) }
+        if slot.0 == key {
+            (slot.1, slot.2)
+        } else {
+            (0, 0)
+        }
     }
 }

@@ -187,9 +187,14 @@ fn huge_pages<T>(slots: &[T]) {
     if last > first {
         // SAFETY: MADV_HUGEPAGE changes only how the kernel backs these pages
         // (inside an allocation this table owns), never their contents.
-        #[allow(unsafe_code)] // reason: madvise has no safe wrapper; this advice cannot change memory
+        #[allow(unsafe_code)]
+        // reason: madvise has no safe wrapper; this advice cannot change memory
         let _ = unsafe {
-            rustix::mm::madvise(first as *mut _, last - first, rustix::mm::Advice::LinuxHugepage)
+            rustix::mm::madvise(
+                first as *mut _,
+                last - first,
+                rustix::mm::Advice::LinuxHugepage,
+            )
         };
     }
 }
@@ -304,7 +309,7 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
             possible = forced;
         }
         // never play just below an opponent's winning cell
-        possible = possible & !opponent_win.shr(1);
+        possible &= !opponent_win.shr(1);
         if possible == B::ZERO {
             return -empty / 2;
         }

@@ -163,9 +163,15 @@ fn best(args: BestArgs) -> Result<ExitCode, Failure> {
     }
     let size = size(width, args.board.height)?;
     let players = args.players;
-    let mut computer = connect_core::computer::Computer::new(connect_core::computer::Level::Perfect, 0);
+    let mut computer =
+        connect_core::computer::Computer::new(connect_core::computer::Level::Perfect, 0);
     each_line(args.file.as_deref(), |moves, out| {
-        let game = match connect_core::computer::Game::from_moves(size.width(), size.height(), players, moves) {
+        let game = match connect_core::computer::Game::from_moves(
+            size.width(),
+            size.height(),
+            players,
+            moves,
+        ) {
             Ok(g) => g,
             Err(e) => return Ok(Err(e)),
         };

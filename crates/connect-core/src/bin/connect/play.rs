@@ -27,10 +27,7 @@ fn setup(args: &PlayArgs) -> Result<Game, Failure> {
         }
         None => {
             let board = Board::empty(args.cols, args.rows).map_err(|e| {
-                Failure::Usage(format!(
-                    "--rows {} --cols {}: {e}",
-                    args.rows, args.cols
-                ))
+                Failure::Usage(format!("--rows {} --cols {}: {e}", args.rows, args.cols))
             })?;
             (board, Vec::new())
         }
@@ -106,7 +103,12 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             let p = game.to_move();
             let c = computer.choose(&game).expect("a game not over has a move");
             game.play(c).expect("the computer plays a column with room");
-            writeln!(out, "Player {} (computer) plays {}.", token(p, color), c + 1)?;
+            writeln!(
+                out,
+                "Player {} (computer) plays {}.",
+                token(p, color),
+                c + 1
+            )?;
             continue;
         }
         if game.is_over() {
@@ -133,7 +135,11 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 frontend::note(&format!("{shown:?}: {why}"));
             } else {
                 *bad = true;
-                eprintln!("{}{}:{line_no}: {shown:?}: {why}", frontend::PREFIX, frontend::STDIN);
+                eprintln!(
+                    "{}{}:{line_no}: {shown:?}: {why}",
+                    frontend::PREFIX,
+                    frontend::STDIN
+                );
             }
         };
         match cmd {
@@ -171,7 +177,9 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 Ok(c) if c >= 1 => {
                     if let Err(e) = game.play(c - 1) {
                         let why = match e {
-                            PlayError::Over => "the game is over; u undo, s FILE save, q quit".to_string(),
+                            PlayError::Over => {
+                                "the game is over; u undo, s FILE save, q quit".to_string()
+                            }
                             PlayError::ColumnFull(_) => format!("{e}; type a column with room"),
                             e => e.to_string(),
                         };
