@@ -96,7 +96,7 @@ fn begin_medium_all() {
 }
 
 #[test]
-#[ignore = "release: a sample of Begin-Hard (every 100th line)"]
+#[ignore = "release: a sample of Begin-Hard (every 200th line)"]
 fn begin_hard_sample() {
-    check("Test_L1_R3", 10, 100);
+    check("Test_L1_R3", 5, 200);
 }

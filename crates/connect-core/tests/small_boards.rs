@@ -13,7 +13,8 @@ use connect_core::solve::{Position, Size, Solver};
 struct Brute {
     w: usize,
     h: usize,
-    memo: HashMap<Vec<Vec<u8>>, (i32, i32)>,
+    /// By the columns packed as `(1 << len) | first player's cells`, `h + 1` bits each.
+    memo: HashMap<u128, (i32, i32)>,
 }
 
 impl Brute {
@@ -49,7 +50,16 @@ impl Brute {
     /// number of cells a last-stone win scores 0 like a draw, so the outcome
     /// is searched on its own.
     fn solve(&mut self, cols: &mut Vec<Vec<u8>>, me: u8) -> (i32, i32) {
-        if let Some(&s) = self.memo.get(cols) {
+        let key = cols.iter().rev().fold(0u128, |k, col| {
+            let bits = col
+                .iter()
+                .enumerate()
+                .fold(1u128 << col.len(), |b, (i, &x)| {
+                    b | (u128::from(x == 1) << i)
+                });
+            (k << (self.h + 1)) | bits
+        });
+        if let Some(&s) = self.memo.get(&key) {
             return s;
         }
         let mut best: Option<(i32, i32)> = None;
@@ -69,7 +79,7 @@ impl Brute {
             best = Some(best.map_or(s, |b| (b.0.max(s.0), b.1.max(s.1))));
         }
         let s = best.unwrap_or((0, 0)); // a full board is a draw
-        self.memo.insert(cols.clone(), s);
+        self.memo.insert(key, s);
         s
     }
 
