@@ -115,9 +115,6 @@ fn cnf_escape(text: &str) -> String {
 fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
     let size = size(args.board.width, args.board.height)?;
     let mut solver = Solver::new(size);
-    if std::env::var_os("CONNECT_NO_SYM").is_some() {
-        solver.set_symmetric(false);
-    }
     each_line(args.file.as_deref(), |moves, out| {
         let p = match Position::from_moves(size, moves) {
             Ok(p) => p,
@@ -137,9 +134,6 @@ fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
             write!(out, " {}", solver.solve(&p))?;
         }
         writeln!(out)?;
-        if std::env::var_os("CONNECT_NODES").is_some() {
-            eprintln!("nodes {}", solver.nodes());
-        }
         Ok(Ok(()))
     })
 }
