@@ -7,8 +7,10 @@
 //! looks only at the four lines through the piece just placed. A million moves
 //! on a 1000 × 1000 board cost no more per move than on a 6 × 7 one.
 //!
-//! This crate does no I/O and knows nothing of the `.cnf` text format; the
-//! `cnf-grader` crate reads and writes files.
+//! This crate does no I/O: [`cnf`] reads and writes the `.cnf` text (the
+//! grader and the `connect` game share it), [`solve`] is the exact
+//! two-player solver, [`computer`] the game and the computer player; the
+//! binaries read and write files.
 //!
 //! ```
 //! use connect_core::{Board, Function};
@@ -29,7 +31,10 @@
 #![deny(missing_docs)]
 
 mod board;
+pub mod cnf;
+pub mod computer;
 mod game;
+pub mod solve;
 
 pub use board::{Board, BoardError, Cell, Drop, Player};
 pub use game::{

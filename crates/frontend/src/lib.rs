@@ -1,5 +1,5 @@
 //! The one front-end convention of the workspace's binaries (`cnf-grader`,
-//! `part01`…`part04`, `mastermind`, `peg`), in one place.
+//! `part01`…`part04`, `mastermind`, `peg`, `connect`), in one place.
 //!
 //! `main` calls `run() -> Result<ExitCode, Failure>` and hands the result
 //! to [`finish`], the only place that turns an error into an exit code:

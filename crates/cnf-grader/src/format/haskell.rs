@@ -3,7 +3,4 @@
 //! reader.
 
 pub use haskell_text::show_string;
-pub(crate) use haskell_text::{
-    Res, SyntaxError, close_parens, describe_found, fail, is_space, open_parens, string_literal,
-    to_failure, token, ws,
-};
+pub(crate) use haskell_text::{describe_found, is_space, string_literal};

@@ -1,0 +1,112 @@
+//! The command line of `connect`: its subcommands and their flags.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use frontend::ColorWhen;
+
+/// Connect Four for 2 to 35 players: play in the terminal, solve positions exactly, pick perfect moves.
+#[derive(Parser, Debug)]
+#[command(name = "connect", version)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Play in the terminal: type a column, or u (undo), h (hint), s FILE (save), q (quit).
+    Play(PlayArgs),
+    /// Print the exact score of each two-player position (one line of moves per line).
+    ///
+    /// A line is the columns played so far, as digits 1-9 from the left,
+    /// first player first (e.g. 4453; an empty line is the empty board);
+    /// anything after a space on the line (the score column of a benchmark
+    /// set) is ignored. Each answer is
+    /// `MOVES SCORE`, from the side to move: 0 a draw, 22 - k a win with
+    /// the winner's k-th stone on 7x6 (floor(W*H/2) + 1 - k in general), the
+    /// negative a loss.
+    Solve(SolveArgs),
+    /// Print the column a perfect player plays in each position (`MOVES COLUMN`).
+    ///
+    /// Positions are read as by `solve`. With --players above 2 the moves
+    /// rotate through every player and the column is the pick of a
+    /// depth-limited paranoid search.
+    Best(BestArgs),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct Board {
+    /// Columns of the board.
+    #[arg(long, default_value_t = 7, value_name = "W")]
+    pub(crate) width: usize,
+    /// Rows of the board.
+    #[arg(long, default_value_t = 6, value_name = "H")]
+    pub(crate) height: usize,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct SolveArgs {
+    /// The positions, one per line (standard input when not given).
+    pub(crate) file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) board: Board,
+    /// Print the score of every column instead (`-` for a full column).
+    #[arg(long, short)]
+    pub(crate) analyze: bool,
+    /// Only win (1), draw (0) or loss (-1): faster.
+    #[arg(long, short)]
+    pub(crate) weak: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct BestArgs {
+    /// The positions, one per line (standard input when not given).
+    pub(crate) file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) board: Board,
+    /// Players taking turns (2-35).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=35))]
+    pub(crate) players: u8,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct PlayArgs {
+    /// A .cnf game to go on with: its rows and its moves so far.
+    pub(crate) file: Option<PathBuf>,
+    /// Rows of a new board.
+    #[arg(long, default_value_t = 6, value_name = "R", conflicts_with = "file")]
+    pub(crate) rows: usize,
+    /// Columns of a new board.
+    #[arg(long, default_value_t = 7, value_name = "C", conflicts_with = "file")]
+    pub(crate) cols: usize,
+    /// Players taking turns, 2-35 (tokens 1-9, then a-z); from a .cnf, at
+    /// least its highest token, which is the default.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=35))]
+    pub(crate) players: Option<u8>,
+    /// Players the computer plays, e.g. 2 or 2,3.
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u8).range(1..=35))]
+    pub(crate) computer: Vec<u8>,
+    /// How well the computer plays.
+    #[arg(long, value_enum, default_value_t = LevelArg::Perfect)]
+    pub(crate) level: LevelArg,
+    /// Seed for the computer's random choices, for a repeatable game.
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// When to draw the board in colour (auto: on a terminal, unless NO_COLOR is set).
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub(crate) color: ColorWhen,
+}
+
+/// The computer's level as a command-line value.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum LevelArg {
+    /// Any column with room, at random.
+    Random,
+    /// Wins at once when it can, blocks a win at once, else random.
+    Easy,
+    /// A short look-ahead (4 moves).
+    Medium,
+    /// Exact play in two-player games; a deep paranoid search otherwise.
+    Perfect,
+}

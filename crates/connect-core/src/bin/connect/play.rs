@@ -1,0 +1,321 @@
+//! `connect play`: the terminal game over connect-core's rules.
+
+use std::fs;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use connect_core::cnf::{parse_cnf, render_cnf};
+use connect_core::computer::{Computer, Game, Hint, Level, PlayError};
+use connect_core::{Board, Cell, Player};
+use frontend::Failure;
+use owo_colors::OwoColorize;
+
+use crate::args::{LevelArg, PlayArgs};
+
+/// The game as set up from the command line.
+fn setup(args: &PlayArgs) -> Result<Game, Failure> {
+    let (board, moves) = match &args.file {
+        Some(path) => {
+            let text = fs::read_to_string(path)
+                .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
+            let game = parse_cnf(&text).map_err(|d| {
+                Failure::Usage(d.render(&path.display().to_string(), &text).to_string())
+            })?;
+            let moves: Vec<usize> = game.moves.iter().map(|&m| (m - 1) as usize).collect();
+            (game.board, moves)
+        }
+        None => {
+            let board = Board::empty(args.cols, args.rows).map_err(|e| {
+                Failure::Usage(format!("--rows {} --cols {}: {e}", args.rows, args.cols))
+            })?;
+            (board, Vec::new())
+        }
+    };
+    let highest = board.highest_player().map_or(0, Player::number);
+    let players = match args.players {
+        Some(n) if n < highest => {
+            return Err(Failure::Usage(format!(
+                "--players {n}: the board holds player {highest}'s pieces, so at least {highest} players play"
+            )));
+        }
+        Some(n) => n,
+        None => highest.max(2),
+    };
+    if let Some(&c) = args.computer.iter().find(|&&c| c > players) {
+        return Err(Failure::Usage(format!(
+            "--computer {c}: there are {players} players (1 to {players})"
+        )));
+    }
+    Ok(Game::new(board, players, &moves))
+}
+
+fn level(arg: LevelArg) -> Level {
+    match arg {
+        LevelArg::Random => Level::Random,
+        LevelArg::Easy => Level::Easy,
+        LevelArg::Medium => Level::Medium,
+        LevelArg::Perfect => Level::Perfect,
+    }
+}
+
+/// Runs the game on standard input and output.
+pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
+    let mut game = setup(&args)?;
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let mut computer = Computer::new(level(args.level), seed);
+    let color = args.color.for_stdout();
+    let terminal = io::stdin().is_terminal();
+    let mut out = io::stdout().lock();
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let is_computer = |p: Player| args.computer.contains(&p.number());
+
+    let who: Vec<String> = (1..=game.players())
+        .filter(|&n| args.computer.contains(&n))
+        .map(|n| n.to_string())
+        .collect();
+    writeln!(
+        out,
+        "Connect Four: {} players on {} rows x {} columns{}.",
+        game.players(),
+        game.board().height(),
+        game.board().width(),
+        if who.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; the computer ({}) plays {}",
+                level_name(args.level),
+                who.join(", ")
+            )
+        }
+    )?;
+    let mut line_no = 0usize;
+    let mut bad = false;
+    loop {
+        write!(out, "\n{}", render(game.board(), color))?;
+        if let Some(text) = outcome(&game) {
+            writeln!(out, "{text}")?;
+        }
+        // The computer's turns.
+        if !game.is_over() && is_computer(game.to_move()) {
+            let p = game.to_move();
+            let c = computer.choose(&game).expect("a game not over has a move");
+            game.play(c).expect("the computer plays a column with room");
+            writeln!(
+                out,
+                "Player {} (computer) plays {}.",
+                token(p, color),
+                c + 1
+            )?;
+            continue;
+        }
+        if game.is_over() {
+            write!(out, "u undo, s FILE save, q quit\n> ")?;
+        } else {
+            write!(
+                out,
+                "Player {} to move: a column 1-{}, u undo, h hint, s FILE save, q quit\n> ",
+                token(game.to_move(), color),
+                game.board().width()
+            )?;
+        }
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            break;
+        }
+        line_no += 1;
+        let cmd = line.trim();
+        let refuse = |why: String, bad: &mut bool| {
+            let shown = escape(cmd);
+            if terminal {
+                frontend::note(&format!("{shown:?}: {why}"));
+            } else {
+                *bad = true;
+                eprintln!(
+                    "{}{}:{line_no}: {shown:?}: {why}",
+                    frontend::PREFIX,
+                    frontend::STDIN
+                );
+            }
+        };
+        match cmd {
+            "" => continue,
+            "q" => break,
+            "u" => {
+                // Back to the last move a person made.
+                let mut undone = false;
+                while game.undo() {
+                    undone = true;
+                    if !is_computer(game.to_move()) {
+                        break;
+                    }
+                }
+                if !undone {
+                    refuse("nothing to undo".into(), &mut bad);
+                }
+            }
+            "h" => match computer_hint(&mut computer, &game) {
+                Some(text) => writeln!(out, "{text}")?,
+                None => refuse("the game is over".into(), &mut bad),
+            },
+            _ if cmd.starts_with("s ") || cmd == "s" => {
+                let path = cmd[1..].trim();
+                if path.is_empty() {
+                    refuse("s needs a file name: s FILE".into(), &mut bad);
+                    continue;
+                }
+                match save(&game, Path::new(path)) {
+                    Ok(()) => writeln!(out, "Saved {}.", escape(path))?,
+                    Err(e) => refuse(format!("cannot save: {e}"), &mut bad),
+                }
+            }
+            _ => match cmd.parse::<usize>() {
+                Ok(c) if c >= 1 => {
+                    if let Err(e) = game.play(c - 1) {
+                        let why = match e {
+                            PlayError::Over => {
+                                "the game is over; u undo, s FILE save, q quit".to_string()
+                            }
+                            PlayError::ColumnFull(_) => format!("{e}; type a column with room"),
+                            e => e.to_string(),
+                        };
+                        refuse(why, &mut bad);
+                    }
+                }
+                _ => refuse(
+                    format!(
+                        "not a move; type a column 1-{}, u, h, s FILE or q",
+                        game.board().width()
+                    ),
+                    &mut bad,
+                ),
+            },
+        }
+    }
+    out.flush()?;
+    Ok(if bad {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn level_name(level: LevelArg) -> &'static str {
+    match level {
+        LevelArg::Random => "random",
+        LevelArg::Easy => "easy",
+        LevelArg::Medium => "medium",
+        LevelArg::Perfect => "perfect",
+    }
+}
+
+/// Control characters shown as escapes, so typed bytes never drive the terminal.
+fn escape(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
+}
+
+fn outcome(game: &Game) -> Option<String> {
+    if let Some(p) = game.winner() {
+        Some(format!("Player {} wins.", p.token()))
+    } else if game.is_over() {
+        Some(if game.playable().is_empty() {
+            "A draw: the board is full.".to_string()
+        } else {
+            "The board already has four in a row: the game is over.".to_string()
+        })
+    } else {
+        None
+    }
+}
+
+fn computer_hint(computer: &mut Computer, game: &Game) -> Option<String> {
+    Some(match computer.hint(game)? {
+        Hint::Scores(scores) => {
+            let cells: Vec<String> = scores
+                .iter()
+                .enumerate()
+                .map(|(c, s)| match s {
+                    Some(0) => format!("{}:0", c + 1),
+                    Some(s) => format!("{}:{s:+}", c + 1),
+                    None => format!("{}:-", c + 1),
+                })
+                .collect();
+            format!(
+                "Hint (score per column; > 0 wins, 0 draws, < 0 loses; higher wins sooner): {}",
+                cells.join(" ")
+            )
+        }
+        Hint::Pick(c) => format!("Hint: column {}.", c + 1),
+    })
+}
+
+/// Writes the game as a `.cnf` (its first board and every move) through a
+/// temporary file and a rename.
+fn save(game: &Game, path: &Path) -> io::Result<()> {
+    let moves: Vec<i64> = game.moves().iter().map(|&c| c as i64 + 1).collect();
+    let text = render_cnf(game.start(), &moves);
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::other("not a file name"))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    fs::write(&tmp, text)?;
+    fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = fs::remove_file(&tmp);
+    })
+}
+
+/// A player's token, coloured when `color` is set.
+fn token(p: Player, color: bool) -> String {
+    let t = p.token().to_string();
+    if !color {
+        return t;
+    }
+    match p.number() % 6 {
+        1 => t.red().bold().to_string(),
+        2 => t.yellow().bold().to_string(),
+        3 => t.blue().bold().to_string(),
+        4 => t.green().bold().to_string(),
+        5 => t.magenta().bold().to_string(),
+        _ => t.cyan().bold().to_string(),
+    }
+}
+
+/// The board with column numbers above, one character per cell.
+fn render(board: &Board, color: bool) -> String {
+    let w = board.width();
+    let mut s = String::new();
+    let numbers: Vec<String> = (1..=w).map(|c| (c % 10).to_string()).collect();
+    s.push_str(&numbers.join(" "));
+    s.push('\n');
+    for r in 0..board.height() {
+        let row: Vec<String> = (0..w)
+            .map(|c| match board.cell(r, c) {
+                Cell::Empty => "-".to_string(),
+                Cell::Piece(p) => token(p, color),
+            })
+            .collect();
+        s.push_str(&row.join(" "));
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,545 @@
+//! A game of 2 to 35 players on a connect-core [`Board`], and the
+//! computer player of every level.
+//!
+//! The rules are the board's own ([`Board::drop_piece`], [`Board::has_four`],
+//! [`Board::has_four_through`]): a piece lands in the lowest empty cell of
+//! its column, and four in a row in any direction wins. A game from a
+//! `.cnf` file replays its moves as `manyPlayersManyMoves` does, so a move
+//! into a full column still passes the turn there; a move typed in a game
+//! must go into a column with room.
+//!
+//! # The computer
+//! `random` plays any column with room; `easy` wins at once when it can,
+//! else blocks a cell where the next player would win at once, else plays at
+//! random; `medium` looks [`MEDIUM_DEPTH`] moves ahead; `perfect` plays a
+//! two-player game exactly with [`crate::solve`] when the position is one
+//! the solver takes (two players' pieces, none floating) and at most
+//! [`EXACT_EMPTY_CELLS`] cells are empty, and otherwise looks
+//! [`PERFECT_DEPTH`] moves ahead.
+//!
+//! The look-ahead is a **paranoid** search: the computer assumes every
+//! other player plays against it alone. We chose it over max-n because it
+//! reduces any number of players to a two-sided game, so alpha-beta pruning
+//! works in full (max-n allows only shallow pruning and so sees far less
+//! deep in the same time), and because its pick is safe: it never walks into
+//! a loss that some coalition of opponents could force within the horizon.
+//! Its cost is pessimism: it may pass up a chance that only works if the
+//! others do not gang up. Leaves are scored by the lines of four still open
+//! to each player (weighted by the pieces already in them); ties go to the
+//! column nearest the centre.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::board::{Board, Drop, Player};
+use crate::solve::{Position, PositionError, Size, Solver};
+
+/// How far `medium` looks ahead, in moves.
+pub const MEDIUM_DEPTH: u32 = 4;
+/// How far `perfect` looks ahead when it cannot solve the game exactly.
+pub const PERFECT_DEPTH: u32 = 7;
+/// The most empty cells for which `perfect` solves a two-player game exactly.
+pub const EXACT_EMPTY_CELLS: usize = 42;
+
+/// Why a move cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlayError {
+    /// Occurs when the column is not on the board.
+    #[error("column {column} is not on the board; columns are 1 to {width}")]
+    NoSuchColumn {
+        /// The 1-based column asked for.
+        column: usize,
+        /// The board's width.
+        width: usize,
+    },
+    /// Occurs when the column's top cell is taken.
+    #[error("column {0} is full")]
+    ColumnFull(usize),
+    /// Occurs when the game is already over.
+    #[error("the game is over")]
+    Over,
+}
+
+/// A game in progress: the starting board, every move since, whose turn it is.
+#[derive(Debug, Clone)]
+pub struct Game {
+    start: Board,
+    /// 0-based columns, the `.cnf` file's first.
+    moves: Vec<usize>,
+    board: Board,
+    players: u8,
+    /// Index of the player to move, 0-based.
+    turn: u8,
+    winner: Option<Player>,
+    /// How many of `moves` came from the file (undo stops there).
+    fixed: usize,
+    /// Whether the file's board already held a four (the game is over,
+    /// nobody is credited with it).
+    four_in_file: bool,
+}
+
+impl Game {
+    /// A game of `players` (2–35) on `start` with the `.cnf` moves (0-based
+    /// columns, already checked against the width) played as
+    /// `manyPlayersManyMoves` plays them.
+    ///
+    /// # Panics
+    /// When `players` is not 2–35 or a move is outside the board.
+    pub fn new(start: Board, players: u8, moves: &[usize]) -> Game {
+        assert!((2..=Player::MAX).contains(&players), "2 to 35 players");
+        let mut game = Game {
+            board: start.clone(),
+            start,
+            moves: Vec::new(),
+            players,
+            turn: 0,
+            winner: None,
+            fixed: 0,
+            four_in_file: false,
+        };
+        game.four_in_file = game.board.has_four();
+        for &c in moves {
+            if game.winner.is_some() || game.four_in_file {
+                break;
+            }
+            game.step(c);
+        }
+        game.fixed = game.moves.len();
+        game
+    }
+
+    /// A game on an empty `width` × `height` board after `moves`, column
+    /// digits 1–9, the players taking turns from player 1.
+    pub fn from_moves(
+        width: usize,
+        height: usize,
+        players: u8,
+        moves: &str,
+    ) -> Result<Game, PositionError> {
+        let board =
+            Board::empty(width, height).map_err(|_| PositionError::Empty { width, height })?;
+        let mut game = Game::new(board, players, &[]);
+        for (i, ch) in moves.chars().enumerate() {
+            let index = i + 1;
+            let column = ch
+                .to_digit(10)
+                .map(|d| d as usize)
+                .filter(|&d| (1..=width.min(9)).contains(&d))
+                .ok_or(PositionError::NotAColumn {
+                    index,
+                    found: ch,
+                    width: width.min(9),
+                })?;
+            match game.play(column - 1) {
+                Ok(()) => {}
+                Err(PlayError::Over) => {
+                    return Err(PositionError::AfterWin {
+                        index,
+                        won_at: game.moves.len(),
+                    });
+                }
+                Err(_) => return Err(PositionError::ColumnFull { index, column }),
+            }
+        }
+        game.fixed = 0;
+        Ok(game)
+    }
+
+    fn step(&mut self, column: usize) {
+        let player = self.to_move();
+        self.moves.push(column);
+        if let Drop::Landed { row } = self.board.drop_piece(column, player)
+            && self.board.has_four_through(row, column)
+        {
+            self.winner = Some(player);
+        }
+        self.turn = (self.turn + 1) % self.players;
+    }
+
+    /// Plays 0-based `column` for the player to move.
+    pub fn play(&mut self, column: usize) -> Result<(), PlayError> {
+        if self.is_over() {
+            return Err(PlayError::Over);
+        }
+        if column >= self.board.width() {
+            return Err(PlayError::NoSuchColumn {
+                column: column + 1,
+                width: self.board.width(),
+            });
+        }
+        if !self.has_room(column) {
+            return Err(PlayError::ColumnFull(column + 1));
+        }
+        self.step(column);
+        Ok(())
+    }
+
+    /// Takes back the last move typed or played in this game (not the
+    /// file's); false when there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.moves.len() <= self.fixed {
+            return false;
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.pop();
+        let fixed = self.fixed;
+        let mut again = Game::new(self.start.clone(), self.players, &moves[..fixed]);
+        for &c in &moves[fixed..] {
+            again.step(c);
+        }
+        again.fixed = fixed;
+        *self = again;
+        true
+    }
+
+    /// Whether 0-based `column` has room.
+    pub fn has_room(&self, column: usize) -> bool {
+        column < self.board.width() && self.board.cell(0, column) == crate::Cell::Empty
+    }
+
+    /// The 0-based columns with room.
+    pub fn playable(&self) -> Vec<usize> {
+        (0..self.board.width())
+            .filter(|&c| self.has_room(c))
+            .collect()
+    }
+
+    /// The player to move.
+    pub fn to_move(&self) -> Player {
+        Player::new(self.turn + 1).expect("turn below 35")
+    }
+
+    /// The number of players.
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The board now.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The board the game started from (the `.cnf` file's rows).
+    pub fn start(&self) -> &Board {
+        &self.start
+    }
+
+    /// Every move, 0-based columns, the file's first.
+    pub fn moves(&self) -> &[usize] {
+        &self.moves
+    }
+
+    /// The player who made four in a row, if one did.
+    pub fn winner(&self) -> Option<Player> {
+        self.winner
+    }
+
+    /// Whether the game is over: won, or every column full.
+    pub fn is_over(&self) -> bool {
+        self.winner.is_some() || self.four_in_file || self.playable().is_empty()
+    }
+
+    /// The position for the exact solver: two players' pieces, none floating.
+    pub fn position(&self) -> Option<Position> {
+        if self.players != 2 || self.is_over() {
+            return None;
+        }
+        Position::from_board(&self.board, self.to_move()).ok()
+    }
+}
+
+/// How well the computer plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// Any column with room, at random.
+    Random,
+    /// Wins at once, else blocks the next player's immediate win, else random.
+    Easy,
+    /// A paranoid search [`MEDIUM_DEPTH`] moves deep.
+    Medium,
+    /// Exact when the solver takes the game, else [`PERFECT_DEPTH`] deep.
+    Perfect,
+}
+
+/// What a hint shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hint {
+    /// Every column's exact score (`None`: full), in the solver's convention.
+    Scores(Vec<Option<i32>>),
+    /// The search's pick, 0-based.
+    Pick(usize),
+}
+
+/// A computer player: its level, its random numbers and its solver (kept
+/// between moves, so its table stays warm).
+pub struct Computer {
+    level: Level,
+    rng: StdRng,
+    solver: Option<Solver>,
+    /// The perfect moves already found in positions of at most
+    /// [`REMEMBERED_MOVES`] stones, by the position's rows: a computer that
+    /// plays many games solves each opening once.
+    known: std::collections::HashMap<Vec<String>, usize>,
+}
+
+/// Positions of at most this many stones keep the perfect move found for
+/// them for the life of the [`Computer`].
+pub const REMEMBERED_MOVES: usize = 12;
+
+impl Computer {
+    /// A computer of this level whose random choices follow `seed`.
+    pub fn new(level: Level, seed: u64) -> Computer {
+        Computer {
+            level,
+            rng: StdRng::seed_from_u64(seed),
+            solver: None,
+            known: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    fn solver(&mut self, size: Size) -> &mut Solver {
+        if self.solver.as_ref().is_none_or(|s| s.size() != size) {
+            self.solver = Some(Solver::new(size));
+        }
+        self.solver.as_mut().expect("just made")
+    }
+
+    /// The exact position, if `perfect` solves this game.
+    fn exact(game: &Game) -> Option<Position> {
+        game.position()
+            .filter(|p| p.empty_cells() <= EXACT_EMPTY_CELLS)
+    }
+
+    /// The 0-based column the computer plays, `None` when the game is over.
+    pub fn choose(&mut self, game: &Game) -> Option<usize> {
+        let playable = game.playable();
+        if game.is_over() || playable.is_empty() {
+            return None;
+        }
+        match self.level {
+            Level::Random => Some(playable[self.rng.random_range(0..playable.len())]),
+            Level::Easy => Some(
+                immediate(game, game.to_move())
+                    .or_else(|| immediate(game, next_player(game)))
+                    .unwrap_or_else(|| playable[self.rng.random_range(0..playable.len())]),
+            ),
+            Level::Medium => Some(paranoid(game, MEDIUM_DEPTH)),
+            Level::Perfect => match Computer::exact(game) {
+                Some(p) => {
+                    let rows = (p.moves() <= REMEMBERED_MOVES).then(|| p.rows());
+                    if let Some(&c) = rows.as_ref().and_then(|r| self.known.get(r)) {
+                        return Some(c);
+                    }
+                    let size = p.size();
+                    let c = self.solver(size).best_move(&p).map(|(c, _)| c)?;
+                    if let Some(rows) = rows {
+                        self.known.insert(rows, c);
+                    }
+                    Some(c)
+                }
+                None => Some(paranoid(game, PERFECT_DEPTH)),
+            },
+        }
+    }
+
+    /// A hint for the player to move: every column's exact score in a
+    /// two-player game the solver takes, the perfect player's pick otherwise.
+    pub fn hint(&mut self, game: &Game) -> Option<Hint> {
+        if game.is_over() {
+            return None;
+        }
+        if let Some(p) = Computer::exact(game) {
+            let size = p.size();
+            return Some(Hint::Scores(self.solver(size).analyze(&p, false)));
+        }
+        Some(Hint::Pick(paranoid(game, PERFECT_DEPTH)))
+    }
+}
+
+fn next_player(game: &Game) -> Player {
+    Player::new(game.to_move().number() % game.players() + 1).expect("1 to 35")
+}
+
+/// A column where `player` would make four at once, centre first.
+fn immediate(game: &Game, player: Player) -> Option<usize> {
+    centre_out(game.board().width())
+        .into_iter()
+        .filter(|&c| game.has_room(c))
+        .find(|&c| {
+            let mut b = game.board().clone();
+            matches!(b.drop_piece(c, player), Drop::Landed { row } if b.has_four_through(row, c))
+        })
+}
+
+/// Columns from the centre out, left first at each distance.
+fn centre_out(width: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..width).collect();
+    order.sort_by_key(|&c| ((2 * c as i64 - (width as i64 - 1)).abs(), c));
+    order
+}
+
+const WIN: i64 = 1 << 40;
+
+/// The paranoid search's pick for the player to move.
+fn paranoid(game: &Game, depth: u32) -> usize {
+    let me = game.to_move();
+    let order = centre_out(game.board().width());
+    let mut best = (i64::MIN, order[0]);
+    let mut alpha = i64::MIN + 1;
+    for &c in &order {
+        if !game.has_room(c) {
+            continue;
+        }
+        let score = value_after(
+            game.board(),
+            c,
+            me,
+            me,
+            game.players(),
+            depth,
+            alpha,
+            i64::MAX,
+        );
+        if score > best.0 {
+            best = (score, c);
+        }
+        alpha = alpha.max(score);
+    }
+    best.1
+}
+
+/// The value for `me` of `mover` playing `column` on `board`, looking
+/// `depth` moves ahead in all (`depth` 1: this move only).
+#[allow(clippy::too_many_arguments)] // reason: the search's state, kept on the stack
+fn value_after(
+    board: &Board,
+    column: usize,
+    mover: Player,
+    me: Player,
+    players: u8,
+    depth: u32,
+    mut alpha: i64,
+    mut beta: i64,
+) -> i64 {
+    let mut b = board.clone();
+    let Drop::Landed { row } = b.drop_piece(column, mover) else {
+        unreachable!("only columns with room are tried")
+    };
+    if b.has_four_through(row, column) {
+        // Sooner is better for the winner.
+        let v = WIN + i64::from(depth);
+        return if mover == me { v } else { -v };
+    }
+    let next = Player::new(mover.number() % players + 1).expect("1 to 35");
+    let columns: Vec<usize> = centre_out(b.width())
+        .into_iter()
+        .filter(|&c| b.cell(0, c) == crate::Cell::Empty)
+        .collect();
+    if columns.is_empty() {
+        return 0;
+    }
+    if depth <= 1 {
+        return evaluate(&b, me);
+    }
+    let maximise = next == me;
+    let mut best = if maximise { i64::MIN + 1 } else { i64::MAX };
+    for c in columns {
+        let v = value_after(&b, c, next, me, players, depth - 1, alpha, beta);
+        if maximise {
+            best = best.max(v);
+            alpha = alpha.max(v);
+        } else {
+            best = best.min(v);
+            beta = beta.min(v);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// Lines of four still open to `me` against those open to any other
+/// player, each weighted by the square of the pieces already in it.
+fn evaluate(board: &Board, me: Player) -> i64 {
+    let (w, h) = (board.width() as isize, board.height() as isize);
+    let mut score = 0i64;
+    for r in 0..h {
+        for c in 0..w {
+            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                let (er, ec) = (r + 3 * dr, c + 3 * dc);
+                if er >= h || ec < 0 || ec >= w {
+                    continue;
+                }
+                let mut owner = None;
+                let mut count = 0i64;
+                let mut open = true;
+                for k in 0..4 {
+                    match board.cell((r + k * dr) as usize, (c + k * dc) as usize) {
+                        crate::Cell::Empty => {}
+                        crate::Cell::Piece(p) => match owner {
+                            None => {
+                                owner = Some(p);
+                                count = 1;
+                            }
+                            Some(o) if o == p => count += 1,
+                            Some(_) => {
+                                open = false;
+                                break;
+                            }
+                        },
+                    }
+                }
+                if let (true, Some(o)) = (open, owner) {
+                    let v = count * count;
+                    score += if o == me { v } else { -v };
+                }
+            }
+        }
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn easy_takes_a_win_and_blocks_one() {
+        let g = Game::from_moves(7, 6, 2, "445566").unwrap();
+        let mut c = Computer::new(Level::Easy, 1);
+        // Player 1 holds columns 4-6 of the bottom row: 3 or 7 wins, 3 is nearer the centre.
+        assert_eq!(c.choose(&g), Some(2));
+        // Player 1 has three stacked in column 4: player 2 blocks it.
+        let g = Game::from_moves(7, 6, 2, "41424").unwrap();
+        assert_eq!(Computer::new(Level::Easy, 1).choose(&g), Some(3));
+    }
+
+    #[test]
+    fn undo_stops_at_the_file_moves() {
+        let start = Board::empty(4, 4).unwrap();
+        let mut g = Game::new(start, 3, &[0, 1]);
+        assert_eq!(g.to_move().number(), 3);
+        g.play(2).unwrap();
+        assert_eq!(g.to_move().number(), 1);
+        assert!(g.undo());
+        assert_eq!(g.to_move().number(), 3);
+        assert!(!g.undo());
+        assert_eq!(g.moves(), [0, 1]);
+    }
+
+    #[test]
+    fn paranoid_finds_the_win_for_three_players() {
+        // player 1 has three in the bottom row; players 2 and 3 cannot stop both ends
+        let start = Board::from_rows(["-----", "-----", "-111-"]).unwrap();
+        let g = Game::new(start, 3, &[]);
+        let pick = paranoid(&g, 3);
+        assert!(pick == 0 || pick == 4, "{pick}");
+    }
+}

@@ -1,0 +1,219 @@
+//! A perfect two-player solver on bitboards: exact scores of positions,
+//! every column's score, and the move a perfect player makes.
+//!
+//! # Scores
+//! From the side to move: 0 for a draw; a win made with the winner's k-th
+//! stone scores ⌊W·H/2⌋ + 1 − k, a loss the negative (22 − k on 7 × 6).
+//! On boards of an even number of cells this is exactly the convention of
+//! Pascal Pons's benchmark sets, `(W·H + 1 − m) / 2` for a win by the m-th
+//! stone of the game (rounded down). On boards of an odd number of cells
+//! the two differ by one for wins of the first player (who has one stone
+//! more): there a first-player win with its very last stone scores 0, as a
+//! draw does; `--weak` and [`Solver::solve_weak`] still tell them apart.
+//!
+//! # Search
+//! Negamax with alpha-beta, over two integers per position (the side to
+//! move's stones and all stones; `u64` for boards of at most 56 bits, `u128`
+//! up to 128). The root narrows the score by null-window searches (a binary
+//! search on the score, biased towards 0, which is the iterative deepening
+//! of a solver whose depth is the game's end). Each node looks for forced
+//! moves (an opponent threat it must block, two it cannot), never plays
+//! just below an opponent's winning cell, bounds the score by the cells
+//! left, consults a transposition table (direct-mapped, full keys, a
+//! position and its mirror image sharing one entry), and tries moves by the
+//! number of winning cells they create, ties from the centre out.
+//! The table lives as long as the [`Solver`], so a file of positions reuses
+//! what earlier lines proved.
+//!
+//! ```
+//! use connect_core::solve::{Position, Size, Solver};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let size = Size::STANDARD;
+//! let mut solver = Solver::with_table_bits(size, 16);
+//! // A line of Pons's End-Easy set, with its published score.
+//! let p = Position::from_moves(size, "2252576253462244111563365343671351441")?;
+//! assert_eq!(solver.solve(&p), -1);
+//! # Ok(())
+//! # }
+//! ```
+
+mod bits;
+mod position;
+mod search;
+
+pub use position::{MAX_BITS, Position, PositionError, Size};
+
+use search::Engine;
+
+/// The exact solver, with its transposition table.
+pub struct Solver {
+    size: Size,
+    inner: Inner,
+}
+
+enum Inner {
+    /// 7 × 6, its size fixed at compile time.
+    Standard(Engine<u64, 7, 6, 8>),
+    Small(Engine<u64, 0, 0, 64>),
+    Large(Engine<u128, 0, 0, 64>),
+}
+
+/// Runs `$body` with `$e` the engine, whatever its integer type.
+macro_rules! with_engine {
+    ($self:expr, $e:ident, $body:expr) => {
+        match &mut $self.inner {
+            Inner::Standard($e) => $body,
+            Inner::Small($e) => $body,
+            Inner::Large($e) => $body,
+        }
+    };
+}
+
+/// A score from the side to move's view, in the public convention, from an
+/// internal score (see the module docs).
+fn public_score(size: Size, first_to_move: bool, internal: i32) -> i32 {
+    if internal == 0 {
+        return 0;
+    }
+    let winner_first = (internal > 0) == first_to_move;
+    if size.area() % 2 == 1 && winner_first {
+        internal - internal.signum()
+    } else {
+        internal
+    }
+}
+
+/// A position's two bit sets and empty cells in the engine's integer type.
+fn convert<B: bits::Bits>(p: &Position) -> (B, B, i32) {
+    let (c, m) = p.bits();
+    (B::from_u128(c), B::from_u128(m), p.empty_cells() as i32)
+}
+
+impl Solver {
+    /// A solver for boards of `size`, with a table sized for it (2^24
+    /// entries from 7 × 6 up, fewer for small boards).
+    pub fn new(size: Size) -> Solver {
+        let bits = if size.bits() >= 40 { 24 } else { 18 };
+        Solver::with_table_bits(size, bits)
+    }
+
+    /// A solver whose table has 2^`log_size` entries (10 to 30).
+    pub fn with_table_bits(size: Size, log_size: u32) -> Solver {
+        let log = log_size.clamp(10, 30);
+        let inner = if size == Size::STANDARD {
+            Inner::Standard(Engine::new(size, log))
+        } else if bits::fits_u64(size.bits(), size.width(), size.height()) {
+            Inner::Small(Engine::new(size, log))
+        } else {
+            Inner::Large(Engine::new(size, log))
+        };
+        Solver { size, inner }
+    }
+
+    /// The board size this solver is for.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// Nodes searched since the solver was made.
+    pub fn nodes(&self) -> u64 {
+        match &self.inner {
+            Inner::Standard(e) => e.nodes,
+            Inner::Small(e) => e.nodes,
+            Inner::Large(e) => e.nodes,
+        }
+    }
+
+    /// Forgets everything the table holds.
+    pub fn clear(&mut self) {
+        with_engine!(self, e, e.clear())
+    }
+
+    /// Whether a position and its mirror image share a table entry (on by
+    /// default; off only to measure what it gains).
+    pub fn set_symmetric(&mut self, on: bool) {
+        with_engine!(self, e, e.set_symmetric(on))
+    }
+
+    fn check(&self, p: &Position) {
+        assert_eq!(p.size(), self.size, "a position of another board size");
+    }
+
+    /// The internal score (see [`search`]) of a position, won or not.
+    fn internal(&mut self, p: &Position, weak: bool) -> i32 {
+        self.check(p);
+        if p.won_at().is_some() {
+            // The side to move has lost: the winner's stone came with one
+            // more cell empty.
+            let s = -(p.empty_cells() as i32 + 2) / 2;
+            return if weak { -1 } else { s };
+        }
+        with_engine!(self, e, {
+            let (c, m, empty) = convert(p);
+            e.solve(c, m, empty, weak)
+        })
+    }
+
+    /// The exact score of the position, from the side to move (module docs).
+    ///
+    /// # Panics
+    /// When the position is of another size than the solver's.
+    pub fn solve(&mut self, p: &Position) -> i32 {
+        let s = self.internal(p, false);
+        public_score(self.size, p.first_to_move(), s)
+    }
+
+    /// 1 when the side to move wins, 0 for a draw, −1 when it loses.
+    pub fn solve_weak(&mut self, p: &Position) -> i32 {
+        self.internal(p, true).signum()
+    }
+
+    /// The score of every column from the side to move's view (`None` for
+    /// a full column, or every column once the game is over); `weak` gives
+    /// only 1, 0 or −1.
+    pub fn analyze(&mut self, p: &Position, weak: bool) -> Vec<Option<i32>> {
+        self.check(p);
+        let size = self.size;
+        if p.is_over() {
+            return vec![None; size.width()];
+        }
+        let first = p.first_to_move();
+        with_engine!(self, e, {
+            let (c, m, empty) = convert(p);
+            (0..size.width() as u32)
+                .map(|col| {
+                    e.can_play(m, col).then(|| {
+                        let s = e.score_move(c, m, empty, col, weak);
+                        if weak {
+                            s.signum()
+                        } else {
+                            public_score(size, first, s)
+                        }
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The move a perfect player makes and the position's score: a column
+    /// keeping the best score, the one nearest the centre (left first)
+    /// among equals; `None` once the game is over.
+    pub fn best_move(&mut self, p: &Position) -> Option<(usize, i32)> {
+        self.check(p);
+        if p.is_over() {
+            return None;
+        }
+        let size = self.size;
+        let first = p.first_to_move();
+        let best = self.internal(p, false);
+        with_engine!(self, e, {
+            let (c, m, empty) = convert(p);
+            let order: Vec<u32> = e.order().to_vec();
+            order
+                .into_iter()
+                .find(|&col| e.can_play(m, col) && e.move_reaches(c, m, empty, col, best))
+                .map(|col| (col as usize, public_score(size, first, best)))
+        })
+    }
+}

@@ -1,0 +1,529 @@
+//! The exact search: negamax with alpha-beta over bitboards, a
+//! transposition table, and the move ordering of the fast solvers.
+//!
+//! Scores here are "internal": a win for the side to move, made with a
+//! stone placed when `e` cells were empty, scores `(e + 1) / 2`, a loss the
+//! negative, a draw 0. This is Pascal Pons's convention, and on boards of
+//! an even number of cells it is the public one (see [`super`]).
+
+use super::bits::Bits;
+use super::position::Size;
+
+/// Every cell that would complete a four of `stones` (whether free or not).
+#[inline(always)]
+fn winning_cells<B: Bits>(stones: B, h: u32) -> B {
+    let h1 = h + 1;
+    // vertical
+    let mut r = stones.shl(1) & stones.shl(2) & stones.shl(3);
+    for d in [h1, h, h + 2] {
+        let p = stones.shl(d) & stones.shl(2 * d);
+        r |= p & stones.shl(3 * d);
+        r |= p & stones.shr(d);
+        let p = stones.shr(d) & stones.shr(2 * d);
+        r |= p & stones.shl(d);
+        r |= p & stones.shr(3 * d);
+    }
+    r
+}
+
+/// Whether `stones` hold four in a row on a board of this size.
+pub(crate) fn has_four_u128(size: Size, stones: u128) -> bool {
+    let h1 = size.height() as u32 + 1;
+    [1, h1, h1 - 1, h1 + 1].into_iter().any(|d| {
+        let m = stones & stones.checked_shr(d).unwrap_or(0);
+        m & m.checked_shr(2 * d).unwrap_or(0) != 0
+    })
+}
+
+/// The board's constant masks, in the engine's integer type. `W` and `H`
+/// fix the size at compile time (0: the size is in the fields), so the
+/// standard board's shifts and masks become constants.
+#[derive(Clone)]
+pub(crate) struct Geometry<B, const W: u32, const H: u32> {
+    width: u32,
+    height: u32,
+    bottom: B,
+    board: B,
+    /// Columns from the centre out.
+    order: Vec<u32>,
+}
+
+impl<B: Bits, const W: u32, const H: u32> Geometry<B, W, H> {
+    pub(crate) fn new(size: Size) -> Geometry<B, W, H> {
+        let width = size.width() as u32;
+        assert!(W == 0 || (W == width && H == size.height() as u32));
+        // 3, 2, 4, 1, 5, 0, 6 for 7 columns (0-based): the centre first, then
+        // left before right at each distance.
+        let mut order: Vec<u32> = (0..width).collect();
+        let centre2 = width as i64 - 1; // twice the centre
+        order.sort_by_key(|&c| ((2 * c as i64 - centre2).abs(), c));
+        Geometry {
+            width,
+            height: size.height() as u32,
+            bottom: B::from_u128(size.bottom_mask()),
+            board: B::from_u128(size.board_mask()),
+            order,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn w(&self) -> u32 {
+        if W > 0 { W } else { self.width }
+    }
+
+    #[inline(always)]
+    fn h(&self) -> u32 {
+        if W > 0 { H } else { self.height }
+    }
+
+    #[inline(always)]
+    fn bottom(&self) -> B {
+        if W > 0 {
+            B::from_u128(const_bottom(W, H))
+        } else {
+            self.bottom
+        }
+    }
+
+    #[inline(always)]
+    fn board(&self) -> B {
+        if W > 0 {
+            B::from_u128(const_bottom(W, H) * ((1u128 << H) - 1))
+        } else {
+            self.board
+        }
+    }
+
+    /// Every cell of 0-based column `c`.
+    #[inline(always)]
+    fn column(&self, c: u32) -> B {
+        let h = self.h();
+        (B::ONE.shl(h) - B::ONE).shl(c * (h + 1))
+    }
+
+    #[inline(always)]
+    fn possible(&self, mask: B) -> B {
+        (mask + self.bottom()) & self.board()
+    }
+
+    /// Free cells that complete a four of `stones`.
+    #[inline(always)]
+    fn winning(&self, stones: B, mask: B) -> B {
+        winning_cells(stones, self.h()) & (self.board() ^ mask)
+    }
+
+    /// The key of a position with the column order reversed.
+    #[inline(always)]
+    fn mirror(&self, key: B) -> B {
+        let (w, h1) = (self.w(), self.h() + 1);
+        let col = B::ONE.shl(h1) - B::ONE; // the h + 1 bits of column 0
+        let mut m = B::ZERO;
+        for c in 0..w {
+            let bits = key.shr(c * h1) & col;
+            m |= bits.shl((w - 1 - c) * h1);
+        }
+        m
+    }
+}
+
+/// One bit at the bottom of each of `w` columns of height `h`.
+const fn const_bottom(w: u32, h: u32) -> u128 {
+    let mut m = 0u128;
+    let mut c = 0;
+    while c < w {
+        m |= 1u128 << (c * (h + 1));
+        c += 1;
+    }
+    m
+}
+
+/// A direct-mapped transposition table, always replacing, holding the full key.
+struct Table<B: Bits> {
+    slots: Vec<B::Slot>,
+    shift: u32,
+}
+
+impl<B: Bits> Table<B> {
+    fn new(log_size: u32) -> Table<B> {
+        let slots = vec![B::Slot::default(); 1 << log_size];
+        huge_pages(&slots);
+        Table {
+            slots,
+            shift: 64 - log_size,
+        }
+    }
+
+    #[inline(always)]
+    fn index(&self, key: B) -> usize {
+        (key.hash() >> self.shift) as usize
+    }
+
+    /// The byte and move (column + 1, 0 for none) stored for `key`.
+    #[inline(always)]
+    fn get(&self, key: B) -> (u8, u8) {
+        B::entry(self.slots[self.index(key)], key)
+    }
+
+    #[inline(always)]
+    fn put(&mut self, key: B, value: u8, mv: u8) {
+        let i = self.index(key);
+        self.slots[i] = B::slot(key, value, mv);
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(B::Slot::default());
+    }
+}
+
+/// Asks the kernel to back a large table with huge pages: every probe of
+/// the search lands on a random slot, and with 4 KiB pages most of them
+/// also miss the TLB. Advice only; where it is refused nothing changes.
+fn huge_pages<T>(slots: &[T]) {
+    const PAGE: usize = 2 << 20;
+    let start = slots.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(slots);
+    let first = start.div_ceil(PAGE) * PAGE;
+    let last = end / PAGE * PAGE;
+    if last > first {
+        // SAFETY: MADV_HUGEPAGE changes only how the kernel backs these pages
+        // (inside an allocation this table owns), never their contents.
+        #[allow(unsafe_code)]
+        // reason: madvise has no safe wrapper; this advice cannot change memory
+        let _ = unsafe {
+            rustix::mm::madvise(
+                first as *mut _,
+                last - first,
+                rustix::mm::Advice::LinuxHugepage,
+            )
+        };
+    }
+}
+
+/// Table bytes: `1 + 2·(score + 63) + lower`, so 0 means nothing stored.
+#[inline(always)]
+fn encode(score: i32, lower: bool) -> u8 {
+    // A bound beyond ±63 (boards of more than 126 cells) is stored weaker, still true.
+    let score = score.clamp(-63, 63);
+    (1 + 2 * (score + 63) + i32::from(lower)) as u8
+}
+
+#[inline(always)]
+fn decode(v: u8) -> (i32, bool) {
+    let v = i32::from(v) - 1;
+    (v / 2 - 63, v % 2 == 1)
+}
+
+/// Up to `N` moves, highest score first, ties in the order added.
+struct Sorter<const N: usize> {
+    /// `(score << 8) | column`, kept in ascending order.
+    entries: [u16; N],
+    len: usize,
+}
+
+impl<const N: usize> Sorter<N> {
+    #[inline(always)]
+    fn new() -> Sorter<N> {
+        Sorter {
+            entries: [0; N],
+            len: 0,
+        }
+    }
+
+    /// Adds a move; among equal scores the last one added comes out first.
+    #[inline(always)]
+    fn add(&mut self, column: u32, score: u32) {
+        let e = ((score.min(255) as u16) << 8) | column as u16;
+        let mut pos = self.len;
+        while pos > 0 && self.entries[pos - 1] >> 8 > e >> 8 {
+            self.entries[pos] = self.entries[pos - 1];
+            pos -= 1;
+        }
+        self.entries[pos] = e;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(u32::from(self.entries[self.len] & 0xff))
+    }
+}
+
+/// The search over one integer type, for boards of at most `N` columns
+/// (`W`, `H`: a size fixed at compile time, or 0).
+pub(crate) struct Engine<B: Bits, const W: u32, const H: u32, const N: usize> {
+    pub(crate) geo: Geometry<B, W, H>,
+    table: Table<B>,
+    symmetric: bool,
+    pub(crate) nodes: u64,
+}
+
+impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
+    pub(crate) fn new(size: Size, log_table: u32) -> Engine<B, W, H, N> {
+        assert!(size.width() <= N);
+        Engine {
+            geo: Geometry::new(size),
+            table: Table::new(log_table),
+            symmetric: true,
+            nodes: 0,
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Whether keys of mirror images are shared.
+    pub(crate) fn set_symmetric(&mut self, on: bool) {
+        self.symmetric = on;
+        self.table.clear();
+    }
+
+    #[inline(always)]
+    fn key(&self, current: B, mask: B) -> B {
+        let k = current + mask;
+        if self.symmetric {
+            k.min(self.geo.mirror(k))
+        } else {
+            k
+        }
+    }
+
+    /// Negamax within `alpha < beta`; the position has no four and the
+    /// side to move cannot win at once. `empty` is the number of empty cells.
+    fn negamax(&mut self, current: B, mask: B, empty: i32, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        self.nodes += 1;
+        let geo = &self.geo;
+        let possible_all = geo.possible(mask);
+        let opponent_win = geo.winning(current ^ mask, mask);
+        let forced = possible_all & opponent_win;
+        let mut possible = possible_all;
+        if forced != B::ZERO {
+            if forced & (forced - B::ONE) != B::ZERO {
+                return -empty / 2; // two threats: the opponent wins next move
+            }
+            possible = forced;
+        }
+        // never play just below an opponent's winning cell
+        possible &= !opponent_win.shr(1);
+        if possible == B::ZERO {
+            return -empty / 2;
+        }
+        if empty <= 2 {
+            return 0;
+        }
+        let min = -(empty - 2) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let max = (empty - 1) / 2;
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let key = self.key(current, mask);
+        let (v, stored_move) = self.table.get(key);
+        if v != 0 {
+            let (score, lower) = decode(v);
+            if lower {
+                if alpha < score {
+                    alpha = score;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else if beta > score {
+                beta = score;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+        }
+
+        // The move that last refuted this position first (kept for a mirror
+        // image too, so it is mirrored back when the key was), then by the
+        // winning cells a move makes, ties from the centre out.
+        let mirrored = self.symmetric && key != current + mask;
+        let first = match stored_move {
+            0 => u32::MAX,
+            m if mirrored => geo.w() - u32::from(m),
+            m => u32::from(m) - 1,
+        };
+        let mut moves = Sorter::<N>::new();
+        for i in (0..geo.w() as usize).rev() {
+            let c = geo.order[i];
+            let mv = possible & geo.column(c);
+            if mv != B::ZERO {
+                let score = if c == first {
+                    255
+                } else {
+                    geo.winning(current | mv, mask).popcount()
+                };
+                moves.add(c, score);
+            }
+        }
+        while let Some(c) = moves.next() {
+            let mv = possible & self.geo.column(c);
+            let next_current = current ^ mask;
+            let next_mask = mask | mv;
+            let score = -self.negamax(next_current, next_mask, empty - 1, -beta, -alpha);
+            if score >= beta {
+                let stored = if mirrored { self.geo.w() - c } else { c + 1 };
+                self.table.put(key, encode(score, true), stored as u8);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        self.table.put(key, encode(alpha, false), 0);
+        alpha
+    }
+
+    fn can_win_next(&self, current: B, mask: B) -> bool {
+        self.geo.winning(current, mask) & self.geo.possible(mask) != B::ZERO
+    }
+
+    /// The exact internal score (or, `weak`, only its sign) of a position
+    /// with no four.
+    pub(crate) fn solve(&mut self, current: B, mask: B, empty: i32, weak: bool) -> i32 {
+        if empty == 0 {
+            return 0;
+        }
+        if self.can_win_next(current, mask) {
+            return (empty + 1) / 2;
+        }
+        let (mut min, mut max) = (-empty / 2, (empty + 1) / 2);
+        if weak {
+            (min, max) = (-1, 1);
+        }
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(current, mask, empty, med, med + 1);
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        min
+    }
+
+    /// The internal score of playing 0-based `column` (which has room).
+    pub(crate) fn score_move(
+        &mut self,
+        current: B,
+        mask: B,
+        empty: i32,
+        column: u32,
+        weak: bool,
+    ) -> i32 {
+        let mv = self.geo.possible(mask) & self.geo.column(column);
+        if self.geo.winning(current, mask) & mv != B::ZERO {
+            let s = (empty + 1) / 2;
+            return if weak { s.signum() } else { s };
+        }
+        -self.solve(current ^ mask, mask | mv, empty - 1, weak)
+    }
+
+    /// Whether playing `column` scores at least `target` for the side to move.
+    pub(crate) fn move_reaches(
+        &mut self,
+        current: B,
+        mask: B,
+        empty: i32,
+        column: u32,
+        target: i32,
+    ) -> bool {
+        let mv = self.geo.possible(mask) & self.geo.column(column);
+        if self.geo.winning(current, mask) & mv != B::ZERO {
+            return (empty + 1) / 2 >= target;
+        }
+        let (c2, m2, e2) = (current ^ mask, mask | mv, empty - 1);
+        if e2 == 0 {
+            return 0 >= target;
+        }
+        // the child's score is at most -target
+        let child_target = -target;
+        if self.can_win_next(c2, m2) {
+            return (e2 + 1) / 2 <= child_target;
+        }
+        self.negamax(c2, m2, e2, child_target, child_target + 1) <= child_target
+    }
+
+    /// Columns from the centre out.
+    pub(crate) fn order(&self) -> &[u32] {
+        &self.geo.order
+    }
+
+    pub(crate) fn can_play(&self, mask: B, column: u32) -> bool {
+        self.geo.possible(mask) & self.geo.column(column) != B::ZERO
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Position;
+
+    #[test]
+    fn table_bytes_round_trip() {
+        for s in -63..=63 {
+            for lower in [false, true] {
+                let v = encode(s, lower);
+                assert_ne!(v, 0);
+                assert_eq!(decode(v), (s, lower));
+            }
+        }
+    }
+
+    #[test]
+    fn sorter_orders_by_score_then_last_added() {
+        let mut s = Sorter::<8>::new();
+        s.add(0, 1);
+        s.add(1, 3);
+        s.add(2, 1);
+        s.add(3, 3);
+        let out: Vec<u32> = std::iter::from_fn(|| s.next()).collect();
+        assert_eq!(out, [3, 1, 2, 0]);
+    }
+
+    #[test]
+    fn centre_first_order() {
+        let g: Geometry<u64, 0, 0> = Geometry::new(Size::new(7, 6).unwrap());
+        assert_eq!(g.order, [3, 2, 4, 1, 5, 0, 6]);
+        let g: Geometry<u64, 0, 0> = Geometry::new(Size::new(4, 4).unwrap());
+        assert_eq!(g.order, [1, 2, 0, 3]);
+    }
+
+    #[test]
+    fn mirror_reverses_columns() {
+        let size = Size::new(7, 6).unwrap();
+        let g: Geometry<u64, 0, 0> = Geometry::new(size);
+        let fixed: Geometry<u64, 7, 6> = Geometry::new(size);
+        assert_eq!((g.bottom(), g.board()), (fixed.bottom(), fixed.board()));
+        // Columns of every height, a full one among them.
+        for (left, right) in [("1123", "7765"), ("111111223344", "777777665544")] {
+            let a = Position::from_moves(size, left).unwrap();
+            let b = Position::from_moves(size, right).unwrap();
+            let (ca, ma) = a.bits();
+            let (cb, mb) = b.bits();
+            assert_eq!(g.mirror((ca + ma) as u64), (cb + mb) as u64, "{left}");
+            assert_eq!(g.mirror(g.mirror((ca + ma) as u64)), (ca + ma) as u64);
+        }
+    }
+}

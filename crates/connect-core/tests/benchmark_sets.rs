@@ -1,0 +1,102 @@
+//! Pascal Pons's six benchmark sets (`tests/data/`, see its README): every
+//! published score, checked against the solver.
+//!
+//! The default run checks a sample of each set (the first lines of the
+//! quick sets, a few of the slow ones); `cargo test --release -p
+//! connect-core -- --ignored` checks every line of the first five sets and
+//! a sample of Begin-Hard.
+
+use connect_core::solve::{Position, Size, Solver};
+
+fn lines(name: &str) -> Vec<(String, i32)> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(|l| {
+            let (moves, score) = l.split_once(' ').expect("MOVES SCORE");
+            (moves.to_string(), score.parse().expect("a score"))
+        })
+        .collect()
+}
+
+#[track_caller]
+fn check(name: &str, take: usize, step: usize) {
+    let size = Size::STANDARD;
+    let mut solver = Solver::new(size);
+    let all = lines(name);
+    assert_eq!(all.len(), 1000, "{name} has 1000 lines");
+    let mut checked = 0;
+    for (i, (moves, expected)) in all.iter().enumerate().step_by(step).take(take) {
+        let p = Position::from_moves(size, moves).unwrap();
+        assert_eq!(
+            solver.solve(&p),
+            *expected,
+            "{name} line {}: {moves}",
+            i + 1
+        );
+        assert_eq!(
+            solver.solve_weak(&p),
+            expected.signum(),
+            "{name} line {} weak",
+            i + 1
+        );
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn end_easy_sample() {
+    check("Test_L3_R1", 100, 10);
+}
+
+#[test]
+fn middle_easy_sample() {
+    check("Test_L2_R1", 50, 20);
+}
+
+#[test]
+fn middle_medium_sample() {
+    check("Test_L2_R2", 5, 200);
+}
+
+#[test]
+fn begin_easy_sample() {
+    check("Test_L1_R1", 10, 100);
+}
+
+#[test]
+#[ignore = "release: every line of End-Easy"]
+fn end_easy_all() {
+    check("Test_L3_R1", 1000, 1);
+}
+
+#[test]
+#[ignore = "release: every line of Middle-Easy"]
+fn middle_easy_all() {
+    check("Test_L2_R1", 1000, 1);
+}
+
+#[test]
+#[ignore = "release: every line of Middle-Medium"]
+fn middle_medium_all() {
+    check("Test_L2_R2", 1000, 1);
+}
+
+#[test]
+#[ignore = "release: every line of Begin-Easy"]
+fn begin_easy_all() {
+    check("Test_L1_R1", 1000, 1);
+}
+
+#[test]
+#[ignore = "release: every line of Begin-Medium"]
+fn begin_medium_all() {
+    check("Test_L1_R2", 1000, 1);
+}
+
+#[test]
+#[ignore = "release: a sample of Begin-Hard (every 200th line)"]
+fn begin_hard_sample() {
+    check("Test_L1_R3", 5, 200);
+}
