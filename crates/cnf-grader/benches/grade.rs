@@ -18,7 +18,7 @@ use cnf_grader::harness::exec::{ExecConfig, ExecSandbox};
 use cnf_grader::harness::generator::{GenSpec, generate};
 use cnf_grader::harness::grade::{GradeOptions, Runner, Totals, case_count, grade, select};
 use cnf_grader::harness::report::{ReportOptions, human};
-use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
+use cnf_grader::submission::sandbox::{Config, DEFAULT_UID, Limits, Sandbox};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Writes `count` generated fixtures (boards 6x7 to 12x15, 2-5 players,
@@ -102,21 +102,20 @@ fn exec(c: &mut Criterion) {
         b.iter(|| grade_tree(tmp.path(), &options));
     });
     // The same in the sandbox (where bubblewrap works): what it costs per run.
-    match Sandbox::new(
-        Limits::default(),
-        &[bin_dir.to_owned()],
-        &[tmp.path().to_owned()],
-        DEFAULT_UID,
-    ) {
+    match Sandbox::new(Config {
+        limits: Limits::default(),
+        read_only: vec![bin_dir.to_owned()],
+        protected: vec![tmp.path().to_owned()],
+        uid: DEFAULT_UID,
+        ..Config::default()
+    }) {
         Ok(sandbox) => {
-            let inputs = tempfile::tempdir().unwrap();
             let options = GradeOptions {
                 runner: Runner::Exec(ExecConfig {
                     sandbox: Some(ExecSandbox {
                         sandbox: Arc::new(sandbox),
                         binds: Vec::new(),
                         chdir: "/".into(),
-                        inputs: inputs.path().to_owned(),
                     }),
                     ..config
                 }),

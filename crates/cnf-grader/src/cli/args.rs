@@ -8,7 +8,7 @@ use cnf_grader::harness::compare::Compare;
 use cnf_grader::harness::shard::Shard;
 use cnf_grader::harness::units::{parse_duration, parse_size};
 use cnf_grader::submission::gradebook::CsvLayout;
-use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
+use cnf_grader::submission::sandbox::{BackendKind, Config, DEFAULT_UID, Limits, Sandbox};
 use connect_core::Function;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -106,6 +106,14 @@ pub(crate) struct SandboxArgs {
     /// (student i of a class runs as UID+i).
     #[arg(long, value_name = "UID", default_value_t = DEFAULT_UID)]
     pub(crate) sandbox_uid: u32,
+    /// The sandbox backend: bubblewrap, user (a root grader without
+    /// namespaces) or landlock (default: the best that works here).
+    #[arg(long, value_name = "BACKEND", value_parser = |s: &str| s.parse::<BackendKind>())]
+    pub(crate) sandbox_backend: Option<BackendKind>,
+    /// Do not use Landlock in the user and landlock backends (to check a
+    /// setup as on a kernel without it, such as Gradescope's).
+    #[arg(long)]
+    pub(crate) no_landlock: bool,
 }
 
 impl SandboxArgs {
@@ -122,9 +130,16 @@ impl SandboxArgs {
             file_size: self.file_size as u64,
             scratch: self.scratch as u64,
         };
-        Sandbox::new(limits, &self.sandbox_ro, protected, self.sandbox_uid)
-            .map(Some)
-            .map_err(|e| e.to_string())
+        Sandbox::new(Config {
+            limits,
+            read_only: self.sandbox_ro.clone(),
+            protected: protected.to_vec(),
+            uid: self.sandbox_uid,
+            backend: self.sandbox_backend,
+            landlock: !self.no_landlock,
+        })
+        .map(Some)
+        .map_err(|e| e.to_string())
     }
 }
 

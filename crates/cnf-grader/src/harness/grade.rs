@@ -28,9 +28,8 @@ use crate::harness::compare::Compare;
 use crate::harness::diff::Diff;
 use crate::harness::discover::{Case, Fixture, read_fixture_file};
 use crate::harness::exec::{
-    ExecConfig, Outcome, run_command_in, run_process, signal_name, substitute,
+    ExecConfig, Outcome, run_command_in, signal_name, substitute,
 };
-use crate::submission::sandbox::InputCopy;
 
 /// What runs a case's function.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -468,31 +467,21 @@ fn grade_case(
         },
         Runner::Exec(config) => {
             let result = match &config.sandbox {
-                Some(sandboxed) => {
-                    let copy = match InputCopy::new(
-                        &fixture.cnf,
-                        &sandboxed.inputs,
-                        sandboxed.sandbox.uid,
-                    ) {
-                        Ok(copy) => copy,
-                        Err(e) => {
-                            return error(format!(
-                                "cannot copy {} for the sandbox: {e}",
-                                fixture.cnf.display()
-                            ));
-                        }
-                    };
-                    let command = substitute(&config.command, function, &copy.bind.inside);
-                    let mut binds = sandboxed.binds.clone();
-                    binds.push(copy.bind.clone());
-                    let process = sandboxed.sandbox.command(
-                        &binds,
-                        &sandboxed.chdir,
-                        &command,
-                        config.timeout,
-                    );
-                    run_process(process, config.timeout, config.max_output)
-                }
+                Some(sandboxed) => match sandboxed.run(
+                    &config.command,
+                    function,
+                    &fixture.cnf,
+                    config.timeout,
+                    config.max_output,
+                ) {
+                    Ok(result) => result,
+                    Err(e) => {
+                        return error(format!(
+                            "cannot copy {} for the sandbox: {e}",
+                            fixture.cnf.display()
+                        ));
+                    }
+                },
                 None => {
                     let input = match &config.working_dir {
                         Some(_) => std::path::absolute(&fixture.cnf)
@@ -568,7 +557,7 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::Signaled(signal) => {
+                Outcome::Signalled(signal) => {
                     fail(
                         &mut report,
                         FailureKind::Crash,
@@ -576,7 +565,7 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::TimedOut => {
+                Outcome::TimeLimit => {
                     fail(
                         &mut report,
                         FailureKind::Timeout,
@@ -587,7 +576,7 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::OverCap => {
+                Outcome::OutputCap => {
                     fail(
                         &mut report,
                         FailureKind::OverCap,
@@ -598,7 +587,17 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::SpawnFailed(message) => {
+                Outcome::MemoryLimit => {
+                    fail(
+                        &mut report,
+                        FailureKind::Crash,
+                        "crashed: its processes together used more memory (--memory) or \
+                         scratch space (--scratch) than allowed, and the run was killed"
+                            .to_owned(),
+                    );
+                    return report;
+                }
+                Outcome::CouldNotStart(message) => {
                     fail(&mut report, FailureKind::SpawnFailed, message);
                     return report;
                 }

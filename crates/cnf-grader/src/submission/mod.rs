@@ -74,7 +74,7 @@ use tempfile::TempDir;
 use crate::harness::diff::Style;
 use crate::harness::discover::Fixture;
 use crate::harness::exec::{
-    ExecConfig, ExecSandbox, Outcome, run_command_in, run_process, shell_quote,
+    ExecConfig, ExecSandbox, Outcome, run_command_in, shell_quote,
 };
 use crate::harness::grade::{
     CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run, unpaired,
@@ -217,7 +217,10 @@ impl SubmissionOptions {
     pub fn provenance(&self, fixtures: &[Fixture]) -> Provenance {
         Provenance {
             ghc: Some(self.ghc.version.clone()),
-            sandbox: Some(self.sandbox.is_some()),
+            sandbox: self.sandbox.as_ref().map_or_else(
+                || crate::harness::provenance::OFF.to_owned(),
+                Sandbox::description,
+            ),
             date: self.date.clone(),
             ..Provenance::new(fixtures, self.compare)
         }
@@ -879,16 +882,22 @@ fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuil
     };
     let ghc = shell_quote(&options.ghc.path.to_string_lossy());
     let result = match &p.sandbox {
-        Some(sandbox) => {
-            let binds = [Bind::new(p.src(), "/build")];
-            let command = sandbox.command(
-                &binds,
-                Path::new("/build"),
-                &script(&ghc, crate::submission::sandbox::SCRATCH),
-                options.compile_timeout,
-            );
-            run_process(command, options.compile_timeout, MAX_EXE)
-        }
+        Some(sandbox) => match sandbox.run() {
+            Ok(mut run) => {
+                run.bind(Bind::new(p.src(), "/build"))
+                    .chdir(Path::new("/build"));
+                run.execute(
+                    &script(&ghc, "\"$TMPDIR\""),
+                    options.compile_timeout,
+                    MAX_EXE,
+                )
+            }
+            Err(e) => crate::harness::exec::ExecResult {
+                outcome: Outcome::CouldNotStart(format!("cannot prepare the sandbox: {e}")),
+                stderr: String::new(),
+                stderr_truncated: false,
+            },
+        },
         None => {
             let scratch = p.build.path().join(format!("scratch{part:02}"));
             let scratch = shell_quote(&scratch.to_string_lossy());
@@ -1468,7 +1477,6 @@ fn run_parts(
                     .map(|(part, exe)| Bind::new(exe, Path::new("/build").join(part_exe(part))))
                     .collect(),
                 chdir: PathBuf::from("/build"),
-                inputs: prepared.build.path().to_owned(),
             }),
         },
         None => ExecConfig {
