@@ -458,6 +458,16 @@ impl Sandbox {
             match sandbox.try_run(&[], None) {
                 Ok(()) => {
                     if kind != BackendKind::Bubblewrap {
+                        // Only bubblewrap can cover a protected path inside
+                        // a shown folder.
+                        for shown in &sandbox.read_only {
+                            if let Some(p) = sandbox.protected.iter().find(|p| p.starts_with(shown)) {
+                                return Err(SandboxError::Exposes {
+                                    visible: shown.clone(),
+                                    protected: p.clone(),
+                                });
+                            }
+                        }
                         sandbox.check_protected()?;
                     }
                     return Ok(sandbox);
