@@ -353,19 +353,24 @@ pub fn running_as_root() -> bool {
     rustix::process::geteuid().is_root()
 }
 
-/// Refuses a user id that is root, belongs to an existing account or
-/// group, or is not a usable id, with a message naming the flag.
+/// How many ids from `--sandbox-uid` on a grader may use: one per student
+/// of a class with bubblewrap, one per run at once with the user backend.
+pub const UID_RANGE: u32 = 100_000;
+
+/// Refuses a first user id that is root, or whose range of
+/// [`UID_RANGE`] ids holds an existing account or group, or passes the
+/// largest id, with a message naming the flag.
 pub fn check_uid(uid: u32, flag: &str) -> Result<(), SandboxError> {
     if uid == 0 {
         return Err(SandboxError::BadUid(format!(
             "{flag} 0: that is root; give an unprivileged id no account uses, e.g. {DEFAULT_UID}"
         )));
     }
-    if uid == u32::MAX || uid > u32::MAX - 100_000 {
+    let last = u32::MAX - UID_RANGE;
+    if uid >= last {
         return Err(SandboxError::BadUid(format!(
-            "{flag} {uid}: too large (4294967295 means \"no id\" to the kernel, and a class adds \
-             one id per student); give an id below {}, e.g. {DEFAULT_UID}",
-            u32::MAX - 100_000
+            "{flag} {uid}: too large: the grader uses the {UID_RANGE} ids from it on, and \
+             4294967295 means \"no id\" to the kernel; give an id below {last}, e.g. {DEFAULT_UID}"
         )));
     }
     for (file, what) in [("/etc/passwd", "user"), ("/etc/group", "group")] {
@@ -373,10 +378,20 @@ pub fn check_uid(uid: u32, flag: &str) -> Result<(), SandboxError> {
             for line in text.lines() {
                 let mut fields = line.split(':');
                 let name = fields.next().unwrap_or("");
-                if fields.nth(1).and_then(|f| f.parse::<u32>().ok()) == Some(uid) {
+                let Some(id) = fields.nth(1).and_then(|f| f.parse::<u32>().ok()) else {
+                    continue;
+                };
+                if id == uid {
                     return Err(SandboxError::BadUid(format!(
-                        "{flag} {uid}: that id belongs to the {what} {name:?} in {file}; give an \
-                         id no account uses, e.g. {DEFAULT_UID}"
+                        "{flag} {uid}: that id belongs to the {what} {name:?} in {file}; give \
+                         an id no account uses, e.g. {DEFAULT_UID}"
+                    )));
+                }
+                if (uid..uid + UID_RANGE).contains(&id) {
+                    return Err(SandboxError::BadUid(format!(
+                        "{flag} {uid}: the grader uses the {UID_RANGE} ids from it on, and {id} \
+                         belongs to the {what} {name:?} in {file}; give an id no account's is \
+                         near, e.g. {DEFAULT_UID}"
                     )));
                 }
             }

@@ -366,6 +366,7 @@ fn bad_user_ids_are_refused_up_front() {
     for (uid, says) in [
         (0, "that is root"),
         (4_294_967_295, "too large"),
+        (4_294_900_000, "too large"),
         (65_534, "belongs to"),
     ] {
         match sandbox::check_uid(uid, "--sandbox-uid") {

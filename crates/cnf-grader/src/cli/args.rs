@@ -122,6 +122,10 @@ impl SandboxArgs {
         if self.no_sandbox {
             return Ok(None);
         }
+        // Refused up front, root or not: a run as root, or as a real
+        // account, would be no sandbox at all.
+        cnf_grader::submission::sandbox::check_uid(self.sandbox_uid, "--sandbox-uid")
+            .map_err(|e| e.to_string())?;
         let limits = Limits {
             cpu: self.cpu_time,
             memory: self.memory as u64,
