@@ -246,8 +246,10 @@ fn a_working_folder_and_a_read_only_path_under_tmp_are_visible() {
     spec_tree(d);
     let tools = tempfile::tempdir_in("/tmp").unwrap();
     fs::write(tools.path().join("answer"), "x").unwrap();
+    // The fixture is not named as a word of its own (a command naming a
+    // fixture is refused up front), so it is simply not there.
     let command = format!(
-        "cat {}/answer games/../games/test03.cnf",
+        "cat {}/answer $(echo games)/test03.cnf",
         tools.path().display()
     );
     let o = grader_in(

@@ -15,7 +15,7 @@
 //!
 //! The command line is passed through a file descriptor (`--args`), so the
 //! sandbox's `/proc/1/cmdline` shows `bwrap --args N` and no host path. The
-//! root, `/dev` and every bind are read-only: the scratch is the only
+//! root (with a few device nodes bound on it) and every bind are read-only: the scratch is the only
 //! writable place. Resource limits are set by util-linux `prlimit` as the
 //! first program inside the new user namespace, so the process limit
 //! counts the sandbox's own processes; coreutils `timeout` is a second
@@ -58,7 +58,7 @@ pub const REQUIRED_OPTIONS: [&str; 12] = [
     "--ro-bind",
     "--tmpfs",
     "--remount-ro",
-    "--dev",
+    "--dev-bind",
     "--chdir",
     "--seccomp",
     "--setenv",
@@ -219,8 +219,23 @@ impl Bwrap {
             arg(&"--proc");
             arg(&"/proc");
         }
-        arg(&"--dev");
-        arg(&"/dev");
+        // The few devices a program needs, on the read-only root (bwrap's
+        // own --dev would be a writable, uncapped tmpfs).
+        for dev in ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"] {
+            arg(&"--dev-bind");
+            arg(&dev);
+            arg(&dev);
+        }
+        for (target, link) in [
+            ("/proc/self/fd", "/dev/fd"),
+            ("/proc/self/fd/0", "/dev/stdin"),
+            ("/proc/self/fd/1", "/dev/stdout"),
+            ("/proc/self/fd/2", "/dev/stderr"),
+        ] {
+            arg(&"--symlink");
+            arg(&target);
+            arg(&link);
+        }
         // The scratch first: a path shown under /tmp (a --sandbox-ro folder,
         // a working folder) is mounted over it, not hidden by it.
         match host_scratch {
@@ -235,6 +250,15 @@ impl Bwrap {
                 arg(&host);
                 arg(&SCRATCH);
             }
+        }
+        // A working folder that no bind provides is an empty folder of its
+        // own, read-only once the binds inside it are made.
+        let own_dir = chdir != Path::new("/")
+            && chdir != Path::new(SCRATCH)
+            && !binds.iter().any(|b| b.inside == chdir);
+        if own_dir {
+            arg(&"--tmpfs");
+            arg(&chdir);
         }
         let mut shown: Vec<(PathBuf, PathBuf)> = Vec::new();
         for dir in SYSTEM_DIRS.iter().map(PathBuf::from) {
@@ -276,8 +300,10 @@ impl Bwrap {
         }
         // Nothing but the scratch is writable: not the root (where bwrap
         // made the mount points), not /dev.
-        arg(&"--remount-ro");
-        arg(&"/dev");
+        if own_dir {
+            arg(&"--remount-ro");
+            arg(&chdir);
+        }
         arg(&"--remount-ro");
         arg(&"/");
         arg(&"--chdir");

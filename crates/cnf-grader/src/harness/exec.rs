@@ -142,8 +142,9 @@ pub fn check_template(template: &str) -> Result<(), String> {
 
 /// The files and folders a command template names: each word (split at
 /// white space and the shell's `;|&()<>`, quotes removed, placeholders and
-/// `$` words left out) that is an existing path, relative to `dir` or
-/// absolute, outside the system folders the sandbox shows anyway; in the
+/// `$` words left out) that is an existing file, relative to `dir` or
+/// absolute, or an existing folder inside `dir`, outside the system folders the sandbox shows anyway (and
+/// `/dev`, `/proc`, `/sys`); in the
 /// order named, each once, absolute.
 pub fn named_files(template: &str, dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
@@ -157,12 +158,17 @@ pub fn named_files(template: &str, dir: &Path) -> Vec<PathBuf> {
             continue;
         };
         let path: PathBuf = path.components().collect();
-        if std::fs::symlink_metadata(&path).is_err() {
-            continue;
+        // A file anywhere, a folder only inside the working folder (a word
+        // such as `/` in `sed 's/a/ /'` must not show the whole machine).
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_file() => {}
+            Ok(m) if m.is_dir() && path.starts_with(dir) => {}
+            _ => continue,
         }
         let system = sandbox::SYSTEM_DIRS
             .iter()
             .chain(sandbox::SYSTEM_LINKS.iter())
+            .chain(["/dev", "/proc", "/sys"].iter())
             .any(|d| path.starts_with(d));
         if !system && path != dir && !out.contains(&path) {
             out.push(path);
@@ -227,6 +233,8 @@ pub fn signal_name(signal: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::thread;
+    use std::time::Instant;
 
     #[test]
     fn placeholders_are_replaced_once_and_paths_quoted() {
@@ -354,6 +362,20 @@ mod tests {
             }
             thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    #[test]
+    fn a_command_names_its_own_files_and_no_folder_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().canonicalize().unwrap();
+        std::fs::write(d.join("prog"), "").unwrap();
+        std::fs::create_dir(d.join("lib")).unwrap();
+        std::fs::write(d.join("grades.csv"), "").unwrap();
+        let named = named_files(
+            "./prog {input} --x lib; sed 's/a/ /' \"$HOME/y\" /etc/passwd /tmp nothing",
+            &d,
+        );
+        assert_eq!(named, vec![d.join("prog"), d.join("lib")]);
     }
 
     #[test]

@@ -697,7 +697,7 @@ mod tests {
                 "9.0.2 <x>",
                 &format!("sha256:{}", "ab".repeat(32)),
                 "exact",
-                "on",
+                "bubblewrap 0.8.0",
                 "2026-12-01T00:00:00Z"
             ]
         );
