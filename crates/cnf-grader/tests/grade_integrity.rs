@@ -249,7 +249,7 @@ fn a_working_folder_and_a_read_only_path_under_tmp_are_visible() {
     // The fixture is not named as a word of its own (a command naming a
     // fixture is refused up front), so it is simply not there.
     let command = format!(
-        "cat {}/answer $(echo games)/test03.cnf",
+        "cat {}/answer \"$PWD\"/games/test03.cnf",
         tools.path().display()
     );
     let o = grader_in(
