@@ -240,7 +240,11 @@ pub enum SandboxError {
         tried: String,
     },
     /// Occurs when the backend asked for does not work here.
-    #[error("cannot set up the sandbox: the {backend} backend does not work here: {said}")]
+    #[error(
+        "cannot set up the sandbox: the {backend} backend does not work here: {said}; leave \
+         --sandbox-backend out to take the best that works, or run with --no-sandbox (student \
+         programs then run with your rights)"
+    )]
     Unavailable {
         /// The backend.
         backend: &'static str,
@@ -306,6 +310,9 @@ pub struct Config {
     /// kernel has it (off: as on a kernel without it, e.g. to check a
     /// setup for one).
     pub landlock: bool,
+    /// Where the sandbox's own folder goes (`None`: the system's temporary
+    /// folder); a caller that removes a folder on Ctrl-C puts it there.
+    pub home: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -317,6 +324,7 @@ impl Default for Config {
             uid: DEFAULT_UID,
             backend: None,
             landlock: true,
+            home: None,
         }
     }
 }
@@ -425,7 +433,7 @@ impl Sandbox {
             .collect();
         let home = tempfile::Builder::new()
             .prefix("cnf-sandbox-")
-            .tempdir()?;
+            .tempdir_in(config.home.clone().unwrap_or_else(std::env::temp_dir))?;
         {
             use std::os::unix::fs::PermissionsExt as _;
             // Other users (the sandbox's) pass through, and list nothing.

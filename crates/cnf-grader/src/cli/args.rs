@@ -118,7 +118,11 @@ pub(crate) struct SandboxArgs {
 
 impl SandboxArgs {
     /// The sandbox, or `None` with --no-sandbox (after a warning).
-    pub(crate) fn sandbox(&self, protected: &[PathBuf]) -> Result<Option<Sandbox>, String> {
+    pub(crate) fn sandbox(
+        &self,
+        protected: &[PathBuf],
+        home: Option<&std::path::Path>,
+    ) -> Result<Option<Sandbox>, String> {
         if self.no_sandbox {
             return Ok(None);
         }
@@ -141,6 +145,7 @@ impl SandboxArgs {
             uid: self.sandbox_uid,
             backend: self.sandbox_backend,
             landlock: !self.no_landlock,
+            home: home.map(ToOwned::to_owned),
         })
         .map(Some)
         .map_err(|e| e.to_string())

@@ -38,7 +38,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
             let sandbox = match args.sandbox.sandbox(&protected_paths(
                 &args.paths,
                 &[args.report.output.as_deref()],
-            ))? {
+            ), None)? {
                 None => None,
                 Some(sandbox) => {
                     let here = std::env::current_dir()

@@ -94,7 +94,7 @@ pub(crate) fn submission_setup(
         eprintln!("{}interrupted; temporary files removed", frontend::PREFIX);
         std::process::exit(130);
     });
-    let sandbox = args.sandbox.sandbox(&protected)?;
+    let sandbox = args.sandbox.sandbox(&protected, Some(work.path()))?;
     if sandbox.as_ref().is_some_and(|s| s.uid.is_some()) {
         // As root, each student's user must pass through the work folder
         // to its own (0700) build folder; no one can list it.
