@@ -594,7 +594,7 @@ impl Sandbox {
     pub fn check_protected(&self) -> Result<(), SandboxError> {
         match (&self.backend, self.uid) {
             (Backend::User(u), Some(uid)) if u.landlock_abi == 0 => {
-                user::check_unreadable(&self.protected, uid)
+                user::check_unreadable(&self.protected, uid, self.home.path())
             }
             _ => Ok(()),
         }

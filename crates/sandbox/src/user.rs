@@ -471,8 +471,18 @@ pub fn clean_shared_tmp(uid: u32) -> usize {
 
 /// Refuses when user `uid` (with no groups) could read or enter one of
 /// `paths`, naming the `chmod` that makes them private.
-pub fn check_unreadable(paths: &[PathBuf], uid: u32) -> Result<(), crate::SandboxError> {
-    let existing: Vec<&PathBuf> = paths.iter().filter(|p| p.exists()).collect();
+/// A protected folder that holds `passable` (the sandbox's own folder,
+/// which its user must pass through: the grader's work folder, whose
+/// entries are each private) is not checked.
+pub fn check_unreadable(
+    paths: &[PathBuf],
+    uid: u32,
+    passable: &Path,
+) -> Result<(), crate::SandboxError> {
+    let existing: Vec<&PathBuf> = paths
+        .iter()
+        .filter(|p| p.exists() && !passable.starts_with(p))
+        .collect();
     if existing.is_empty() {
         return Ok(());
     }
