@@ -133,9 +133,19 @@ pub(crate) fn run(
 
     let mut stdout: Option<Vec<u8>> = None;
     let mut stderr: Option<(Vec<u8>, bool)> = None;
+    let mut ended: Option<ExitStatus> = None;
     let outcome = 'run: {
         // First the output: a message arrives as soon as a stream ends.
         while stdout.is_none() || stderr.is_none() {
+            // When the first process ends, so does the run: what it left
+            // behind (holding the pipes open) is killed, as a PID namespace
+            // would.
+            if ended.is_none() && guard.polls() {
+                if let Ok(Some(status)) = child.try_wait() {
+                    ended = Some(status);
+                    guard.kill(Some(pid));
+                }
+            }
             let now = Instant::now();
             if now >= deadline {
                 end(&mut child);
@@ -157,6 +167,9 @@ pub(crate) fn run(
             }
         }
         // Then the exit status, which follows closely once the streams end.
+        if let Some(status) = ended {
+            break 'run exited(status, stdout.take().unwrap_or_default());
+        }
         let mut poll = Duration::from_micros(10);
         loop {
             match child.try_wait() {
