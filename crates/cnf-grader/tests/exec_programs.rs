@@ -196,7 +196,12 @@ fn a_sandbox_uid_of_root_an_account_or_too_large_is_refused_up_front() {
         ("4294967295", "--sandbox-uid 4294967295: too large"),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
-            .args(["grade", "tests/data/exec-tree", "--exec", "id -u >&2; exit 3"])
+            .args([
+                "grade",
+                "tests/data/exec-tree",
+                "--exec",
+                "id -u >&2; exit 3",
+            ])
             .args(["--sandbox-uid", uid])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .output()

@@ -302,7 +302,11 @@ fn comparison_modes_say_so_and_mark_what_passes_only_because_of_them() {
         .unwrap();
         if !sandbox.contains(&"--no-sandbox".to_owned()) {
             sandbox.push("--sandbox-ro".to_owned());
-            sandbox.push(root.join(format!("test03.{f}.expected")).display().to_string());
+            sandbox.push(
+                root.join(format!("test03.{f}.expected"))
+                    .display()
+                    .to_string(),
+            );
         }
     }
     let grade = |mode: &str, format: &str| {

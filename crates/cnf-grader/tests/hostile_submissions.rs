@@ -100,8 +100,8 @@ fn run() -> Option<&'static Run> {
     static RUN: OnceLock<Option<Run>> = OnceLock::new();
     RUN.get_or_init(|| {
         // Another backend asked for needs no bubblewrap.
-        let other_backend = std::env::var("CNF_TEST_GRADER_ARGS")
-            .is_ok_and(|a| a.contains("--sandbox-backend"));
+        let other_backend =
+            std::env::var("CNF_TEST_GRADER_ARGS").is_ok_and(|a| a.contains("--sandbox-backend"));
         let tools: &[Tool] = if other_backend {
             &[Tool::Ghc]
         } else {

@@ -964,10 +964,16 @@ fn without_a_sandbox_submissions_are_refused_with_how_to_install_one() {
             CLASS.to_owned()
         };
         // As root the user backend would still sandbox: ask for bubblewrap.
-        let o = grader(&[command, &target, FIXTURES, "--sandbox-backend", "bubblewrap"])
-            .env("PATH", empty.path())
-            .output()
-            .unwrap();
+        let o = grader(&[
+            command,
+            &target,
+            FIXTURES,
+            "--sandbox-backend",
+            "bubblewrap",
+        ])
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
         assert_eq!(o.status.code(), Some(2));
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(

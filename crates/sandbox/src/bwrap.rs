@@ -124,7 +124,13 @@ impl Bwrap {
         // without one, and say so.
         let base = |with_proc: bool| {
             let mut c = Command::new(&b.path);
-            c.args(["--unshare-all", "--unshare-user", "--ro-bind", "/usr", "/usr"]);
+            c.args([
+                "--unshare-all",
+                "--unshare-user",
+                "--ro-bind",
+                "/usr",
+                "/usr",
+            ]);
             for link in SYSTEM_LINKS {
                 if let Ok(target) = fs::read_link(link) {
                     c.arg("--symlink").arg(target).arg(link);
@@ -187,7 +193,12 @@ impl Bwrap {
         if self.has("--disable-userns") {
             arg(&"--disable-userns");
         }
-        for a in ["--die-with-parent", "--new-session", "--hostname", "sandbox"] {
+        for a in [
+            "--die-with-parent",
+            "--new-session",
+            "--hostname",
+            "sandbox",
+        ] {
             arg(&a);
         }
         if self.has("--clearenv") {
@@ -221,7 +232,13 @@ impl Bwrap {
         }
         // The few devices a program needs, on the read-only root (bwrap's
         // own --dev would be a writable, uncapped tmpfs).
-        for dev in ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"] {
+        for dev in [
+            "/dev/null",
+            "/dev/zero",
+            "/dev/full",
+            "/dev/random",
+            "/dev/urandom",
+        ] {
             arg(&"--dev-bind");
             arg(&dev);
             arg(&dev);
@@ -327,7 +344,12 @@ impl Bwrap {
     /// The command bwrap runs (on its own command line: `--args` takes
     /// options only): `prlimit … -- timeout … sh -c SHELL`, no host path
     /// but the system's.
-    pub(crate) fn inner_command(&self, sandbox: &Sandbox, shell: &str, wall: Duration) -> Vec<OsString> {
+    pub(crate) fn inner_command(
+        &self,
+        sandbox: &Sandbox,
+        shell: &str,
+        wall: Duration,
+    ) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
         let mut arg = |a: &dyn AsRef<OsStr>| args.push(a.as_ref().to_owned());
         arg(&self.prlimit);
@@ -365,9 +387,7 @@ impl Bwrap {
         max_output: usize,
         cgroup: Option<&cgroup::Child>,
     ) -> RunResult {
-        match self.prepare(
-            sandbox, binds, chdir, run_dir, shell, wall, cgroup,
-        ) {
+        match self.prepare(sandbox, binds, chdir, run_dir, shell, wall, cgroup) {
             Ok((command, guard, _fds)) => {
                 let mut r = exec::run(command, wall, max_output, &guard);
                 // bwrap's own failures (a missing bind, a refused mount)
@@ -379,10 +399,10 @@ impl Bwrap {
                 }
                 // The clock inside (coreutils `timeout`) reports a signal
                 // that ended the program as 128 + its number.
-                if let Outcome::Exited { code, .. } = r.outcome {
-                    if (129..=128 + 64).contains(&code) {
-                        r.outcome = Outcome::Signalled(code - 128);
-                    }
+                if let Outcome::Exited { code, .. } = r.outcome
+                    && (129..=128 + 64).contains(&code)
+                {
+                    r.outcome = Outcome::Signalled(code - 128);
                 }
                 r
             }
@@ -415,13 +435,7 @@ impl Bwrap {
             fds.push(memfd(&crate::filter::program_bytes(p))?);
         }
         let seccomp: Vec<i32> = fds.iter().map(|f| f.as_raw_fd()).collect();
-        let args = self.arguments(
-            sandbox,
-            binds,
-            chdir,
-            host_scratch.as_deref(),
-            &seccomp,
-        );
+        let args = self.arguments(sandbox, binds, chdir, host_scratch.as_deref(), &seccomp);
         let mut bytes = Vec::new();
         for a in &args {
             bytes.extend_from_slice(a.as_encoded_bytes());
@@ -431,7 +445,9 @@ impl Bwrap {
         let mut command = Command::new(&self.path);
         command.env_clear();
         command.arg("--args").arg(args_fd.as_raw_fd().to_string());
-        command.arg("--").args(self.inner_command(sandbox, shell, wall));
+        command
+            .arg("--")
+            .args(self.inner_command(sandbox, shell, wall));
         let inherit: Vec<i32> = std::iter::once(args_fd.as_raw_fd())
             .chain(seccomp.iter().copied())
             .collect();

@@ -123,17 +123,13 @@ impl Child {
     pub(crate) fn out_of_memory(&self) -> bool {
         if self.v2 {
             fs::read_to_string(self.dir.join("memory.events")).is_ok_and(|t| {
-                t.lines().any(|l| {
-                    l.strip_prefix("oom_kill ")
-                        .is_some_and(|n| n.trim() != "0")
-                })
+                t.lines()
+                    .any(|l| l.strip_prefix("oom_kill ").is_some_and(|n| n.trim() != "0"))
             })
         } else {
             fs::read_to_string(self.dir.join("memory.oom_control")).is_ok_and(|t| {
-                t.lines().any(|l| {
-                    l.strip_prefix("oom_kill ")
-                        .is_some_and(|n| n.trim() != "0")
-                })
+                t.lines()
+                    .any(|l| l.strip_prefix("oom_kill ").is_some_and(|n| n.trim() != "0"))
             })
         }
     }

@@ -140,11 +140,12 @@ pub(crate) fn run(
             // When the first process ends, so does the run: what it left
             // behind (holding the pipes open) is killed, as a PID namespace
             // would.
-            if ended.is_none() && guard.polls() {
-                if let Ok(Some(status)) = child.try_wait() {
-                    ended = Some(status);
-                    guard.kill(Some(pid));
-                }
+            if ended.is_none()
+                && guard.polls()
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                ended = Some(status);
+                guard.kill(Some(pid));
             }
             let now = Instant::now();
             if now >= deadline {

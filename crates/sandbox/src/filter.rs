@@ -102,7 +102,12 @@ pub fn programs() -> Result<Vec<BpfProgram>, String> {
         arch()?,
     )
     .map_err(e)?;
-    Ok(vec![program()?, clone3.try_into().map_err(|e: seccompiler::BackendError| e.to_string())?])
+    Ok(vec![
+        program()?,
+        clone3
+            .try_into()
+            .map_err(|e: seccompiler::BackendError| e.to_string())?,
+    ])
 }
 
 /// The raw bytes of a program, as bubblewrap's `--add-seccomp-fd` and

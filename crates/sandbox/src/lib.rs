@@ -217,7 +217,9 @@ impl std::str::FromStr for BackendKind {
             .into_iter()
             .find(|k| k.name() == s)
             .ok_or_else(|| {
-                format!("unknown sandbox backend {s:?}; the backends are bubblewrap, user, landlock")
+                format!(
+                    "unknown sandbox backend {s:?}; the backends are bubblewrap, user, landlock"
+                )
             })
     }
 }
@@ -463,8 +465,12 @@ impl Sandbox {
                 BackendKind::User if !root => {
                     Err("the grader does not run as root, so it cannot switch users".to_owned())
                 }
-                BackendKind::User => user::UserBackend::probe(true, config.landlock).map(Backend::User),
-                BackendKind::Landlock => user::UserBackend::probe(false, config.landlock).map(Backend::Landlock),
+                BackendKind::User => {
+                    user::UserBackend::probe(true, config.landlock).map(Backend::User)
+                }
+                BackendKind::Landlock => {
+                    user::UserBackend::probe(false, config.landlock).map(Backend::Landlock)
+                }
             };
             let backend = match probed {
                 Ok(b) => b,
@@ -484,7 +490,8 @@ impl Sandbox {
                         // Only bubblewrap can cover a protected path inside
                         // a shown folder.
                         for shown in &sandbox.read_only {
-                            if let Some(p) = sandbox.protected.iter().find(|p| p.starts_with(shown)) {
+                            if let Some(p) = sandbox.protected.iter().find(|p| p.starts_with(shown))
+                            {
                                 return Err(SandboxError::Exposes {
                                     visible: shown.clone(),
                                     protected: p.clone(),
@@ -543,10 +550,10 @@ impl Sandbox {
             Backend::User(_) => "user".to_owned(),
             Backend::Landlock(u) => format!("landlock ABI {}", u.landlock_abi),
         };
-        if let (Backend::User(u), true) = (&self.backend, true) {
-            if u.landlock_abi > 0 {
-                head.push_str(&format!(" + landlock ABI {}", u.landlock_abi));
-            }
+        if let Backend::User(u) = &self.backend
+            && u.landlock_abi > 0
+        {
+            head.push_str(&format!(" + landlock ABI {}", u.landlock_abi));
         }
         if let Some(c) = &self.cgroup {
             head.push_str(&format!(", memory cgroup {}", c.version()));

@@ -69,7 +69,10 @@ impl UserBackend {
             );
         }
         if kind == BackendKind::Landlock {
-            out.push("runs as the grader's user (a process that leaves its session is not killed)".to_owned());
+            out.push(
+                "runs as the grader's user (a process that leaves its session is not killed)"
+                    .to_owned(),
+            );
         }
         out.push("scratch on disk, its size checked by polling".to_owned());
         out
@@ -118,7 +121,8 @@ impl UserBackend {
             None => None,
         };
         let uid = lease.as_ref().map(|l| l.uid);
-        let prepared = match self.prepare(sandbox, binds, chdir, run_dir, shell, wall, uid, cgroup) {
+        let prepared = match self.prepare(sandbox, binds, chdir, run_dir, shell, wall, uid, cgroup)
+        {
             Ok(p) => p,
             Err(e) => {
                 return RunResult::could_not_start(format!("cannot prepare the sandbox: {e}"));
@@ -189,10 +193,16 @@ impl UserBackend {
         let access = Access {
             read,
             write: vec![scratch.clone()],
-            devices: ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"]
-                .iter()
-                .map(PathBuf::from)
-                .collect(),
+            devices: [
+                "/dev/null",
+                "/dev/zero",
+                "/dev/full",
+                "/dev/random",
+                "/dev/urandom",
+            ]
+            .iter()
+            .map(PathBuf::from)
+            .collect(),
         };
         let landlock = if self.landlock_abi > 0 {
             filter::landlock_ruleset(&access).map_err(io::Error::other)?
@@ -216,16 +226,16 @@ impl UserBackend {
                 rustix::process::setsid()?;
                 rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
                 for (resource, value) in &limits {
-                    rustix::process::setrlimit(*resource, value.clone())?;
+                    rustix::process::setrlimit(*resource, *value)?;
                 }
                 if let Some(uid) = uid {
                     become_user(uid)?;
                 }
                 rustix::thread::set_no_new_privs(true)?;
-                if let Some(fd) = ruleset {
-                    if libc::syscall(libc::SYS_landlock_restrict_self, fd, 0u32) != 0 {
-                        return Err(io::Error::last_os_error());
-                    }
+                if let Some(fd) = ruleset
+                    && libc::syscall(libc::SYS_landlock_restrict_self, fd, 0u32) != 0
+                {
+                    return Err(io::Error::last_os_error());
                 }
                 for p in &programs {
                     if seccompiler::apply_filter(p).is_err() {
@@ -244,7 +254,8 @@ fn sandbox_base(sandbox: &Sandbox) -> u32 {
 }
 
 /// The ids leased by this process.
-static LEASED: Mutex<std::collections::BTreeSet<u32>> = Mutex::new(std::collections::BTreeSet::new());
+static LEASED: Mutex<std::collections::BTreeSet<u32>> =
+    Mutex::new(std::collections::BTreeSet::new());
 
 /// Where the lock files of leased ids live.
 const LOCKS: &str = "/run/cnf-sandbox";
@@ -290,7 +301,10 @@ impl Drop for Lease {
     }
 }
 
-fn rlimits(sandbox: &Sandbox, wall: Duration) -> Vec<(rustix::process::Resource, rustix::process::Rlimit)> {
+fn rlimits(
+    sandbox: &Sandbox,
+    wall: Duration,
+) -> Vec<(rustix::process::Resource, rustix::process::Rlimit)> {
     use rustix::process::{Resource, Rlimit};
     let l = &sandbox.limits;
     let cpu = l.cpu_secs(wall);
@@ -360,7 +374,10 @@ fn place(host: &Path, target: &Path, uid: Option<u32>) -> io::Result<()> {
     }
     let meta = fs::metadata(host)?;
     if !meta.is_file() {
-        return Err(io::Error::other(format!("{} is not a file", host.display())));
+        return Err(io::Error::other(format!(
+            "{} is not a file",
+            host.display()
+        )));
     }
     let mode = meta.mode();
     let shared = mode & 0o004 != 0 && mode & 0o002 == 0 && mode & 0o6000 == 0;
@@ -519,7 +536,9 @@ pub fn check_unreadable(
         return Ok(());
     }
     let quote = |s: &str| {
-        if s.chars().all(|c| c.is_ascii_alphanumeric() || "_-./+,:@%=".contains(c)) {
+        if s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./+,:@%=".contains(c))
+        {
             s.to_owned()
         } else {
             format!("'{}'", s.replace('\'', r"'\''"))
@@ -530,7 +549,11 @@ pub fn check_unreadable(
         paths: readable.join(", "),
         chmod: format!(
             "chmod o-rwx {}",
-            readable.iter().map(|p| quote(p)).collect::<Vec<_>>().join(" ")
+            readable
+                .iter()
+                .map(|p| quote(p))
+                .collect::<Vec<_>>()
+                .join(" ")
         ),
     })
 }
@@ -588,10 +611,10 @@ fn kill_session(sid: u32) {
             .rsplit_once(") ")
             .and_then(|(_, rest)| rest.split(' ').nth(3))
             .and_then(|s| s.parse::<u32>().ok());
-        if session == Some(sid) {
-            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
-                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
-            }
+        if session == Some(sid)
+            && let Some(pid) = rustix::process::Pid::from_raw(pid)
+        {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
         }
     }
 }

@@ -237,7 +237,9 @@ fn the_shared_temporary_folders_are_cleaned_after_a_run() {
     let marker = format!("cnf-sandbox-left-{}", std::process::id());
     let r = run(
         &s,
-        &format!("echo x > /tmp/{marker}; mkdir /var/tmp/{marker}; echo y > /var/tmp/{marker}/f; echo z > /dev/shm/{marker}; echo ok"),
+        &format!(
+            "echo x > /tmp/{marker}; mkdir /var/tmp/{marker}; echo y > /var/tmp/{marker}/f; echo z > /dev/shm/{marker}; echo ok"
+        ),
         Duration::from_secs(10),
     );
     assert_eq!(
@@ -315,10 +317,20 @@ fn bubblewrap_shows_no_host_command_line_and_only_the_scratch_is_writable() {
     // Options went through a file descriptor: what is left is the
     // system's tools and the run's own command.
     assert!(first.contains("bwrap --args "), "pid 1 shows {first:?}");
-    for host in ["--ro-bind", "--bind", "cnf-sandbox-", "/build/try", "target"] {
+    for host in [
+        "--ro-bind",
+        "--bind",
+        "cnf-sandbox-",
+        "/build/try",
+        "target",
+    ] {
         assert!(!first.contains(host), "pid 1 shows {host}: {first:?}");
     }
-    assert_eq!(out.lines().skip(1).collect::<Vec<_>>(), ["scratch"], "{out}");
+    assert_eq!(
+        out.lines().skip(1).collect::<Vec<_>>(),
+        ["scratch"],
+        "{out}"
+    );
 }
 
 #[test]
@@ -374,7 +386,12 @@ fn bad_user_ids_are_refused_up_front() {
                 assert!(m.contains(says), "{uid}: {m}");
                 assert!(m.starts_with(&format!("--sandbox-uid {uid}: ")), "{m}");
             }
-            other if uid == 65_534 && !std::fs::read_to_string("/etc/passwd").unwrap_or_default().contains(":65534:") => {
+            other
+                if uid == 65_534
+                    && !std::fs::read_to_string("/etc/passwd")
+                        .unwrap_or_default()
+                        .contains(":65534:") =>
+            {
                 let _ = other;
             }
             other => panic!("{uid}: {other:?}"),

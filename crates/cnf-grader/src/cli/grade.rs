@@ -35,10 +35,10 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         None => Runner::InProcess,
         Some(command) => {
             check_template(command).map_err(|e| format!("--exec: {e}"))?;
-            let sandbox = match args.sandbox.sandbox(&protected_paths(
-                &args.paths,
-                &[args.report.output.as_deref()],
-            ), None)? {
+            let sandbox = match args.sandbox.sandbox(
+                &protected_paths(&args.paths, &[args.report.output.as_deref()]),
+                None,
+            )? {
                 None => None,
                 Some(sandbox) => {
                     let here = std::env::current_dir()
@@ -50,7 +50,9 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
                         .map(|p| Bind::new(p.clone(), p))
                         .collect();
                     for bind in &binds {
-                        sandbox.check_visible(&bind.host).map_err(|e| e.to_string())?;
+                        sandbox
+                            .check_visible(&bind.host)
+                            .map_err(|e| e.to_string())?;
                     }
                     sandbox.check_binds(&binds, &here).map_err(|e| {
                         format!(

@@ -388,7 +388,8 @@ pub(crate) fn write_class(
         }
     }
     let rows = gradebook::rows(students);
-    let warning = (provenance.sandbox == cnf_grader::harness::provenance::OFF).then_some(NO_SANDBOX_WARNING);
+    let warning =
+        (provenance.sandbox == cnf_grader::harness::provenance::OFF).then_some(NO_SANDBOX_WARNING);
     if let Some(dir) = html_dir {
         for student in students {
             // Titled like a graded student's page: the roster's name first.

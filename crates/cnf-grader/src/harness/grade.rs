@@ -27,9 +27,7 @@ use crate::format::solution::{check_expected, render_solution};
 use crate::harness::compare::Compare;
 use crate::harness::diff::Diff;
 use crate::harness::discover::{Case, Fixture, read_fixture_file};
-use crate::harness::exec::{
-    ExecConfig, Outcome, run_command_in, signal_name, substitute,
-};
+use crate::harness::exec::{ExecConfig, Outcome, run_command_in, signal_name, substitute};
 
 /// What runs a case's function.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -117,9 +117,10 @@ impl Ghc {
                 );
                 use std::os::unix::process::ExitStatusExt as _;
                 let (status, stdout) = match r.outcome {
-                    crate::harness::exec::Outcome::Exited { code, stdout } => {
-                        (std::process::ExitStatus::from_raw((code & 0xff) << 8), stdout)
-                    }
+                    crate::harness::exec::Outcome::Exited { code, stdout } => (
+                        std::process::ExitStatus::from_raw((code & 0xff) << 8),
+                        stdout,
+                    ),
                     crate::harness::exec::Outcome::Signalled(n) => {
                         (std::process::ExitStatus::from_raw(n & 0x7f), Vec::new())
                     }

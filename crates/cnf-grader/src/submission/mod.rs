@@ -73,9 +73,7 @@ use tempfile::TempDir;
 
 use crate::harness::diff::Style;
 use crate::harness::discover::Fixture;
-use crate::harness::exec::{
-    ExecConfig, ExecSandbox, Outcome, run_command_in, shell_quote,
-};
+use crate::harness::exec::{ExecConfig, ExecSandbox, Outcome, run_command_in, shell_quote};
 use crate::harness::grade::{
     CaseReport, FailureKind, GradeOptions, Runner, Status, Totals, grade, not_run, unpaired,
 };

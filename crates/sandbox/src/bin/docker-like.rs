@@ -40,7 +40,12 @@ fn filters() -> Result<Vec<BpfProgram>, seccompiler::BackendError> {
     }
     let mut rules: std::collections::BTreeMap<i64, Vec<SeccompRule>> = Default::default();
     rules.insert(libc::SYS_clone, clone_rules);
-    for call in [libc::SYS_unshare, libc::SYS_setns, libc::SYS_mount, libc::SYS_umount2] {
+    for call in [
+        libc::SYS_unshare,
+        libc::SYS_setns,
+        libc::SYS_mount,
+        libc::SYS_umount2,
+    ] {
         rules.insert(call, Vec::new());
     }
     let eperm = SeccompFilter::new(
@@ -89,7 +94,11 @@ fn main() -> std::process::ExitCode {
     let e = std::process::Command::new(program).args(rest).exec();
     let _ = std::io::Write::write_all(
         &mut std::io::stderr(),
-        format!("docker-like: cannot run {}: {e}\n", program.to_string_lossy()).as_bytes(),
+        format!(
+            "docker-like: cannot run {}: {e}\n",
+            program.to_string_lossy()
+        )
+        .as_bytes(),
     );
     std::process::ExitCode::from(127)
 }

@@ -8,7 +8,8 @@
 
 fn main() -> std::process::ExitCode {
     let what: Vec<String> = std::env::args().skip(1).collect();
-    let result: std::io::Result<()> = match what.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+    let result: std::io::Result<()> = match what.iter().map(String::as_str).collect::<Vec<_>>()[..]
+    {
         ["socket", family] => {
             let family = match family {
                 "inet" => libc::AF_INET,
@@ -20,17 +21,29 @@ fn main() -> std::process::ExitCode {
             };
             // SAFETY: a plain system call.
             let fd = unsafe { libc::socket(family, libc::SOCK_DGRAM, 0) };
-            if fd < 0 { Err(std::io::Error::last_os_error()) } else { Ok(()) }
+            if fd < 0 {
+                Err(std::io::Error::last_os_error())
+            } else {
+                Ok(())
+            }
         }
         ["ptrace"] => {
             // SAFETY: a plain system call.
             let r = unsafe { libc::ptrace(libc::PTRACE_TRACEME, 0, 0, 0) };
-            if r < 0 { Err(std::io::Error::last_os_error()) } else { Ok(()) }
+            if r < 0 {
+                Err(std::io::Error::last_os_error())
+            } else {
+                Ok(())
+            }
         }
         ["userns"] => {
             // SAFETY: a plain system call.
             let r = unsafe { libc::unshare(libc::CLONE_NEWUSER) };
-            if r < 0 { Err(std::io::Error::last_os_error()) } else { Ok(()) }
+            if r < 0 {
+                Err(std::io::Error::last_os_error())
+            } else {
+                Ok(())
+            }
         }
         _ => return std::process::ExitCode::from(2),
     };
