@@ -26,12 +26,14 @@
 //! - **bubblewrap** ([`bwrap`]), any version from 0.4 on: new user, mount,
 //!   PID, network, IPC, UTS and cgroup namespaces, so the program sees only
 //!   the system folders read-only, its own files and its scratch, no other
-//!   process and no network. The root of the sandbox, `/dev` and every
-//!   folder but the scratch are read-only; the scratch is a tmpfs capped by
+//!   process and no network. The root of the sandbox (with only `/dev/null`,
+//!   `zero`, `full`, `random` and `urandom` bound on it), the working folder
+//!   and every bind are read-only; the scratch is a tmpfs capped by
 //!   [`Limits::scratch`] where bwrap has `--size` (0.7), and otherwise a
 //!   host folder whose size the grader watches. The bwrap command line is
 //!   passed through a file descriptor (`--args`), so `/proc/1/cmdline`
-//!   inside shows no host path. Options a bwrap lacks are replaced where
+//!   inside shows `bwrap --args N --` and the run's own command (with the
+//!   system's `prlimit` and `timeout`), no host path. Options a bwrap lacks are replaced where
 //!   possible (`--clearenv` by a clean environment, `--disable-userns` by
 //!   the seccomp filter refusing new user namespaces); where `--proc` is
 //!   refused (inside some containers) the sandbox has no `/proc`, and says
@@ -54,6 +56,11 @@
 //!   Landlock, the seccomp filter and the rlimits. Without Landlock this
 //!   backend is refused: nothing would keep the program from the grader's
 //!   files.
+//!
+//! A root grader's bubblewrap runs use the configured uid (a class gives
+//! student `i` uid + `i`); the user backend leases one uid per run from the
+//! configured one on ([`user::POOL`] ids), guarded by a lock file per id in
+//! `/run/cnf-sandbox` so two graders on one machine do not share one.
 //!
 //! Memory: every backend sets the address-space rlimit per process; where
 //! the grader may make a memory cgroup (v2, or v1's memory controller) a
