@@ -18,7 +18,7 @@ use cnf_grader::model::case::Totals;
 use cnf_grader::report::ReportOptions;
 use cnf_grader::report::Style;
 use cnf_grader::report::human::human;
-use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
+use cnf_grader::sandbox::{Config, DEFAULT_UID, Limits, Sandbox};
 use cnf_grader::write::bless::solution_path;
 use cnf_grader::write::generate::{GenSpec, generate};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -104,21 +104,20 @@ fn exec(c: &mut Criterion) {
         b.iter(|| grade_tree(tmp.path(), &options));
     });
     // The same in the sandbox (where bubblewrap works): what it costs per run.
-    match Sandbox::new(
-        Limits::default(),
-        &[bin_dir.to_owned()],
-        &[tmp.path().to_owned()],
-        DEFAULT_UID,
-    ) {
+    match Sandbox::new(Config {
+        limits: Limits::default(),
+        read_only: vec![bin_dir.to_owned()],
+        protected: vec![tmp.path().to_owned()],
+        uid: DEFAULT_UID,
+        ..Config::default()
+    }) {
         Ok(sandbox) => {
-            let inputs = tempfile::tempdir().unwrap();
             let options = GradeOptions {
                 runner: Runner::Exec(ExecConfig {
                     sandbox: Some(ExecSandbox {
                         sandbox: Arc::new(sandbox),
                         binds: Vec::new(),
                         chdir: "/".into(),
-                        inputs: inputs.path().to_owned(),
                     }),
                     ..config
                 }),

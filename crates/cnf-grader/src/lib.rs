@@ -57,6 +57,7 @@ pub mod grade;
 pub mod model;
 pub mod output;
 pub mod report;
+pub mod sandbox;
 pub mod similarity;
 pub mod submission;
 pub mod write;

@@ -230,7 +230,7 @@ fn provenance() -> Provenance {
         ghc: Some("9.0.2".to_owned()),
         fixtures: "0".repeat(64),
         compare: Compare::Exact,
-        sandbox: Some(true),
+        sandbox: "bubblewrap 0.8.0".to_owned(),
         date: None,
     }
 }

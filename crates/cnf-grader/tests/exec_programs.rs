@@ -188,3 +188,27 @@ fn points_withhold_compilation_for_crashes_only() {
         ["total", "0.00/100"]
     );
 }
+
+#[test]
+fn a_sandbox_uid_of_root_an_account_or_too_large_is_refused_up_front() {
+    for (uid, says) in [
+        ("0", "--sandbox-uid 0: that is root"),
+        ("4294967295", "--sandbox-uid 4294967295: too large"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .args([
+                "grade",
+                "tests/data/exec-tree",
+                "--exec",
+                "id -u >&2; exit 3",
+            ])
+            .args(["--sandbox-uid", uid])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cnf-grader runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{uid}: {stderr}");
+        assert!(stderr.contains(says), "{uid}: {stderr}");
+        assert!(out.stdout.is_empty(), "{uid}: nothing was graded");
+    }
+}

@@ -26,7 +26,7 @@ fn floods_are_cut_at_the_cap_and_never_held() {
 
     // A gigabyte of output: killed at the cap.
     let r = run_command("head -c 1000000000 /dev/zero", limit, cap);
-    assert_eq!(r.outcome, Outcome::OverCap);
+    assert_eq!(r.outcome, Outcome::OutputCap);
 
     // Exactly the cap is accepted whole; one byte more is not.
     let r = run_command(&format!("head -c {cap} /dev/zero"), limit, cap);
@@ -35,7 +35,7 @@ fn floods_are_cut_at_the_cap_and_never_held() {
         other => panic!("{other:?}"),
     }
     let r = run_command(&format!("head -c {} /dev/zero", cap + 1), limit, cap);
-    assert_eq!(r.outcome, Outcome::OverCap);
+    assert_eq!(r.outcome, Outcome::OutputCap);
 
     // 200 MB on standard error: read to the end, the first bytes kept.
     let r = run_command("head -c 200000000 /dev/zero >&2; printf ok", limit, cap);

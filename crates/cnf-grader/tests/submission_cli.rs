@@ -963,14 +963,21 @@ fn without_a_sandbox_submissions_are_refused_with_how_to_install_one() {
         } else {
             CLASS.to_owned()
         };
-        let o = grader(&[command, &target, FIXTURES])
-            .env("PATH", empty.path())
-            .output()
-            .unwrap();
+        // As root the user backend would still sandbox: ask for bubblewrap.
+        let o = grader(&[
+            command,
+            &target,
+            FIXTURES,
+            "--sandbox-backend",
+            "bubblewrap",
+        ])
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
         assert_eq!(o.status.code(), Some(2));
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
-            err.starts_with("error: cannot set up the sandbox: bwrap was not found on PATH; install it with `apt-get install bubblewrap`"),
+            err.starts_with("error: cannot set up the sandbox: the bubblewrap backend does not work here: bwrap was not found on PATH (`apt-get install bubblewrap`)"),
             "{err}"
         );
         assert!(err.contains("--no-sandbox"), "{err}");

@@ -8,7 +8,7 @@ use cnf_grader::format::units::{parse_duration, parse_size};
 use cnf_grader::model::compare::Compare;
 use cnf_grader::model::shard::Shard;
 use cnf_grader::report::gradebook::CsvLayout;
-use cnf_grader::submission::sandbox::{DEFAULT_UID, Limits, Sandbox};
+use cnf_grader::sandbox::{BackendKind, Config, DEFAULT_UID, Limits, Sandbox};
 use connect_core::Function;
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -106,14 +106,30 @@ pub(crate) struct SandboxArgs {
     /// (student i of a class runs as UID+i).
     #[arg(long, value_name = "UID", default_value_t = DEFAULT_UID)]
     pub(crate) sandbox_uid: u32,
+    /// The sandbox backend: bubblewrap, user (a root grader without
+    /// namespaces) or landlock (default: the best that works here).
+    #[arg(long, value_name = "BACKEND", value_parser = |s: &str| s.parse::<BackendKind>())]
+    pub(crate) sandbox_backend: Option<BackendKind>,
+    /// Do not use Landlock in the user and landlock backends (to check a
+    /// setup as on a kernel without it, such as Gradescope's).
+    #[arg(long)]
+    pub(crate) no_landlock: bool,
 }
 
 impl SandboxArgs {
     /// The sandbox, or `None` with --no-sandbox (after a warning).
-    pub(crate) fn sandbox(&self, protected: &[PathBuf]) -> Result<Option<Sandbox>, String> {
+    pub(crate) fn sandbox(
+        &self,
+        protected: &[PathBuf],
+        home: Option<&std::path::Path>,
+    ) -> Result<Option<Sandbox>, String> {
         if self.no_sandbox {
             return Ok(None);
         }
+        // Refused up front, root or not: a run as root, or as a real
+        // account, would be no sandbox at all.
+        cnf_grader::sandbox::check_uid(self.sandbox_uid, "--sandbox-uid")
+            .map_err(|e| e.to_string())?;
         let limits = Limits {
             cpu: self.cpu_time,
             memory: self.memory as u64,
@@ -122,9 +138,17 @@ impl SandboxArgs {
             file_size: self.file_size as u64,
             scratch: self.scratch as u64,
         };
-        Sandbox::new(limits, &self.sandbox_ro, protected, self.sandbox_uid)
-            .map(Some)
-            .map_err(|e| e.to_string())
+        Sandbox::new(Config {
+            limits,
+            read_only: self.sandbox_ro.clone(),
+            protected: protected.to_vec(),
+            uid: self.sandbox_uid,
+            backend: self.sandbox_backend,
+            landlock: !self.no_landlock,
+            home: home.map(ToOwned::to_owned),
+        })
+        .map(Some)
+        .map_err(|e| e.to_string())
     }
 }
 

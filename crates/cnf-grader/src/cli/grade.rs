@@ -6,7 +6,7 @@ use crate::cli::args::*;
 use crate::cli::output::*;
 use crate::cli::submission::*;
 use cnf_grader::grade::discover::{Fixture, discover};
-use cnf_grader::grade::exec::{ExecConfig, ExecSandbox, check_template};
+use cnf_grader::grade::exec::{ExecConfig, ExecSandbox, check_template, named_files};
 use cnf_grader::grade::run::{GradeOptions, Runner, case_count, grade, select};
 use cnf_grader::model::case::{CaseReport, FailureKind, Totals};
 use cnf_grader::model::points::points;
@@ -21,7 +21,7 @@ use cnf_grader::report::html;
 use cnf_grader::report::human::human;
 use cnf_grader::report::json::json;
 use cnf_grader::report::junit::junit;
-use cnf_grader::submission::sandbox::Bind;
+use cnf_grader::sandbox::Bind;
 
 pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     if let Some(path) = &args.report.output {
@@ -34,51 +34,45 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
                 .to_owned(),
         );
     }
-    let mut _inputs = None;
     let runner = match &args.exec {
         None => Runner::InProcess,
         Some(command) => {
             check_template(command).map_err(|e| format!("--exec: {e}"))?;
-            let sandbox = match args.sandbox.sandbox(&protected_paths(
-                &args.paths,
-                &[args.report.output.as_deref()],
-            ))? {
+            let sandbox = match args.sandbox.sandbox(
+                &protected_paths(&args.paths, &[args.report.output.as_deref()]),
+                None,
+            )? {
                 None => None,
                 Some(sandbox) => {
                     let here = std::env::current_dir()
                         .map_err(|e| format!("cannot read the current folder: {e}"))?;
-                    sandbox.check_visible(&here).map_err(|e| e.to_string())?;
-                    let inputs = tempfile::Builder::new()
-                        .prefix("cnf-grader-")
-                        .tempdir()
-                        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-                    if sandbox.uid.is_some() {
-                        use std::os::unix::fs::PermissionsExt as _;
-                        std::fs::set_permissions(
-                            inputs.path(),
-                            std::fs::Permissions::from_mode(0o711),
-                        )
-                        .map_err(|e| format!("cannot set up {}: {e}", inputs.path().display()))?;
+                    // The program sees the files its command names, not
+                    // the rest of the working folder.
+                    let binds: Vec<Bind> = named_files(command, &here)
+                        .into_iter()
+                        .map(|p| Bind::new(p.clone(), p))
+                        .collect();
+                    for bind in &binds {
+                        sandbox
+                            .check_visible(&bind.host)
+                            .map_err(|e| e.to_string())?;
                     }
-                    let binds = vec![Bind::new(here.clone(), here.clone())];
-                    sandbox.try_binds(&binds, &here).map_err(|e| {
+                    sandbox.check_binds(&binds, &here).map_err(|e| {
                         format!(
                             "{e}{}",
                             sandbox.uid.map_or(String::new(), |uid| format!(
                                 "\nas root, the programs run as user {uid}, which must be able \
-                                 to read the current folder {} and pass through every folder above it",
+                                 to read the files the command names in {} and pass through \
+                                 every folder above them",
                                 here.display()
                             ))
                         )
                     })?;
-                    let exec = ExecSandbox {
+                    Some(ExecSandbox {
                         sandbox: std::sync::Arc::new(sandbox),
                         binds,
                         chdir: here,
-                        inputs: inputs.path().to_owned(),
-                    };
-                    _inputs = Some(inputs);
-                    Some(exec)
+                    })
                 }
             };
             if sandbox.is_none() {
@@ -116,9 +110,14 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         ));
     }
     // The provenance hashes the whole selection, so every shard records the same.
-    let sandboxed = matches!(&options.runner, Runner::Exec(c) if c.sandbox.is_some());
     let provenance = Provenance {
-        sandbox: args.exec.is_some().then_some(sandboxed),
+        sandbox: match &options.runner {
+            Runner::InProcess => cnf_grader::model::provenance::IN_PROCESS.to_owned(),
+            Runner::Exec(c) => c.sandbox.as_ref().map_or_else(
+                || cnf_grader::model::provenance::OFF.to_owned(),
+                |s| s.sandbox.description(),
+            ),
+        },
         date: report_date(args.report.no_times)?,
         ..Provenance::new(
             cnf_grader::grade::discover::fixtures_digest(&all),
@@ -160,7 +159,8 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     let report_options = ReportOptions {
         times: !args.report.no_times,
         points: score.as_ref(),
-        warning: (args.exec.is_some() && !sandboxed).then_some(NO_SANDBOX_WARNING),
+        warning: (provenance.sandbox == cnf_grader::model::provenance::OFF)
+            .then_some(NO_SANDBOX_WARNING),
         extra: &[],
         compare: args.compare,
         student: false,

@@ -40,7 +40,7 @@ impl<'a> Given<'a> {
 }
 
 /// `grade`'s flags that only `--exec` uses: (argument id, flag).
-const EXEC_ONLY: [(&str, &str); 11] = [
+const EXEC_ONLY: [(&str, &str); 13] = [
     ("timeout", "--timeout"),
     ("max_output", "--max-output"),
     ("no_sandbox", "--no-sandbox"),
@@ -52,6 +52,8 @@ const EXEC_ONLY: [(&str, &str); 11] = [
     ("scratch", "--scratch"),
     ("cpu_time", "--cpu-time"),
     ("sandbox_uid", "--sandbox-uid"),
+    ("sandbox_backend", "--sandbox-backend"),
+    ("no_landlock", "--no-landlock"),
 ];
 
 /// `grade`: no flag of `--exec` without it, and `--color` where it colours.

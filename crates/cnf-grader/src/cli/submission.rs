@@ -98,7 +98,7 @@ pub(crate) fn submission_setup(
         eprintln!("{}interrupted; temporary files removed", frontend::PREFIX);
         std::process::exit(130);
     });
-    let sandbox = args.sandbox.sandbox(&protected)?;
+    let sandbox = args.sandbox.sandbox(&protected, Some(work.path()))?;
     if sandbox.as_ref().is_some_and(|s| s.uid.is_some()) {
         // As root, each student's user must pass through the work folder
         // to its own (0700) build folder; no one can list it.
@@ -407,7 +407,8 @@ pub(crate) fn write_class(
         }
     }
     let rows = cnf_grader::model::class::rows(students);
-    let warning = (provenance.sandbox == Some(false)).then_some(NO_SANDBOX_WARNING);
+    let warning =
+        (provenance.sandbox == cnf_grader::model::provenance::OFF).then_some(NO_SANDBOX_WARNING);
     if let Some(dir) = html_dir {
         for student in students {
             write(

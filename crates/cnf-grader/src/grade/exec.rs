@@ -1,5 +1,7 @@
 //! Running any program under test: one `sh -c COMMAND` per case, with a time
-//! limit, an output cap, and its standard error kept for the report.
+//! limit, an output cap, and its standard error kept for the report. The
+//! run loop itself (and the sandbox) is the `sandbox` crate's; this module
+//! fills in the command and runs it there, or plainly with `--no-sandbox`.
 //!
 //! Decisions:
 //! - the command is run through `sh -c` in its own process group, in the
@@ -12,20 +14,15 @@
 //! - if a process escapes the group and keeps a pipe open, the run still
 //!   ends at the deadline: the reader threads are then left behind.
 
-use std::io::{self, Read};
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use connect_core::Function;
 
-use crate::submission::sandbox::{Bind, Sandbox};
+use crate::sandbox::{Bind, Sandbox};
 
-/// Bytes of standard error kept for the report.
-pub const STDERR_KEPT: usize = 4096;
+pub use sandbox::{Outcome, RunResult as ExecResult, STDERR_KEPT};
 
 /// How to run the program under test.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,47 +49,35 @@ pub struct ExecSandbox {
     pub binds: Vec<Bind>,
     /// The working folder inside.
     pub chdir: PathBuf,
-    /// A private host folder for the copies of the game files.
-    pub inputs: PathBuf,
 }
 
 impl PartialEq for ExecSandbox {
     fn eq(&self, other: &Self) -> bool {
-        self.binds == other.binds && self.chdir == other.chdir && self.inputs == other.inputs
+        self.binds == other.binds && self.chdir == other.chdir
     }
 }
 
 impl Eq for ExecSandbox {}
 
-/// How one run ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// The program exited by itself (any exit code) within the limits.
-    Exited {
-        /// The exit code.
-        code: i32,
-        /// Everything it wrote on standard output.
-        stdout: Vec<u8>,
-    },
-    /// The program was ended by a signal it did not get from us.
-    Signaled(i32),
-    /// The time limit passed; the process group was killed.
-    TimedOut,
-    /// Standard output passed the cap; the process group was killed.
-    OverCap,
-    /// The shell could not be started.
-    SpawnFailed(String),
-}
-
-/// The result of one run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExecResult {
-    /// How the run ended.
-    pub outcome: Outcome,
-    /// The first [`STDERR_KEPT`] bytes of standard error, as text.
-    pub stderr: String,
-    /// Whether standard error was longer than what was kept.
-    pub stderr_truncated: bool,
+impl ExecSandbox {
+    /// Runs `template` on `input` (privately copied) in the sandbox.
+    pub fn run(
+        &self,
+        template: &str,
+        function: Function,
+        input: &Path,
+        timeout: Duration,
+        max_output: usize,
+    ) -> std::io::Result<ExecResult> {
+        let mut run = self.sandbox.run()?;
+        for bind in &self.binds {
+            run.bind(bind.clone());
+        }
+        run.chdir(&self.chdir);
+        let inside = run.input(input)?;
+        let command = substitute(template, function, &inside);
+        Ok(run.execute(&command, timeout, max_output))
+    }
 }
 
 /// The command for one case: `{part}` becomes `01`..`04`, `{function}` the
@@ -155,6 +140,43 @@ pub fn check_template(template: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The files and folders a command template names: each word (split at
+/// white space and the shell's `;|&()<>`, quotes removed, placeholders and
+/// `$` words left out) that is an existing file, relative to `dir` or
+/// absolute, or an existing folder inside `dir`, outside the system folders the sandbox shows anyway (and
+/// `/dev`, `/proc`, `/sys`); in the
+/// order named, each once, absolute.
+pub fn named_files(template: &str, dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for word in template.split(|c: char| c.is_whitespace() || ";|&()<>".contains(c)) {
+        let word = word.trim_matches(|c| c == '\'' || c == '"');
+        if word.is_empty() || word.contains('{') || word.contains('$') || word.starts_with('-') {
+            continue;
+        }
+        let path = dir.join(word);
+        let Ok(path) = std::path::absolute(&path) else {
+            continue;
+        };
+        let path: PathBuf = path.components().collect();
+        // A file anywhere, a folder only inside the working folder (a word
+        // such as `/` in `sed 's/a/ /'` must not show the whole machine).
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_file() => {}
+            Ok(m) if m.is_dir() && path.starts_with(dir) => {}
+            _ => continue,
+        }
+        let system = sandbox::SYSTEM_DIRS
+            .iter()
+            .chain(sandbox::SYSTEM_LINKS.iter())
+            .chain(["/dev", "/proc", "/sys"].iter())
+            .any(|d| path.starts_with(d));
+        if !system && path != dir && !out.contains(&path) {
+            out.push(path);
+        }
+    }
+    out
+}
+
 /// `s` as one word for `sh`, in single quotes unless it needs none.
 pub fn shell_quote(s: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "_-./+,:@%=".contains(c);
@@ -164,18 +186,13 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-enum Message {
-    Stdout(Vec<u8>),
-    OverCap,
-    Stderr(Vec<u8>, bool),
-}
-
 /// Runs `command` with `sh -c` under these limits, in the grader's working directory.
 pub fn run_command(command: &str, timeout: Duration, max_output: usize) -> ExecResult {
     run_command_in(command, None, timeout, max_output)
 }
 
-/// Runs `command` with `sh -c` under these limits, in `dir` when given.
+/// Runs `command` with `sh -c` under these limits, in `dir` when given,
+/// with the grader's rights (`--no-sandbox`).
 pub fn run_command_in(
     command: &str,
     dir: Option<&Path>,
@@ -187,166 +204,7 @@ pub fn run_command_in(
         sh.current_dir(dir);
     }
     sh.arg("-c").arg(command);
-    run_process(sh, timeout, max_output)
-}
-
-/// Runs a prepared command (`sh -c …`, or a sandbox around it) under these
-/// limits, in its own process group, standard input closed.
-pub fn run_process(mut command: Command, timeout: Duration, max_output: usize) -> ExecResult {
-    let start = Instant::now();
-    let deadline = start + timeout;
-    let spawned = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn();
-    let mut child = match spawned {
-        Ok(child) => child,
-        Err(e) => {
-            return ExecResult {
-                outcome: Outcome::SpawnFailed(format!(
-                    "cannot start {}: {e}",
-                    command.get_program().to_string_lossy()
-                )),
-                stderr: String::new(),
-                stderr_truncated: false,
-            };
-        }
-    };
-    let (tx, rx) = mpsc::channel();
-    if let Some(mut out) = child.stdout.take() {
-        let tx = tx.clone();
-        thread::spawn(move || {
-            let message = match read_capped(&mut out, max_output) {
-                Some(bytes) => Message::Stdout(bytes),
-                None => Message::OverCap,
-            };
-            let _ = tx.send(message);
-        });
-    }
-    if let Some(mut err) = child.stderr.take() {
-        let tx = tx.clone();
-        thread::spawn(move || {
-            let (kept, truncated) = read_keeping(&mut err, STDERR_KEPT);
-            let _ = tx.send(Message::Stderr(kept, truncated));
-        });
-    }
-    drop(tx);
-
-    let mut stdout: Option<Vec<u8>> = None;
-    let mut stderr: Option<(Vec<u8>, bool)> = None;
-    let outcome = 'run: {
-        // First the output: a message arrives as soon as a stream ends.
-        while stdout.is_none() || stderr.is_none() {
-            let now = Instant::now();
-            if now >= deadline {
-                kill_group(&mut child);
-                break 'run Outcome::TimedOut;
-            }
-            match rx.recv_timeout(deadline - now) {
-                Ok(Message::Stdout(bytes)) => stdout = Some(bytes),
-                Ok(Message::Stderr(bytes, truncated)) => stderr = Some((bytes, truncated)),
-                Ok(Message::OverCap) => {
-                    kill_group(&mut child);
-                    break 'run Outcome::OverCap;
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => break,
-            }
-        }
-        // Then the exit status, which follows closely once the streams end.
-        let mut poll = Duration::from_micros(10);
-        loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break 'run exited(status, stdout.take().unwrap_or_default()),
-                Ok(None) => {}
-                Err(e) => {
-                    kill_group(&mut child);
-                    break 'run Outcome::SpawnFailed(format!("cannot wait for the program: {e}"));
-                }
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                kill_group(&mut child);
-                break 'run Outcome::TimedOut;
-            }
-            thread::sleep(poll.min(deadline - now));
-            poll = (poll * 2).min(Duration::from_millis(1));
-        }
-    };
-    // After a kill, standard error ends with the group; wait a little for it
-    // (not for ever: a process that left the group may still hold the pipe).
-    let grace = Instant::now() + Duration::from_millis(100);
-    while stderr.is_none() {
-        let left = grace.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(Message::Stderr(bytes, truncated)) => stderr = Some((bytes, truncated)),
-            Ok(_) => {}
-            Err(_) => break,
-        }
-    }
-    let (bytes, stderr_truncated) = stderr.unwrap_or_default();
-    ExecResult {
-        outcome,
-        stderr: String::from_utf8_lossy(&bytes).into_owned(),
-        stderr_truncated,
-    }
-}
-
-fn exited(status: ExitStatus, stdout: Vec<u8>) -> Outcome {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => Outcome::Exited { code, stdout },
-        (None, Some(signal)) => Outcome::Signaled(signal),
-        (None, None) => Outcome::Signaled(0),
-    }
-}
-
-/// Kills the child's process group and reaps the child.
-fn kill_group(child: &mut Child) {
-    let pid = rustix::process::Pid::from_child(child);
-    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
-/// Reads everything, or `None` as soon as more than `cap` bytes arrive.
-fn read_capped(reader: &mut impl Read, cap: usize) -> Option<Vec<u8>> {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        match reader.read(&mut chunk) {
-            Ok(0) => return Some(buf),
-            Ok(n) => {
-                if buf.len() + n > cap {
-                    return None;
-                }
-                buf.extend_from_slice(&chunk[..n]);
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return Some(buf),
-        }
-    }
-}
-
-/// Reads everything, keeping the first `keep` bytes; says whether more came.
-fn read_keeping(reader: &mut impl Read, keep: usize) -> (Vec<u8>, bool) {
-    let mut buf = Vec::new();
-    let mut more = false;
-    let mut chunk = [0u8; 8192];
-    loop {
-        match reader.read(&mut chunk) {
-            Ok(0) => return (buf, more),
-            Ok(n) => {
-                let room = keep - buf.len();
-                buf.extend_from_slice(&chunk[..n.min(room)]);
-                more |= n > room;
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return (buf, more),
-        }
-    }
+    sandbox::run_plain(sh, timeout, max_output)
 }
 
 /// A signal's usual name, for the report.
@@ -375,6 +233,8 @@ pub fn signal_name(signal: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::thread;
+    use std::time::Instant;
 
     #[test]
     fn placeholders_are_replaced_once_and_paths_quoted() {
@@ -437,13 +297,13 @@ mod tests {
         assert_eq!(r.stderr, "oops\n");
         assert_eq!(
             run_command("kill -SEGV $$", t, 1024).outcome,
-            Outcome::Signaled(11)
+            Outcome::Signalled(11)
         );
         let start = Instant::now();
         let r = run_command("sleep 1000", Duration::from_millis(200), 1024);
-        assert_eq!(r.outcome, Outcome::TimedOut);
+        assert_eq!(r.outcome, Outcome::TimeLimit);
         assert!(start.elapsed() < Duration::from_secs(5));
-        assert_eq!(run_command("yes", t, 1 << 16).outcome, Outcome::OverCap);
+        assert_eq!(run_command("yes", t, 1 << 16).outcome, Outcome::OutputCap);
         // What a killed program said on standard error is kept.
         let r = run_command(
             "echo waiting >&2; sleep 1000",
@@ -452,12 +312,12 @@ mod tests {
         );
         assert_eq!(
             (r.outcome, r.stderr.as_str()),
-            (Outcome::TimedOut, "waiting\n")
+            (Outcome::TimeLimit, "waiting\n")
         );
         let r = run_command("echo flooding >&2; yes", t, 1 << 16);
         assert_eq!(
             (r.outcome, r.stderr.as_str()),
-            (Outcome::OverCap, "flooding\n")
+            (Outcome::OutputCap, "flooding\n")
         );
     }
 
@@ -489,7 +349,7 @@ mod tests {
             shell_quote(&pid_file.to_string_lossy())
         );
         let r = run_command(&command, Duration::from_millis(300), 1024);
-        assert_eq!(r.outcome, Outcome::TimedOut);
+        assert_eq!(r.outcome, Outcome::TimeLimit);
         let pid = std::fs::read_to_string(&pid_file).unwrap();
         let stat = Path::new("/proc").join(pid.trim()).join("stat");
         // The grandchild is gone (or a zombie about to be reaped by init).
@@ -502,6 +362,20 @@ mod tests {
             }
             thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    #[test]
+    fn a_command_names_its_own_files_and_no_folder_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().canonicalize().unwrap();
+        std::fs::write(d.join("prog"), "").unwrap();
+        std::fs::create_dir(d.join("lib")).unwrap();
+        std::fs::write(d.join("grades.csv"), "").unwrap();
+        let named = named_files(
+            "./prog {input} --x lib; sed 's/a/ /' \"$HOME/y\" /etc/passwd /tmp nothing",
+            &d,
+        );
+        assert_eq!(named, vec![d.join("prog"), d.join("lib")]);
     }
 
     #[test]

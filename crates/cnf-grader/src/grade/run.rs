@@ -25,15 +25,12 @@ use rayon::prelude::*;
 use crate::format::cnf::{CnfGame, parse_cnf};
 use crate::format::solution::{check_expected, render_solution};
 use crate::grade::discover::{Case, Fixture, read_fixture_file};
-use crate::grade::exec::{
-    ExecConfig, Outcome, run_command_in, run_process, signal_name, substitute,
-};
+use crate::grade::exec::{ExecConfig, Outcome, run_command_in, signal_name, substitute};
 use crate::model::case::CaseReport;
 use crate::model::case::FailureKind;
 use crate::model::case::Status;
 use crate::model::compare::Compare;
 use crate::model::diff::Diff;
-use crate::submission::sandbox::InputCopy;
 
 /// What runs a case's function.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -323,31 +320,21 @@ fn grade_case(
         },
         Runner::Exec(config) => {
             let result = match &config.sandbox {
-                Some(sandboxed) => {
-                    let copy = match InputCopy::new(
-                        &fixture.cnf,
-                        &sandboxed.inputs,
-                        sandboxed.sandbox.uid,
-                    ) {
-                        Ok(copy) => copy,
-                        Err(e) => {
-                            return error(format!(
-                                "cannot copy {} for the sandbox: {e}",
-                                fixture.cnf.display()
-                            ));
-                        }
-                    };
-                    let command = substitute(&config.command, function, &copy.bind.inside);
-                    let mut binds = sandboxed.binds.clone();
-                    binds.push(copy.bind.clone());
-                    let process = sandboxed.sandbox.command(
-                        &binds,
-                        &sandboxed.chdir,
-                        &command,
-                        config.timeout,
-                    );
-                    run_process(process, config.timeout, config.max_output)
-                }
+                Some(sandboxed) => match sandboxed.run(
+                    &config.command,
+                    function,
+                    &fixture.cnf,
+                    config.timeout,
+                    config.max_output,
+                ) {
+                    Ok(result) => result,
+                    Err(e) => {
+                        return error(format!(
+                            "cannot copy {} for the sandbox: {e}",
+                            fixture.cnf.display()
+                        ));
+                    }
+                },
                 None => {
                     let input = match &config.working_dir {
                         Some(_) => std::path::absolute(&fixture.cnf)
@@ -423,7 +410,7 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::Signaled(signal) => {
+                Outcome::Signalled(signal) => {
                     fail(
                         &mut report,
                         FailureKind::Crash,
@@ -431,7 +418,7 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::TimedOut => {
+                Outcome::TimeLimit => {
                     fail(
                         &mut report,
                         FailureKind::Timeout,
@@ -442,7 +429,7 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::OverCap => {
+                Outcome::OutputCap => {
                     fail(
                         &mut report,
                         FailureKind::OverCap,
@@ -453,7 +440,17 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::SpawnFailed(message) => {
+                Outcome::MemoryLimit => {
+                    fail(
+                        &mut report,
+                        FailureKind::Crash,
+                        "crashed: its processes together used more memory (--memory) or \
+                         scratch space (--scratch) than allowed, and the run was killed"
+                            .to_owned(),
+                    );
+                    return report;
+                }
+                Outcome::CouldNotStart(message) => {
                     fail(&mut report, FailureKind::SpawnFailed, message);
                     return report;
                 }

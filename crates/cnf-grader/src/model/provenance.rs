@@ -14,7 +14,12 @@
 //!   RFC 3339 to the second; `--no-times` leaves it out with the durations,
 //!   so a report can be reproduced byte for byte;
 //! - `ghc` is absent when no GHC was involved (`grade`, `grade --exec`);
-//!   `sandbox` is absent for in-process grading, where nothing external runs.
+//! - `sandbox` is always there: `in-process` for grading this project's own
+//!   implementation (nothing external runs), `off` for `--no-sandbox`, and
+//!   otherwise the sandbox backend and what it lacks, as
+//!   `sandbox::Sandbox::description` gives it (e.g. `bubblewrap 0.8.0,
+//!   memory cgroup v1`, or `user; weaker: …`); reports written before it
+//!   was a text say `true`/`false`, read as `on`/`off`.
 
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +28,31 @@ use sha2::{Digest as _, Sha256};
 
 /// The grader's version, as every report records it.
 pub const GRADER_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The provenance's `sandbox` for in-process grading.
+pub const IN_PROCESS: &str = "in-process";
+
+/// The provenance's `sandbox` with `--no-sandbox`.
+pub const OFF: &str = "off";
+
+fn in_process() -> String {
+    IN_PROCESS.to_owned()
+}
+
+/// Reads `sandbox` as a text, or as the boolean older reports wrote.
+fn sandbox_field<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Field {
+        Text(String),
+        Flag(bool),
+    }
+    Ok(match Field::deserialize(d)? {
+        Field::Text(t) => t,
+        Field::Flag(true) => "on".to_owned(),
+        Field::Flag(false) => OFF.to_owned(),
+    })
+}
 
 /// Where a report came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,9 +66,10 @@ pub struct Provenance {
     pub fixtures: String,
     /// The comparison mode.
     pub compare: Compare,
-    /// Whether programs under test ran in the sandbox (`None`: in-process grading).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sandbox: Option<bool>,
+    /// The sandbox programs under test ran in: [`IN_PROCESS`], [`OFF`], or
+    /// the backend's description (see the module docs).
+    #[serde(default = "in_process", deserialize_with = "sandbox_field")]
+    pub sandbox: String,
     /// When it was graded (UTC, RFC 3339), unless left out for reproducible reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
@@ -53,7 +84,7 @@ impl Provenance {
             ghc: None,
             fixtures,
             compare,
-            sandbox: None,
+            sandbox: in_process(),
             date: None,
         }
     }
@@ -91,7 +122,8 @@ impl Provenance {
     }
 
     /// One line for human reports: `graded by cnf-grader 0.1.0 · GHC 9.0.2 ·
-    /// fixtures sha256:0123456789ab · compare exact · sandbox on · 2026-12-01T13:30:00Z`.
+    /// fixtures sha256:0123456789ab · compare exact · sandbox bubblewrap 0.8.0 ·
+    /// 2026-12-01T13:30:00Z`.
     pub fn line(&self) -> String {
         let mut parts = vec![format!("graded by cnf-grader {}", self.grader)];
         if let Some(ghc) = &self.ghc {
@@ -99,10 +131,10 @@ impl Provenance {
         }
         parts.push(format!("fixtures sha256:{}", self.short_hash()));
         parts.push(format!("compare {}", self.compare));
-        match self.sandbox {
-            Some(true) => parts.push("sandbox on".to_owned()),
-            Some(false) => parts.push("sandbox OFF".to_owned()),
-            None => parts.push("in-process".to_owned()),
+        match self.sandbox.as_str() {
+            IN_PROCESS => parts.push(IN_PROCESS.to_owned()),
+            OFF => parts.push("sandbox OFF".to_owned()),
+            backend => parts.push(format!("sandbox {backend}")),
         }
         if let Some(date) = &self.date {
             parts.push(date.clone());
@@ -123,15 +155,7 @@ impl Provenance {
         }
         out.push(("fixtures", format!("sha256:{}", self.fixtures)));
         out.push(("compare", self.compare.name().to_owned()));
-        out.push((
-            "sandbox",
-            match self.sandbox {
-                Some(true) => "on",
-                Some(false) => "off",
-                None => "in-process",
-            }
-            .to_owned(),
-        ));
+        out.push(("sandbox", self.sandbox.clone()));
         if let Some(date) = &self.date {
             out.push(("date", date.clone()));
         }
@@ -165,13 +189,13 @@ mod tests {
             ghc: Some("9.0.2".to_owned()),
             fixtures: "0123456789abcdef".to_owned(),
             compare: Compare::TrailingWhitespace,
-            sandbox: Some(true),
+            sandbox: "bubblewrap 0.8.0".to_owned(),
             date: Some("2026-12-01T13:30:00Z".to_owned()),
         };
         assert_eq!(
             p.line(),
             "graded by cnf-grader 1.2.3 · GHC 9.0.2 · fixtures sha256:0123456789ab · \
-             compare trailing-whitespace · sandbox on · 2026-12-01T13:30:00Z"
+             compare trailing-whitespace · sandbox bubblewrap 0.8.0 · 2026-12-01T13:30:00Z"
         );
         let other = Provenance {
             date: Some("2027-01-01T00:00:00Z".to_owned()),
@@ -180,13 +204,13 @@ mod tests {
         assert!(p.same_run(&other));
         assert_eq!(p.difference(&other), None);
         let unsandboxed = Provenance {
-            sandbox: Some(false),
+            sandbox: OFF.to_owned(),
             ..other.clone()
         };
         assert!(!p.same_run(&unsandboxed));
         assert_eq!(
             p.difference(&unsandboxed),
-            Some(("sandbox", "on".to_owned(), "off".to_owned()))
+            Some(("sandbox", "bubblewrap 0.8.0".to_owned(), "off".to_owned()))
         );
         let no_ghc = Provenance { ghc: None, ..other };
         assert_eq!(

@@ -699,7 +699,7 @@ mod tests {
             ghc: Some("9.0.2 <x>".into()),
             fixtures: "ab".repeat(32),
             compare,
-            sandbox: Some(true),
+            sandbox: "bubblewrap 0.8.0".into(),
             date: Some("2026-12-01T00:00:00Z".into()),
         }
     }
@@ -718,7 +718,7 @@ mod tests {
                 "9.0.2 <x>",
                 &format!("sha256:{}", "ab".repeat(32)),
                 "exact",
-                "on",
+                "bubblewrap 0.8.0",
                 "2026-12-01T00:00:00Z"
             ]
         );

@@ -5,17 +5,17 @@ use std::path::Path;
 use std::time::Duration;
 
 pub use crate::grade::discover::fixtures_digest;
-use crate::grade::exec::{Outcome, run_command_in, run_process, shell_quote};
+use crate::grade::exec::{Outcome, run_command_in, shell_quote};
 use crate::model::provenance::digest;
 use crate::model::submission::BuildOutcome;
 use crate::model::submission::CompileError;
 use crate::model::submission::PartBuild;
 use crate::model::submission::part_file;
+use crate::sandbox::Bind;
 use crate::submission::SubmissionOptions;
 use crate::submission::ghc::compile_error;
 use crate::submission::part_exe;
 use crate::submission::prepare::Prepared;
-use crate::submission::sandbox::Bind;
 
 /// The flags every part is compiled with (part of the cache key).
 pub(crate) const GHC_FLAGS: &str = "-v0 -O0 -i -i. -with-rtsopts=-M1g";
@@ -63,16 +63,22 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
     };
     let ghc = shell_quote(&options.ghc.path.to_string_lossy());
     let result = match &p.sandbox {
-        Some(sandbox) => {
-            let binds = [Bind::new(p.src(), "/build")];
-            let command = sandbox.command(
-                &binds,
-                Path::new("/build"),
-                &script(&ghc, crate::submission::sandbox::SCRATCH),
-                options.compile_timeout,
-            );
-            run_process(command, options.compile_timeout, MAX_EXE)
-        }
+        Some(sandbox) => match sandbox.run() {
+            Ok(mut run) => {
+                run.bind(Bind::new(p.src(), "/build"))
+                    .chdir(Path::new("/build"));
+                run.execute(
+                    &script(&ghc, "\"$TMPDIR\""),
+                    options.compile_timeout,
+                    MAX_EXE,
+                )
+            }
+            Err(e) => crate::grade::exec::ExecResult {
+                outcome: Outcome::CouldNotStart(format!("cannot prepare the sandbox: {e}")),
+                stderr: String::new(),
+                stderr_truncated: false,
+            },
+        },
         None => {
             let scratch = p.build.path().join(format!("scratch{part:02}"));
             let scratch = shell_quote(&scratch.to_string_lossy());

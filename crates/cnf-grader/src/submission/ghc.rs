@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use crate::grade::exec::{Outcome, shell_quote};
 use crate::model::submission::CompileError;
-use crate::submission::sandbox::Sandbox;
+use crate::sandbox::Sandbox;
 
 /// Lines of GHC's error kept for the report.
 pub const ERROR_LINES: usize = 20;
@@ -103,19 +103,36 @@ impl Ghc {
                 })?
         };
         let out = match sandbox {
-            None => Command::new(&resolved).arg("--numeric-version").output(),
-            Some(sandbox) => sandbox
-                .command(
-                    &[],
-                    Path::new("/"),
+            None => Command::new(&resolved)
+                .arg("--numeric-version")
+                .stdin(Stdio::null())
+                .output(),
+            Some(sandbox) => sandbox.run().map(|run| {
+                let r = run.execute(
                     &format!(
                         "exec {} --numeric-version",
                         shell_quote(&resolved.to_string_lossy())
                     ),
                     Duration::from_secs(60),
-                )
-                .stdin(Stdio::null())
-                .output(),
+                    4096,
+                );
+                use std::os::unix::process::ExitStatusExt as _;
+                let (status, stdout) = match r.outcome {
+                    crate::grade::exec::Outcome::Exited { code, stdout } => (
+                        std::process::ExitStatus::from_raw((code & 0xff) << 8),
+                        stdout,
+                    ),
+                    crate::grade::exec::Outcome::Signalled(n) => {
+                        (std::process::ExitStatus::from_raw(n & 0x7f), Vec::new())
+                    }
+                    _ => (std::process::ExitStatus::from_raw(9), Vec::new()),
+                };
+                std::process::Output {
+                    status,
+                    stdout,
+                    stderr: r.stderr.into_bytes(),
+                }
+            }),
         }
         .map_err(|e| GhcError::NotFound {
             path: path.to_owned(),
@@ -186,21 +203,24 @@ fn came_back(out: &std::process::Output) -> String {
 /// The report of a compilation that did not end with an executable.
 pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> CompileError {
     let output = first_lines(stderr);
-    let timed_out = matches!(outcome, Outcome::TimedOut);
+    let timed_out = matches!(outcome, Outcome::TimeLimit);
     let reason = match outcome {
         Outcome::Exited { code, .. } => format!("GHC failed (exit code {code})"),
-        Outcome::Signaled(signal) => {
+        Outcome::Signalled(signal) => {
             format!(
                 "GHC was killed by {}",
                 crate::grade::exec::signal_name(signal)
             )
         }
-        Outcome::TimedOut => format!(
+        Outcome::TimeLimit => format!(
             "GHC ran past the {} compile time limit and was killed",
             crate::format::units::show_duration(timeout)
         ),
-        Outcome::OverCap => "GHC printed more than the executable's size limit".to_owned(),
-        Outcome::SpawnFailed(message) => message,
+        Outcome::OutputCap => "GHC printed more than the executable's size limit".to_owned(),
+        Outcome::MemoryLimit => "GHC used more memory (--memory) or scratch space (--scratch) \
+                                 than the sandbox allows and was killed"
+            .to_owned(),
+        Outcome::CouldNotStart(message) => message,
     };
     CompileError {
         reason,

@@ -24,7 +24,7 @@
 //! - nothing is ever written into the submission's folder: each student
 //!   gets a private build folder (mode 0700) under the run's temporary
 //!   folder, removed when grading ends;
-//! - in the sandbox ([`crate::submission::sandbox`]) a compilation sees the sources
+//! - in the sandbox ([`crate::sandbox`]) a compilation sees the sources
 //!   read-only at `/build` and writes only its scratch `/tmp`, so Template
 //!   Haskell runs contained too; the executable comes back on standard
 //!   output and is kept in the cache ([`crate::submission::cache`]) under the hash of
@@ -60,7 +60,6 @@ pub mod ghc;
 pub mod prepare;
 pub mod roster;
 pub mod run;
-pub mod sandbox;
 pub mod source;
 pub mod workdir;
 
@@ -70,13 +69,13 @@ use std::time::Duration;
 
 use crate::grade::discover::Fixture;
 use crate::model::provenance::Provenance;
+use crate::sandbox::Sandbox;
 use crate::submission::cache::Cache;
 pub use crate::submission::class::{
     ClassOptions, ClassProgress, class_folders, class_members, grade_class, student_result,
 };
 use crate::submission::ghc::Ghc;
 pub use crate::submission::run::grade_submission;
-use crate::submission::sandbox::Sandbox;
 use crate::submission::source::ReadLimits;
 pub use crate::submission::workdir::{WorkDir, kill_processes_in};
 
@@ -120,7 +119,10 @@ impl SubmissionOptions {
     pub fn provenance(&self, fixtures: &[Fixture]) -> Provenance {
         Provenance {
             ghc: Some(self.ghc.version.clone()),
-            sandbox: Some(self.sandbox.is_some()),
+            sandbox: self.sandbox.as_ref().map_or_else(
+                || crate::model::provenance::OFF.to_owned(),
+                Sandbox::description,
+            ),
             date: self.date.clone(),
             ..Provenance::new(
                 crate::grade::discover::fixtures_digest(fixtures),

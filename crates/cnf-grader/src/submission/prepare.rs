@@ -10,11 +10,11 @@ pub use crate::grade::discover::fixtures_digest;
 use crate::model::provenance::digest;
 use crate::model::submission::Refused;
 use crate::model::submission::part_file;
+use crate::sandbox::Sandbox;
 use crate::submission::DEFAULT_HELPERS;
 use crate::submission::SubmissionError;
 use crate::submission::SubmissionOptions;
 use crate::submission::part_exe;
-use crate::submission::sandbox::Sandbox;
 use crate::submission::source;
 use crate::submission::source::Submission;
 

@@ -20,6 +20,7 @@ use crate::model::submission::BuildOutcome;
 use crate::model::submission::PartBuild;
 use crate::model::submission::SubmissionReport;
 use crate::model::submission::part_file;
+use crate::sandbox::{Bind, give_to};
 use crate::submission::ClassProgress;
 use crate::submission::SubmissionError;
 use crate::submission::SubmissionOptions;
@@ -28,7 +29,6 @@ use crate::submission::part_exe;
 use crate::submission::pool;
 use crate::submission::prepare::Prepared;
 use crate::submission::prepare::prepare_student;
-use crate::submission::sandbox::{Bind, give_to};
 use crate::submission::source;
 
 /// Grades one submission folder on these fixtures; its four parts compile
@@ -206,7 +206,6 @@ pub(crate) fn run_parts(
                     .map(|(part, exe)| Bind::new(exe, Path::new("/build").join(part_exe(part))))
                     .collect(),
                 chdir: PathBuf::from("/build"),
-                inputs: prepared.build.path().to_owned(),
             }),
         },
         None => ExecConfig {

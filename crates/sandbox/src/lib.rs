@@ -1,0 +1,812 @@
+//! Runs one untrusted command with limits, in the best sandbox this machine
+//! allows, and says how it ended.
+//!
+//! The crate knows nothing about what it runs: a caller gives a shell
+//! command, the files it may read, a private input file, a time limit and
+//! an output cap, and gets back a typed [`Outcome`]: the exit code, a
+//! signal, the time limit, the memory limit, the output cap, or "could not
+//! start". Libraries only: nothing is printed and the process is never
+//! ended here.
+//!
+//! # Threat model
+//!
+//! The command is hostile: it wants to read what it must not (the answers
+//! a grader compares against, other users' files, the grader's
+//! environment), to write where it must not, to outlive its run, to reach
+//! the network, or to exhaust the machine. The kernel is trusted: a kernel
+//! exploit escapes every backend. CPU time, memory bandwidth and caches are
+//! shared with other runs.
+//!
+//! # Backends
+//!
+//! [`Sandbox::new`] probes the machine once and takes the best backend that
+//! works here ([`BackendKind`]); [`Sandbox::description`] names it and what
+//! it lacks, for the provenance of every report.
+//!
+//! - **bubblewrap** ([`bwrap`]), any version from 0.4 on: new user, mount,
+//!   PID, network, IPC, UTS and cgroup namespaces, so the program sees only
+//!   the system folders read-only, its own files and its scratch, no other
+//!   process and no network. The root of the sandbox (with only `/dev/null`,
+//!   `zero`, `full`, `random` and `urandom` bound on it), the working folder
+//!   and every bind are read-only; the scratch is a tmpfs capped by
+//!   [`Limits::scratch`] where bwrap has `--size` (0.7), and otherwise a
+//!   host folder whose size the grader watches. The bwrap command line is
+//!   passed through a file descriptor (`--args`), so `/proc/1/cmdline`
+//!   inside shows `bwrap --args N --` and the run's own command (with the
+//!   system's `prlimit` and `timeout`), no host path. Options a bwrap lacks are replaced where
+//!   possible (`--clearenv` by a clean environment, `--disable-userns` by
+//!   the seccomp filter refusing new user namespaces); where `--proc` is
+//!   refused (inside some containers) the sandbox has no `/proc`, and says
+//!   so. A seccomp filter ([`filter`]) refuses network sockets, `ptrace`
+//!   and namespace calls inside too.
+//! - **unprivileged user** ([`user`]), for a root grader that cannot make
+//!   namespaces (Gradescope's Docker): each run has a user and group id no
+//!   account uses, no supplementary groups, `no_new_privs`, rlimits on CPU,
+//!   address space, processes, open files and file size (core dumps off),
+//!   its own session, a clean environment, a scratch folder of its own
+//!   (mode 0700) holding a private copy of its input, the seccomp filter,
+//!   and Landlock where the kernel has it (the system and its own files
+//!   read-only, writes only in its scratch). After the run every process of
+//!   that uid is killed (until none is left) and what it left in `/tmp`,
+//!   `/var/tmp` and `/dev/shm` is deleted. Without Landlock it sees every
+//!   file the Unix permissions let any user read, so
+//!   [`Sandbox::check_protected`] refuses protected paths that uid could
+//!   read, naming the `chmod` that fixes it.
+//! - **Landlock** (not root, no namespaces): the grader's own user, with
+//!   Landlock, the seccomp filter and the rlimits. Without Landlock this
+//!   backend is refused: nothing would keep the program from the grader's
+//!   files.
+//!
+//! A root grader's bubblewrap runs use the configured uid (a class gives
+//! student `i` uid + `i`); the user backend leases one uid per run from the
+//! configured one on ([`user::POOL`] ids), guarded by a lock file per id in
+//! `/run/cnf-sandbox` so two graders on one machine do not share one.
+//!
+//! Memory: every backend sets the address-space rlimit per process; where
+//! the grader may make a memory cgroup (v2, or v1's memory controller) a
+//! run's processes together are capped by [`Limits::memory`] too, and an
+//! out-of-memory kill is reported as [`Outcome::MemoryLimit`]; elsewhere
+//! the description says the bound is per process.
+//!
+//! # Launching
+//!
+//! Everything a child needs (the seccomp program, the Landlock ruleset,
+//! the cgroup's file, the rlimits, C strings) is made before `fork`; the
+//! code between `fork` and `exec` ([`std::os::unix::process::CommandExt::pre_exec`])
+//! only makes system calls, which are async-signal-safe.
+
+#![allow(unsafe_code)]
+
+pub mod bwrap;
+mod cgroup;
+mod exec;
+pub mod filter;
+pub mod user;
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use exec::{RunResult, STDERR_KEPT, run_plain};
+
+/// The user id a root grader's runs start from (no system allocates ids
+/// this high).
+pub const DEFAULT_UID: u32 = 1_900_000_000;
+
+/// The system folders shown read-only.
+pub const SYSTEM_DIRS: [&str; 4] = ["/usr", "/etc", "/opt", "/var/lib/ghc"];
+
+/// Top-level names that are links into `/usr` on merged-`/usr` systems
+/// (or folders of their own on older ones).
+pub const SYSTEM_LINKS: [&str; 6] = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
+
+/// `PATH` inside the sandbox.
+pub const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// Resource limits of one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// CPU seconds per process; `None`: the run's time limit plus one second.
+    pub cpu: Option<Duration>,
+    /// Address space per process, and the whole run's memory where a
+    /// cgroup can be made, in bytes.
+    pub memory: u64,
+    /// Processes (and threads) at once.
+    pub processes: u32,
+    /// Open files per process.
+    pub open_files: u32,
+    /// Largest file a process may write, in bytes.
+    pub file_size: u64,
+    /// Total size of the writable scratch folder, in bytes.
+    pub scratch: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            cpu: None,
+            memory: 2 << 30,
+            processes: 64,
+            open_files: 256,
+            file_size: 64 << 20,
+            scratch: 256 << 20,
+        }
+    }
+}
+
+impl Limits {
+    /// The CPU limit of a run with time limit `wall`, in whole seconds.
+    pub fn cpu_secs(&self, wall: Duration) -> u64 {
+        self.cpu
+            .unwrap_or(wall + Duration::from_secs(1))
+            .as_secs()
+            .max(1)
+    }
+}
+
+/// A read-only bind: a host file or folder shown at an absolute path inside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bind {
+    /// The host path.
+    pub host: PathBuf,
+    /// Where the program sees it (absolute, as [`Run::path`] translates it).
+    pub inside: PathBuf,
+}
+
+impl Bind {
+    /// Shows `host` at `inside`.
+    pub fn new(host: impl Into<PathBuf>, inside: impl Into<PathBuf>) -> Bind {
+        Bind {
+            host: host.into(),
+            inside: inside.into(),
+        }
+    }
+}
+
+/// How one run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The program exited by itself (any exit code) within the limits.
+    Exited {
+        /// The exit code.
+        code: i32,
+        /// Everything it wrote on standard output.
+        stdout: Vec<u8>,
+    },
+    /// The program was ended by a signal it did not get from the sandbox.
+    Signalled(i32),
+    /// The time limit passed; the run was killed.
+    TimeLimit,
+    /// The run's memory (cgroup) or its scratch folder passed its limit.
+    MemoryLimit,
+    /// Standard output passed the cap; the run was killed.
+    OutputCap,
+    /// The run could not be started, and why.
+    CouldNotStart(String),
+}
+
+/// The backends, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// bubblewrap namespaces.
+    Bubblewrap,
+    /// A fresh unprivileged user id (root grader without namespaces).
+    User,
+    /// Landlock, seccomp and rlimits as the grader's own user.
+    Landlock,
+}
+
+impl BackendKind {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Bubblewrap => "bubblewrap",
+            BackendKind::User => "user",
+            BackendKind::Landlock => "landlock",
+        }
+    }
+
+    /// Every backend, best first.
+    pub const ALL: [BackendKind; 3] = [
+        BackendKind::Bubblewrap,
+        BackendKind::User,
+        BackendKind::Landlock,
+    ];
+}
+
+impl std::str::FromStr for BackendKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        BackendKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown sandbox backend {s:?}; the backends are bubblewrap, user, landlock"
+                )
+            })
+    }
+}
+
+/// Why the sandbox cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SandboxError {
+    /// Occurs when no backend works here.
+    #[error(
+        "cannot set up the sandbox: no backend works on this machine:\n{tried}\n\
+         bubblewrap needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, \
+         or user.max_user_namespaces > 0; inside a container, a seccomp profile that allows \
+         unshare) and `apt-get install bubblewrap`; the user backend needs the grader to run as \
+         root; the landlock backend needs a kernel with Landlock (5.13 or newer, enabled); or run \
+         with --no-sandbox (student programs then run with your rights)"
+    )]
+    NoBackend {
+        /// What each backend said, one line each.
+        tried: String,
+    },
+    /// Occurs when the backend asked for does not work here.
+    #[error(
+        "cannot set up the sandbox: the {backend} backend does not work here: {said}; leave \
+         --sandbox-backend out to take the best that works, or run with --no-sandbox (student \
+         programs then run with your rights)"
+    )]
+    Unavailable {
+        /// The backend.
+        backend: &'static str,
+        /// Why.
+        said: String,
+    },
+    /// Occurs when a visible path would show a protected one.
+    #[error(
+        "{visible} would be visible to the programs under test, but it is inside {protected}, \
+         which they must not see (fixtures with their .solution files, the class, or the \
+         grader's own files); move one of them"
+    )]
+    Exposes {
+        /// The path that would be shown.
+        visible: PathBuf,
+        /// The protected path it holds or lies in.
+        protected: PathBuf,
+    },
+    /// Occurs when the sandbox's user could read a protected path.
+    #[error(
+        "the sandbox's user (uid {uid}) could read {paths}, which the programs under test must \
+         not see (this kernel has no Landlock to hide them); make them unreadable to other users \
+         with\n    {chmod}\nand grade again"
+    )]
+    Readable {
+        /// The user id.
+        uid: u32,
+        /// The paths, comma-separated.
+        paths: String,
+        /// The command that fixes it.
+        chmod: String,
+    },
+    /// Occurs when a `--sandbox-ro` path does not exist.
+    #[error("--sandbox-ro {path}: {source}")]
+    ReadOnlyPath {
+        /// The path given.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// Occurs when the requested user id belongs to an account or is not usable.
+    #[error("{0}")]
+    BadUid(String),
+    /// Occurs when the sandbox's own folder cannot be made.
+    #[error("cannot set up the sandbox's folder: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What the sandbox is built from.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The limits of each run.
+    pub limits: Limits,
+    /// Extra host paths shown read-only at the same path.
+    pub read_only: Vec<PathBuf>,
+    /// Paths never shown.
+    pub protected: Vec<PathBuf>,
+    /// The first user id of a root grader's runs.
+    pub uid: u32,
+    /// The backend to use (`None`: the best that works).
+    pub backend: Option<BackendKind>,
+    /// Whether the user and Landlock backends use Landlock where the
+    /// kernel has it (off: as on a kernel without it, e.g. to check a
+    /// setup for one).
+    pub landlock: bool,
+    /// Where the sandbox's own folder goes (`None`: the system's temporary
+    /// folder); a caller that removes a folder on Ctrl-C puts it there.
+    pub home: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            limits: Limits::default(),
+            read_only: Vec::new(),
+            protected: Vec::new(),
+            uid: DEFAULT_UID,
+            backend: None,
+            landlock: true,
+            home: None,
+        }
+    }
+}
+
+/// The backend chosen, with what it found when probing.
+#[derive(Debug, Clone)]
+pub(crate) enum Backend {
+    Bubblewrap(bwrap::Bwrap),
+    User(user::UserBackend),
+    Landlock(user::UserBackend),
+}
+
+/// A sandbox configuration, checked to work on this machine.
+#[derive(Debug, Clone)]
+pub struct Sandbox {
+    pub(crate) backend: Backend,
+    /// The limits of each run.
+    pub limits: Limits,
+    /// Extra host paths shown read-only at the same path (canonical).
+    pub(crate) read_only: Vec<PathBuf>,
+    /// Paths never shown (canonical).
+    pub(crate) protected: Vec<PathBuf>,
+    /// The user id runs use (`None`: the grader's own user); the user
+    /// backend leases one per run from `uid_base` on.
+    pub uid: Option<u32>,
+    pub(crate) uid_base: u32,
+    pub(crate) cgroup: Option<Arc<cgroup::Parent>>,
+    /// The sandbox's own folder: scratch folders, input copies, run roots.
+    pub(crate) home: Arc<tempfile::TempDir>,
+}
+
+/// Whether this process runs as root.
+pub fn running_as_root() -> bool {
+    rustix::process::geteuid().is_root()
+}
+
+/// How many ids from `--sandbox-uid` on a grader may use: one per student
+/// of a class with bubblewrap, one per run at once with the user backend.
+pub const UID_RANGE: u32 = 100_000;
+
+/// Refuses a first user id that is root, or whose range of
+/// [`UID_RANGE`] ids holds an existing account or group, or passes the
+/// largest id, with a message naming the flag.
+pub fn check_uid(uid: u32, flag: &str) -> Result<(), SandboxError> {
+    if uid == 0 {
+        return Err(SandboxError::BadUid(format!(
+            "{flag} 0: that is root; give an unprivileged id no account uses, e.g. {DEFAULT_UID}"
+        )));
+    }
+    let last = u32::MAX - UID_RANGE;
+    if uid >= last {
+        return Err(SandboxError::BadUid(format!(
+            "{flag} {uid}: too large: the grader uses the {UID_RANGE} ids from it on, and \
+             4294967295 means \"no id\" to the kernel; give an id below {last}, e.g. {DEFAULT_UID}"
+        )));
+    }
+    for (file, what) in [("/etc/passwd", "user"), ("/etc/group", "group")] {
+        if let Ok(text) = fs::read_to_string(file) {
+            for line in text.lines() {
+                let mut fields = line.split(':');
+                let name = fields.next().unwrap_or("");
+                let Some(id) = fields.nth(1).and_then(|f| f.parse::<u32>().ok()) else {
+                    continue;
+                };
+                if id == uid {
+                    return Err(SandboxError::BadUid(format!(
+                        "{flag} {uid}: that id belongs to the {what} {name:?} in {file}; give \
+                         an id no account uses, e.g. {DEFAULT_UID}"
+                    )));
+                }
+                if (uid..uid + UID_RANGE).contains(&id) {
+                    return Err(SandboxError::BadUid(format!(
+                        "{flag} {uid}: the grader uses the {UID_RANGE} ids from it on, and {id} \
+                         belongs to the {what} {name:?} in {file}; give an id no account's is \
+                         near, e.g. {DEFAULT_UID}"
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Sandbox {
+    /// Probes the backends (best first, or only `config.backend`), checks
+    /// that a run can be made, and keeps the limits and paths.
+    pub fn new(config: Config) -> Result<Sandbox, SandboxError> {
+        let root = running_as_root();
+        if root {
+            check_uid(config.uid, "--sandbox-uid")?;
+        }
+        let read_only = config
+            .read_only
+            .iter()
+            .map(|p| {
+                fs::canonicalize(p).map_err(|source| SandboxError::ReadOnlyPath {
+                    path: p.clone(),
+                    source,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let protected: Vec<PathBuf> = config
+            .protected
+            .iter()
+            .filter_map(|p| fs::canonicalize(p).ok())
+            .collect();
+        let home = tempfile::Builder::new()
+            .prefix("cnf-sandbox-")
+            .tempdir_in(config.home.clone().unwrap_or_else(std::env::temp_dir))?;
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            // Other users (the sandbox's) pass through, and list nothing.
+            fs::set_permissions(home.path(), fs::Permissions::from_mode(0o711))?;
+        }
+        let mut sandbox = Sandbox {
+            backend: Backend::Landlock(user::UserBackend::default()),
+            limits: config.limits.clone(),
+            read_only,
+            protected,
+            uid: None,
+            uid_base: config.uid,
+            cgroup: cgroup::Parent::find().map(Arc::new),
+            home: Arc::new(home),
+        };
+        for dir in sandbox.visible_roots() {
+            sandbox.check_visible(&dir)?;
+        }
+        let kinds: Vec<BackendKind> = match config.backend {
+            Some(kind) => vec![kind],
+            None => BackendKind::ALL.to_vec(),
+        };
+        let mut tried = Vec::new();
+        for kind in kinds {
+            let probed = match kind {
+                BackendKind::Bubblewrap => bwrap::Bwrap::probe().map(Backend::Bubblewrap),
+                BackendKind::User if !root => {
+                    Err("the grader does not run as root, so it cannot switch users".to_owned())
+                }
+                BackendKind::User => {
+                    user::UserBackend::probe(true, config.landlock).map(Backend::User)
+                }
+                BackendKind::Landlock => {
+                    user::UserBackend::probe(false, config.landlock).map(Backend::Landlock)
+                }
+            };
+            let backend = match probed {
+                Ok(b) => b,
+                Err(said) => {
+                    tried.push(format!("  {}: {said}", kind.name()));
+                    continue;
+                }
+            };
+            sandbox.uid = match kind {
+                BackendKind::Landlock => None,
+                _ => root.then_some(config.uid),
+            };
+            sandbox.backend = backend;
+            match sandbox.try_run(&[], None) {
+                Ok(()) => {
+                    if kind != BackendKind::Bubblewrap {
+                        // Only bubblewrap can cover a protected path inside
+                        // a shown folder.
+                        for shown in &sandbox.read_only {
+                            if let Some(p) = sandbox.protected.iter().find(|p| p.starts_with(shown))
+                            {
+                                return Err(SandboxError::Exposes {
+                                    visible: shown.clone(),
+                                    protected: p.clone(),
+                                });
+                            }
+                        }
+                        sandbox.check_protected()?;
+                    }
+                    return Ok(sandbox);
+                }
+                Err(said) => tried.push(format!("  {}: a test run failed: {said}", kind.name())),
+            }
+        }
+        match config.backend {
+            Some(kind) => Err(SandboxError::Unavailable {
+                backend: kind.name(),
+                said: tried
+                    .join("; ")
+                    .trim_start()
+                    .trim_start_matches(&format!("{}: ", kind.name()))
+                    .to_owned(),
+            }),
+            None => Err(SandboxError::NoBackend {
+                tried: tried.join("\n"),
+            }),
+        }
+    }
+
+    /// The backend in use.
+    pub fn kind(&self) -> BackendKind {
+        match self.backend {
+            Backend::Bubblewrap(_) => BackendKind::Bubblewrap,
+            Backend::User(_) => BackendKind::User,
+            Backend::Landlock(_) => BackendKind::Landlock,
+        }
+    }
+
+    /// What the backend lacks compared with a recent bubblewrap, one short
+    /// phrase each (empty: nothing).
+    pub fn weaker(&self) -> Vec<String> {
+        let mut out = match &self.backend {
+            Backend::Bubblewrap(b) => b.weaker(),
+            Backend::User(u) | Backend::Landlock(u) => u.weaker(self.kind()),
+        };
+        if self.cgroup.is_none() {
+            out.push("memory bound per process (no cgroup)".to_owned());
+        }
+        out
+    }
+
+    /// The backend and what is weaker, for provenance: e.g. `bubblewrap
+    /// 0.8.0, memory cgroup` or `user (uid 1900000000), no Landlock: …`.
+    pub fn description(&self) -> String {
+        let mut head = match &self.backend {
+            Backend::Bubblewrap(b) => format!("bubblewrap {}", b.version),
+            Backend::User(_) => "user".to_owned(),
+            Backend::Landlock(u) => format!("landlock ABI {}", u.landlock_abi),
+        };
+        if let Backend::User(u) = &self.backend
+            && u.landlock_abi > 0
+        {
+            head.push_str(&format!(" + landlock ABI {}", u.landlock_abi));
+        }
+        if let Some(c) = &self.cgroup {
+            head.push_str(&format!(", memory cgroup {}", c.version()));
+        }
+        let weaker = self.weaker();
+        if weaker.is_empty() {
+            head
+        } else {
+            format!("{head}; weaker: {}", weaker.join(", "))
+        }
+    }
+
+    /// The same sandbox for runs as user `uid` (when it switches users).
+    pub fn with_uid(&self, uid: u32) -> Sandbox {
+        let mut copy = self.clone();
+        if copy.uid.is_some() {
+            copy.uid = Some(uid);
+        }
+        copy
+    }
+
+    fn visible_roots(&self) -> Vec<PathBuf> {
+        SYSTEM_DIRS
+            .iter()
+            .map(PathBuf::from)
+            .chain(self.read_only.iter().cloned())
+            .filter_map(|p| fs::canonicalize(p).ok())
+            .collect()
+    }
+
+    /// Refuses a host path to be shown when a protected path holds it.
+    pub fn check_visible(&self, host: &Path) -> Result<(), SandboxError> {
+        let canonical = fs::canonicalize(host).unwrap_or_else(|_| host.to_owned());
+        match self.protected.iter().find(|p| canonical.starts_with(p)) {
+            Some(protected) => Err(SandboxError::Exposes {
+                visible: host.to_owned(),
+                protected: protected.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// With the user backend and no Landlock: refuses when the sandbox's
+    /// user could read a protected path, naming the `chmod` that fixes it.
+    pub fn check_protected(&self) -> Result<(), SandboxError> {
+        match (&self.backend, self.uid) {
+            (Backend::User(u), Some(uid)) if u.landlock_abi == 0 => {
+                user::check_unreadable(&self.protected, uid, self.home.path())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks that a run with these binds can be made (a user-switching
+    /// sandbox's user must reach every bound path).
+    pub fn check_binds(&self, binds: &[Bind], chdir: &Path) -> Result<(), SandboxError> {
+        self.try_run(binds, Some(chdir))
+            .map_err(|said| SandboxError::Unavailable {
+                backend: self.kind().name(),
+                said,
+            })
+    }
+
+    fn try_run(&self, binds: &[Bind], chdir: Option<&Path>) -> Result<(), String> {
+        let mut run = self.run().map_err(|e| e.to_string())?;
+        for b in binds {
+            run.bind(b.clone());
+        }
+        if let Some(dir) = chdir {
+            run.chdir(dir);
+        }
+        let cmd = match chdir {
+            Some(_) => "cd . && exit 0",
+            None => "exit 0",
+        };
+        let r = run.execute(cmd, Duration::from_secs(20), 4096);
+        match r.outcome {
+            Outcome::Exited { code: 0, .. } => Ok(()),
+            Outcome::CouldNotStart(why) => Err(why),
+            other => {
+                let said = r.stderr.trim();
+                Err(if said.is_empty() {
+                    format!("{other:?}")
+                } else {
+                    said.to_owned()
+                })
+            }
+        }
+    }
+
+    /// Starts describing one run: its binds, working folder and input.
+    pub fn run(&self) -> std::io::Result<Run<'_>> {
+        let dir = tempfile::Builder::new()
+            .prefix("run-")
+            .tempdir_in(self.home.path())?;
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711))?;
+        }
+        Ok(Run {
+            sandbox: self,
+            dir,
+            binds: Vec::new(),
+            chdir: PathBuf::from("/"),
+        })
+    }
+}
+
+/// One run being prepared: what it sees, where it starts; then
+/// [`Run::execute`].
+pub struct Run<'a> {
+    sandbox: &'a Sandbox,
+    /// The run's own host folder (root of the user backend's view, the
+    /// input copy, the scratch where the tmpfs has no size).
+    dir: tempfile::TempDir,
+    binds: Vec<Bind>,
+    chdir: PathBuf,
+}
+
+/// Where a run's input copy lives, as the program sees it (bubblewrap).
+pub const INPUT_DIR: &str = "/input";
+
+/// The scratch folder as the program sees it (bubblewrap; also `HOME` and
+/// `TMPDIR`). With the other backends `HOME` and `TMPDIR` name it.
+pub const SCRATCH: &str = "/tmp";
+
+impl Run<'_> {
+    /// Shows a host path read-only at `bind.inside`.
+    pub fn bind(&mut self, bind: Bind) -> &mut Self {
+        self.binds.push(bind);
+        self
+    }
+
+    /// Starts the program in `dir` (a path as the program sees it).
+    pub fn chdir(&mut self, dir: &Path) -> &mut Self {
+        self.chdir = dir.to_owned();
+        self
+    }
+
+    /// Where the program sees `inside` (a path given to [`Run::bind`]):
+    /// the same path with bubblewrap, a path below the run's own folder
+    /// with the other backends. Commands must name files this way.
+    pub fn path(&self, inside: &Path) -> PathBuf {
+        match self.sandbox.backend {
+            Backend::Bubblewrap(_) => inside.to_owned(),
+            _ => {
+                let rel = inside.strip_prefix("/").unwrap_or(inside);
+                self.dir.path().join("root").join(rel)
+            }
+        }
+    }
+
+    /// Copies `file` privately for this run (owned by its user); returns
+    /// where the program sees it (see [`Run::path`]).
+    pub fn input(&mut self, file: &Path) -> std::io::Result<PathBuf> {
+        let host_dir = self.dir.path().join("input");
+        fs::create_dir(&host_dir)?;
+        give_to(&host_dir, self.sandbox.uid)?;
+        let name = file
+            .file_name()
+            .map_or_else(|| OsString::from("input"), ToOwned::to_owned);
+        let copy = host_dir.join(&name);
+        fs::copy(file, &copy)?;
+        give_to(&copy, self.sandbox.uid)?;
+        let inside = Path::new(INPUT_DIR).join(&name);
+        self.binds.push(Bind::new(copy, inside.clone()));
+        Ok(self.path(&inside))
+    }
+
+    /// Runs `sh -c shell` under time limit `wall` (which also sets the
+    /// default CPU limit), keeping at most `max_output` bytes of standard
+    /// output.
+    pub fn execute(self, shell: &str, wall: Duration, max_output: usize) -> RunResult {
+        let sandbox = self.sandbox;
+        let cgroup = match &sandbox.cgroup {
+            Some(parent) => match parent.child(sandbox.limits.memory) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    return RunResult::could_not_start(format!(
+                        "cannot make the run's memory cgroup: {e}"
+                    ));
+                }
+            },
+            None => None,
+        };
+        let result = match &sandbox.backend {
+            Backend::Bubblewrap(b) => b.execute(
+                sandbox,
+                &self.binds,
+                &self.chdir,
+                self.dir.path(),
+                shell,
+                wall,
+                max_output,
+                cgroup.as_ref(),
+            ),
+            Backend::User(u) | Backend::Landlock(u) => u.execute(
+                sandbox,
+                &self.binds,
+                &self.path(&self.chdir),
+                self.dir.path(),
+                shell,
+                wall,
+                max_output,
+                cgroup.as_ref(),
+            ),
+        };
+        drop(cgroup);
+        result
+    }
+}
+
+/// Gives `path` to user `uid` (when one is given), so the sandbox's user
+/// reaches it while no other user does.
+pub fn give_to(path: &Path, uid: Option<u32>) -> std::io::Result<()> {
+    match uid {
+        Some(uid) => std::os::unix::fs::lchown(path, Some(uid), Some(uid)),
+        None => Ok(()),
+    }
+}
+
+/// Finds `name` in the folders of `PATH`.
+pub(crate) fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The environment every run gets.
+pub(crate) fn environment(scratch: &Path) -> [(&'static str, OsString); 4] {
+    [
+        ("PATH", PATH.into()),
+        ("HOME", scratch.into()),
+        ("TMPDIR", scratch.into()),
+        ("LANG", "C.UTF-8".into()),
+    ]
+}
+
+/// A `Command` for `sh -c shell` with nothing of the grader's environment.
+pub(crate) fn clean_shell(shell: &str, scratch: &Path) -> Command {
+    let mut c = Command::new("/bin/sh");
+    c.env_clear();
+    for (k, v) in environment(scratch) {
+        c.env(k, v);
+    }
+    c.arg("-c").arg(shell);
+    c
+}

@@ -1,0 +1,620 @@
+//! The unprivileged-user backend (a root grader without namespaces) and
+//! the Landlock backend (the grader's own user, without namespaces).
+//!
+//! Each run of the user backend leases a user id of its own from the range
+//! that starts at the configured id ([`POOL`] ids; no two runs at once
+//! share one), so "kill every process of that uid" ends that run only. Its
+//! view is a folder of its own: the files it is shown are hard links (for a
+//! file any user may read and none may write) or copies owned by its user,
+//! under `RUN/root`, at the path they have inside (see
+//! [`crate::Run::path`]); its scratch `RUN/scratch` and its input copy are
+//! its own (mode 0700). Nothing but these and the system is meant for it:
+//! with Landlock that is enforced; without, the Unix permissions decide,
+//! and [`check_unreadable`] refuses protected paths that any user could
+//! read.
+
+use std::fs;
+use std::io;
+use std::os::fd::{AsRawFd as _, OwnedFd};
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::exec::{self, Guard, RunResult};
+use crate::filter::{self, Access};
+use crate::{BackendKind, Bind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, cgroup};
+
+/// How many user ids the user backend leases from, starting at the
+/// configured one.
+pub const POOL: u32 = 4096;
+
+/// The world-writable folders a run's leftovers are removed from.
+pub const SHARED_TMP: [&str; 4] = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock"];
+
+/// What the probe found.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct UserBackend {
+    /// The kernel's Landlock ABI (0: none).
+    pub(crate) landlock_abi: u32,
+}
+
+impl UserBackend {
+    /// `switch`: the user backend (root); else the Landlock one.
+    pub(crate) fn probe(switch: bool, landlock: bool) -> Result<UserBackend, String> {
+        filter::programs()?;
+        let landlock_abi = if landlock { filter::landlock_abi() } else { 0 };
+        if !switch && landlock_abi == 0 {
+            return Err(
+                "this kernel has no Landlock, so nothing would keep a program run as your own \
+                 user from your files"
+                    .to_owned(),
+            );
+        }
+        Ok(UserBackend { landlock_abi })
+    }
+
+    pub(crate) fn weaker(&self, kind: BackendKind) -> Vec<String> {
+        let mut out = vec![
+            "other processes visible in /proc".to_owned(),
+            "network namespace absent (sockets refused by seccomp)".to_owned(),
+        ];
+        if self.landlock_abi == 0 {
+            out.push(
+                "no Landlock: every file other users may read is readable (protected paths \
+                 checked unreadable)"
+                    .to_owned(),
+            );
+        }
+        if kind == BackendKind::Landlock {
+            out.push(
+                "runs as the grader's user (a process that leaves its session is not killed)"
+                    .to_owned(),
+            );
+        }
+        out.push("scratch on disk, its size checked by polling".to_owned());
+        out
+    }
+
+    fn lease(&self, base: u32) -> Option<Lease> {
+        let mut l = LEASED.lock().ok()?;
+        for uid in base..base.saturating_add(POOL) {
+            if l.contains(&uid) {
+                continue;
+            }
+            // Another grader on this machine may use the same range: a
+            // lock file per id in a root-only folder keeps them apart.
+            let lock = match lock_file(uid) {
+                Ok(Some(f)) => Some(f),
+                Ok(None) => continue,
+                Err(_) => None,
+            };
+            l.insert(uid);
+            return Some(Lease { uid, _lock: lock });
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn execute(
+        &self,
+        sandbox: &Sandbox,
+        binds: &[Bind],
+        chdir: &Path,
+        run_dir: &Path,
+        shell: &str,
+        wall: Duration,
+        max_output: usize,
+        cgroup: Option<&cgroup::Child>,
+    ) -> RunResult {
+        let lease = match sandbox.uid {
+            Some(_) => match self.lease(sandbox_base(sandbox)) {
+                Some(l) => Some(l),
+                None => {
+                    return RunResult::could_not_start(format!(
+                        "all {POOL} user ids of the sandbox are in use"
+                    ));
+                }
+            },
+            None => None,
+        };
+        let uid = lease.as_ref().map(|l| l.uid);
+        let prepared = match self.prepare(sandbox, binds, chdir, run_dir, shell, wall, uid, cgroup)
+        {
+            Ok(p) => p,
+            Err(e) => {
+                return RunResult::could_not_start(format!("cannot prepare the sandbox: {e}"));
+            }
+        };
+        let (command, scratch, _keep) = prepared;
+        let guard = UserGuard {
+            uid,
+            cgroup,
+            scratch,
+            cap: sandbox.limits.scratch,
+        };
+        let result = exec::run(command, wall, max_output, &guard);
+        if let Some(uid) = uid {
+            kill_uid(uid);
+            clean_shared_tmp(uid);
+        }
+        drop(lease);
+        result
+    }
+
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn prepare(
+        &self,
+        sandbox: &Sandbox,
+        binds: &[Bind],
+        chdir: &Path,
+        run_dir: &Path,
+        shell: &str,
+        wall: Duration,
+        uid: Option<u32>,
+        cgroup: Option<&cgroup::Child>,
+    ) -> io::Result<(Command, PathBuf, Vec<OwnedFd>)> {
+        let view = run_dir.join("root");
+        make_dir(&view, 0o755)?;
+        for bind in binds {
+            let rel = bind.inside.strip_prefix("/").unwrap_or(&bind.inside);
+            let target = view.join(rel);
+            if let Some(parent) = target.parent() {
+                make_dirs(&view, parent)?;
+            }
+            place(&bind.host, &target, uid)?;
+        }
+        let scratch = run_dir.join("scratch");
+        make_dir(&scratch, 0o700)?;
+        crate::give_to(&scratch, uid)?;
+        let input = run_dir.join("input");
+        if input.exists() {
+            crate::give_to(&input, uid)?;
+            for e in fs::read_dir(&input)?.flatten() {
+                crate::give_to(&e.path(), uid)?;
+            }
+        }
+        let chdir = if chdir.exists() {
+            chdir.to_owned()
+        } else {
+            view.clone()
+        };
+        let mut read: Vec<PathBuf> = SYSTEM_DIRS
+            .iter()
+            .chain(SYSTEM_LINKS.iter())
+            .map(PathBuf::from)
+            .filter(|p| p.exists())
+            .collect();
+        read.extend(sandbox.read_only.iter().cloned());
+        read.push(view.clone());
+        read.push(input);
+        let access = Access {
+            read,
+            write: vec![scratch.clone()],
+            devices: [
+                "/dev/null",
+                "/dev/zero",
+                "/dev/full",
+                "/dev/random",
+                "/dev/urandom",
+            ]
+            .iter()
+            .map(PathBuf::from)
+            .collect(),
+        };
+        let landlock = if self.landlock_abi > 0 {
+            filter::landlock_ruleset(&access).map_err(io::Error::other)?
+        } else {
+            None
+        };
+        let programs = filter::programs().map_err(io::Error::other)?;
+        let mut command = crate::clean_shell(shell, &scratch);
+        command.current_dir(&chdir);
+        let limits = rlimits(sandbox, wall);
+        let procs = cgroup.map(|c| c.procs.as_raw_fd());
+        let ruleset = landlock.as_ref().map(|f| f.as_raw_fd());
+        // SAFETY: the closure makes system calls only (no allocation, no
+        // lock), on values prepared before fork; seccompiler's
+        // apply_filter is two system calls.
+        unsafe {
+            command.pre_exec(move || {
+                if let Some(fd) = procs {
+                    crate::bwrap::write_zero(fd)?;
+                }
+                rustix::process::setsid()?;
+                rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
+                for (resource, value) in &limits {
+                    rustix::process::setrlimit(*resource, *value)?;
+                }
+                if let Some(uid) = uid {
+                    become_user(uid)?;
+                }
+                rustix::thread::set_no_new_privs(true)?;
+                if let Some(fd) = ruleset
+                    && libc::syscall(libc::SYS_landlock_restrict_self, fd, 0u32) != 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                for p in &programs {
+                    if seccompiler::apply_filter(p).is_err() {
+                        return Err(io::Error::from_raw_os_error(libc::EPERM));
+                    }
+                }
+                Ok(())
+            });
+        }
+        Ok((command, scratch, landlock.into_iter().collect()))
+    }
+}
+
+fn sandbox_base(sandbox: &Sandbox) -> u32 {
+    sandbox.uid_base
+}
+
+/// The ids leased by this process.
+static LEASED: Mutex<std::collections::BTreeSet<u32>> =
+    Mutex::new(std::collections::BTreeSet::new());
+
+/// Where the lock files of leased ids live.
+const LOCKS: &str = "/run/cnf-sandbox";
+
+/// Locks `uid` for this process: `Ok(None)` when another holds it, `Err`
+/// when no lock can be taken here (the in-process lease still holds).
+fn lock_file(uid: u32) -> io::Result<Option<fs::File>> {
+    use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+    let dir = Path::new(LOCKS);
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let m = fs::symlink_metadata(dir)?;
+    if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
+        return Err(io::Error::other("the lock folder is not root's own"));
+    }
+    let f = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(dir.join(format!("uid-{uid}")))?;
+    match rustix::fs::flock(&f, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(Some(f)),
+        Err(rustix::io::Errno::WOULDBLOCK) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+struct Lease {
+    uid: u32,
+    _lock: Option<fs::File>,
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Ok(mut l) = LEASED.lock() {
+            l.remove(&self.uid);
+        }
+    }
+}
+
+fn rlimits(
+    sandbox: &Sandbox,
+    wall: Duration,
+) -> Vec<(rustix::process::Resource, rustix::process::Rlimit)> {
+    use rustix::process::{Resource, Rlimit};
+    let l = &sandbox.limits;
+    let cpu = l.cpu_secs(wall);
+    let both = |n: u64| Rlimit {
+        current: Some(n),
+        maximum: Some(n),
+    };
+    vec![
+        (
+            Resource::Cpu,
+            Rlimit {
+                current: Some(cpu),
+                maximum: Some(cpu + 1),
+            },
+        ),
+        (Resource::As, both(l.memory)),
+        (Resource::Nproc, both(u64::from(l.processes))),
+        (Resource::Nofile, both(u64::from(l.open_files))),
+        (Resource::Fsize, both(l.file_size)),
+        (Resource::Core, both(0)),
+    ]
+}
+
+/// Drops every group and becomes `uid`/`uid` (between fork and exec).
+pub(crate) fn become_user(uid: u32) -> io::Result<()> {
+    use rustix::process::{Gid, Uid};
+    let (u, g) = (Uid::from_raw(uid), Gid::from_raw(uid));
+    rustix::thread::set_thread_groups(&[])?;
+    rustix::thread::set_thread_res_gid(g, g, g)?;
+    rustix::thread::set_thread_res_uid(u, u, u)?;
+    Ok(())
+}
+
+fn make_dir(path: &Path, mode: u32) -> io::Result<()> {
+    match fs::create_dir(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
+}
+
+fn make_dirs(base: &Path, dir: &Path) -> io::Result<()> {
+    let rel = dir.strip_prefix(base).unwrap_or(Path::new(""));
+    let mut at = base.to_owned();
+    for part in rel.components() {
+        at.push(part);
+        make_dir(&at, 0o755)?;
+    }
+    Ok(())
+}
+
+/// Shows `host` at `target` for user `uid`: a hard link for a file every
+/// user may read and none may write, else a copy owned by `uid`; a folder
+/// is made and filled the same way (links inside it are not followed).
+fn place(host: &Path, target: &Path, uid: Option<u32>) -> io::Result<()> {
+    let meta = fs::symlink_metadata(host)?;
+    if meta.is_dir() {
+        make_dir(target, 0o755)?;
+        for entry in fs::read_dir(host)?.flatten() {
+            let t = entry.file_type()?;
+            if t.is_dir() || t.is_file() {
+                place(&entry.path(), &target.join(entry.file_name()), uid)?;
+            }
+        }
+        return Ok(());
+    }
+    let meta = fs::metadata(host)?;
+    if !meta.is_file() {
+        return Err(io::Error::other(format!(
+            "{} is not a file",
+            host.display()
+        )));
+    }
+    let mode = meta.mode();
+    let shared = mode & 0o004 != 0 && mode & 0o002 == 0 && mode & 0o6000 == 0;
+    if shared && fs::hard_link(host, target).is_ok() {
+        return Ok(());
+    }
+    fs::copy(host, target)?;
+    fs::set_permissions(target, fs::Permissions::from_mode(mode & 0o555 | 0o400))?;
+    crate::give_to(target, uid)
+}
+
+/// The bytes allocated to the files below `dirs` (links not followed);
+/// with `owner`, only entries (and what they hold) owned by that user.
+/// Past 200,000 entries the count stops at `u64::MAX`.
+pub(crate) fn disk_usage(dirs: &[&Path], owner: Option<u32>) -> u64 {
+    fn walk(dir: &Path, owner: Option<u32>, total: &mut u64, seen: &mut usize) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            *seen += 1;
+            if *seen > 200_000 {
+                *total = u64::MAX;
+                return;
+            }
+            let Ok(m) = fs::symlink_metadata(e.path()) else {
+                continue;
+            };
+            if owner.is_some_and(|o| m.uid() != o) {
+                continue;
+            }
+            *total = total.saturating_add(m.blocks() * 512);
+            if m.is_dir() {
+                walk(&e.path(), None, total, seen);
+            }
+        }
+    }
+    let mut total = 0;
+    let mut seen = 0;
+    for d in dirs {
+        walk(d, owner, &mut total, &mut seen);
+    }
+    total
+}
+
+/// The pids of every process whose real or effective user is `uid`.
+fn processes_of(uid: u32) -> Vec<i32> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let pid: i32 = e.file_name().to_str()?.parse().ok()?;
+            let status = fs::read_to_string(e.path().join("status")).ok()?;
+            let line = status.lines().find(|l| l.starts_with("Uid:"))?;
+            let mut ids = line.split_whitespace().skip(1).take(2);
+            ids.any(|id| id.parse() == Ok(uid)).then_some(pid)
+        })
+        .collect()
+}
+
+/// Kills every process of `uid`, again until none is left; returns how
+/// many kills it sent.
+pub fn kill_uid(uid: u32) -> usize {
+    let mut sent = 0;
+    for round in 0..1000 {
+        let pids = processes_of(uid);
+        if pids.is_empty() {
+            break;
+        }
+        for pid in pids {
+            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+                sent += 1;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(if round < 10 { 1 } else { 10 }));
+    }
+    sent
+}
+
+/// Removes what `uid` left in the shared temporary folders; returns how
+/// many entries it removed.
+pub fn clean_shared_tmp(uid: u32) -> usize {
+    let mut removed = 0;
+    for dir in SHARED_TMP {
+        let Ok(entries) = fs::read_dir(dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let Ok(m) = fs::symlink_metadata(e.path()) else {
+                continue;
+            };
+            if m.uid() != uid {
+                continue;
+            }
+            let gone = if m.is_dir() {
+                fs::remove_dir_all(e.path())
+            } else {
+                fs::remove_file(e.path())
+            };
+            removed += usize::from(gone.is_ok());
+        }
+    }
+    removed
+}
+
+/// Refuses when user `uid` (with no groups) could read or enter one of
+/// `paths`, naming the `chmod` that makes them private.
+/// A protected folder that holds `passable` (the sandbox's own folder,
+/// which its user must pass through: the grader's work folder, whose
+/// entries are each private) is not checked.
+pub fn check_unreadable(
+    paths: &[PathBuf],
+    uid: u32,
+    passable: &Path,
+) -> Result<(), crate::SandboxError> {
+    let existing: Vec<&PathBuf> = paths
+        .iter()
+        .filter(|p| p.exists() && !passable.starts_with(p))
+        .collect();
+    if existing.is_empty() {
+        return Ok(());
+    }
+    let mut command = Command::new("/bin/sh");
+    command
+        .env_clear()
+        .arg("-c")
+        .arg(
+            "for p in \"$@\"; do if [ -d \"$p\" ]; then if [ -x \"$p\" ] || [ -r \"$p\" ]; then \
+             printf '%s\\0' \"$p\"; fi; elif [ -r \"$p\" ]; then printf '%s\\0' \"$p\"; fi; done",
+        )
+        .arg("sh")
+        .args(&existing)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: system calls only.
+    unsafe {
+        command.pre_exec(move || become_user(uid));
+    }
+    let out = command.output().map_err(crate::SandboxError::Io)?;
+    if !out.status.success() {
+        return Err(crate::SandboxError::Io(io::Error::other(format!(
+            "the check of what uid {uid} can read failed: {}",
+            out.status
+        ))));
+    }
+    let readable: Vec<String> = out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|s| !s.is_empty())
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .collect();
+    if readable.is_empty() {
+        return Ok(());
+    }
+    let quote = |s: &str| {
+        if s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./+,:@%=".contains(c))
+        {
+            s.to_owned()
+        } else {
+            format!("'{}'", s.replace('\'', r"'\''"))
+        }
+    };
+    Err(crate::SandboxError::Readable {
+        uid,
+        paths: readable.join(", "),
+        chmod: format!(
+            "chmod o-rwx {}",
+            readable
+                .iter()
+                .map(|p| quote(p))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    })
+}
+
+struct UserGuard<'a> {
+    uid: Option<u32>,
+    cgroup: Option<&'a cgroup::Child>,
+    scratch: PathBuf,
+    cap: u64,
+}
+
+impl Guard for UserGuard<'_> {
+    fn kill(&self, pid: Option<u32>) {
+        if let Some(c) = self.cgroup {
+            c.kill_all();
+        }
+        match (self.uid, pid) {
+            (Some(uid), _) => {
+                kill_uid(uid);
+            }
+            (None, Some(pid)) => kill_session(pid),
+            (None, None) => {}
+        }
+    }
+    fn polls(&self) -> bool {
+        true
+    }
+    fn check(&self) -> Option<Outcome> {
+        let mut used = disk_usage(&[self.scratch.as_path()], None);
+        if let Some(uid) = self.uid {
+            let shared: Vec<&Path> = SHARED_TMP.iter().map(Path::new).collect();
+            used = used.saturating_add(disk_usage(&shared, Some(uid)));
+        }
+        (used > self.cap).then_some(Outcome::MemoryLimit)
+    }
+    fn out_of_memory(&self) -> bool {
+        self.cgroup.is_some_and(cgroup::Child::out_of_memory)
+    }
+}
+
+/// Kills every process of session `sid`.
+fn kill_session(sid: u32) {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return;
+    };
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid pgrp session …
+        let session = stat
+            .rsplit_once(") ")
+            .and_then(|(_, rest)| rest.split(' ').nth(3))
+            .and_then(|s| s.parse::<u32>().ok());
+        if session == Some(sid)
+            && let Some(pid) = rustix::process::Pid::from_raw(pid)
+        {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+        }
+    }
+}
