@@ -171,14 +171,8 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
     info["ghc"] = options.ghc.version.clone().into();
     let submission = [("submission", info)];
     let report_options = ReportOptions {
-        times: !args.report.no_times,
-        points: Some(&report.points),
-        warning: report.warning(),
         extra: &submission,
-        compare: report.compare,
-        student: false,
-        provenance: Some(&report.provenance),
-        shard: None,
+        ..cnf_grader::report::submission::options(&report, !args.report.no_times, false)
     };
     let to_terminal = args.report.output.is_none() && matches!(args.report.format, Format::Human);
     let style = report_style(to_terminal, args.report.color);

@@ -507,16 +507,7 @@ pub fn submission(
         },
         escape(ghc_version)
     );
-    let options = ReportOptions {
-        times,
-        points: Some(&report.points),
-        warning: report.warning(),
-        extra: &[],
-        compare: report.compare,
-        student,
-        provenance: Some(&report.provenance),
-        shard: None,
-    };
+    let options = crate::report::submission::options(report, times, student);
     body(&mut out, &report.all_cases(), &options, &report.notes());
     tail(&mut out, Some(&report.provenance));
     out

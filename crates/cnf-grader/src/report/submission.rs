@@ -102,16 +102,7 @@ pub fn human(
         header(report, ghc_version),
         crate::report::human::human(
             &report.all_cases(),
-            ReportOptions {
-                times,
-                points: Some(&report.points),
-                warning: report.warning(),
-                extra: &[],
-                compare: report.compare,
-                student,
-                provenance: Some(&report.provenance),
-                shard: None,
-            },
+            options(report, times, student),
             style,
         )
     )
@@ -158,3 +149,19 @@ pub fn student(student: &StudentResult, class: &Provenance) -> String {
         }
     }
 }
+
+/// The report options of a submission's own report (its points, warning,
+/// comparison mode and provenance), in every format that shows its cases.
+pub fn options(report: &SubmissionReport, times: bool, student: bool) -> ReportOptions<'_> {
+    ReportOptions {
+        times,
+        points: Some(&report.points),
+        warning: report.warning(),
+        extra: &[],
+        compare: report.compare,
+        student,
+        provenance: Some(&report.provenance),
+        shard: None,
+    }
+}
+
