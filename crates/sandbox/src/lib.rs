@@ -59,7 +59,8 @@
 //!
 //! A root grader's bubblewrap runs use the configured uid (a class gives
 //! student `i` uid + `i`); the user backend leases one uid per run from the
-//! configured one on ([`user::POOL`] ids), guarded by a lock file per id in
+//! configured one + [`user::LEASE_OFFSET`] on ([`user::POOL`] ids, above
+//! any bubblewrap run's), guarded by a lock file per id in
 //! `/run/cnf-sandbox` so two graders on one machine do not share one.
 //!
 //! Memory: every backend sets the address-space rlimit per process; where

@@ -2,8 +2,8 @@
 //! the Landlock backend (the grader's own user, without namespaces).
 //!
 //! Each run of the user backend leases a user id of its own from the range
-//! that starts at the configured id ([`POOL`] ids; no two runs at once
-//! share one), so "kill every process of that uid" ends that run only. Its
+//! that starts [`LEASE_OFFSET`] above the configured id ([`POOL`] ids; no
+//! two runs at once share one, across graders too), so "kill every process of that uid" ends that run only. Its
 //! view is a folder of its own: the files it is shown are hard links (for a
 //! file any user may read and none may write) or copies owned by its user,
 //! under `RUN/root`, at the path they have inside (see
@@ -27,9 +27,14 @@ use crate::exec::{self, Guard, RunResult};
 use crate::filter::{self, Access};
 use crate::{BackendKind, Bind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, cgroup};
 
-/// How many user ids the user backend leases from, starting at the
-/// configured one.
+/// How many user ids the user backend leases from.
 pub const POOL: u32 = 4096;
+
+/// Where the user backend's ids start, above the configured one: the ids
+/// below are a root grader's bubblewrap runs (one per student of a class),
+/// which a kill of "every process of a leased uid" must never reach, even
+/// from another grader on the same machine.
+pub const LEASE_OFFSET: u32 = crate::UID_RANGE / 2;
 
 /// The world-writable folders a run's leftovers are removed from.
 pub const SHARED_TMP: [&str; 4] = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock"];
@@ -80,7 +85,8 @@ impl UserBackend {
 
     fn lease(&self, base: u32) -> Option<Lease> {
         let mut l = LEASED.lock().ok()?;
-        for uid in base..base.saturating_add(POOL) {
+        let first = base.saturating_add(LEASE_OFFSET);
+        for uid in first..first.saturating_add(POOL) {
             if l.contains(&uid) {
                 continue;
             }
