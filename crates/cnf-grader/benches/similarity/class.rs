@@ -8,8 +8,22 @@ use rand_chacha::ChaCha8Rng;
 use cnf_grader::similarity::{SourceText, StudentSource};
 
 const FUNCTIONS: [&str; 16] = [
-    "map", "filter", "length", "take", "drop", "reverse", "concat", "zip", "sum", "maximum",
-    "head", "tail", "replicate", "takeWhile", "transpose", "elem",
+    "map",
+    "filter",
+    "length",
+    "take",
+    "drop",
+    "reverse",
+    "concat",
+    "zip",
+    "sum",
+    "maximum",
+    "head",
+    "tail",
+    "replicate",
+    "takeWhile",
+    "transpose",
+    "elem",
 ];
 const OPERATORS: [&str; 8] = ["+", "-", "*", "++", "==", "/=", "&&", "<="];
 
@@ -24,11 +38,7 @@ fn expr(rng: &mut ChaCha8Rng, vars: &[String], depth: u32) -> String {
         };
     }
     match rng.random_range(0..6) {
-        0 | 1 => format!(
-            "{} ({})",
-            pick(rng, &FUNCTIONS),
-            expr(rng, vars, depth - 1)
-        ),
+        0 | 1 => format!("{} ({})", pick(rng, &FUNCTIONS), expr(rng, vars, depth - 1)),
         2 => format!(
             "({} {} {})",
             expr(rng, vars, depth - 1),
@@ -91,7 +101,7 @@ fn files(defs: &[String]) -> Vec<SourceText> {
 }
 
 /// A class of `n` students; one in twenty copies the student before.
-pub fn class(n: usize, seed: u64) -> Vec<StudentSource> {
+pub(crate) fn class(n: usize, seed: u64) -> Vec<StudentSource> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out: Vec<StudentSource> = Vec::with_capacity(n);
     let mut last: Vec<String> = Vec::new();

@@ -224,8 +224,11 @@ const PLACES: usize = 8;
 /// definitions is not matched yet (a definition copied into each of four
 /// part files matches its copy in the same file, not all four).
 fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
+    // (file, definition) of a, then of b.
     type Key = (u32, u32, u32, u32);
-    let mut found: HashMap<Key, (usize, (u32, u32), (u32, u32))> = HashMap::new();
+    // How many fingerprints, and the lines they span in a and in b.
+    type Found = (usize, (u32, u32), (u32, u32));
+    let mut found: HashMap<Key, Found> = HashMap::new();
     let (mut i, mut j) = (0, 0);
     while i < a.prints.len() && j < b.prints.len() {
         let (ha, hb) = (a.prints[i].hash, b.prints[j].hash);
@@ -250,7 +253,7 @@ fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
         }
         (i, j) = (ia, jb);
     }
-    let mut candidates: Vec<(Key, (usize, (u32, u32), (u32, u32)))> = found.into_iter().collect();
+    let mut candidates: Vec<(Key, Found)> = found.into_iter().collect();
     // Most shared first; then a match within the same file name, then by place.
     candidates.sort_by_key(|&((fa, da, fb, db), (n, _, _))| {
         let other_file = a.files[fa as usize] != b.files[fb as usize];

@@ -334,9 +334,9 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
         b.fingerprints
     );
     caveats(&mut out);
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<details><summary>{} matching definitions, each in its colour on both sides</summary>\n",
+        "<details><summary>{} matching definitions, each in its colour on both sides</summary>",
         p.matches.len()
     );
     out.push_str(
