@@ -148,7 +148,10 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
         }
     }
     let n = students.len();
-    let mut pairs: Vec<Pair> = (0..n)
+    // Each student's neighbours, counted over the whole index: their
+    // closest pairs and those at or above the threshold are kept, so the
+    // pairs kept grow with the class, not its square.
+    let kept: Vec<(Vec<Pair>, usize)> = (0..n)
         .into_par_iter()
         .map_init(
             || (vec![0u32; n], Vec::new()),
@@ -157,61 +160,80 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
                     let Some(list) = postings.get(h) else {
                         continue;
                     };
-                    // Only later students: each pair is counted once.
-                    let from = list.partition_point(|&b| b as usize <= a);
-                    for &b in &list[from..] {
-                        if counts[b as usize] == 0 {
-                            touched.push(b as usize);
+                    for &b in list {
+                        let b = b as usize;
+                        if b == a {
+                            continue;
                         }
-                        counts[b as usize] += 1;
+                        if counts[b] == 0 {
+                            touched.push(b);
+                        }
+                        counts[b] += 1;
                     }
                 }
-                let mut found = Vec::with_capacity(touched.len());
-                for &b in touched.iter() {
-                    let shared = counts[b] as usize;
-                    counts[b] = 0;
-                    let smaller = printed[a].set.len().min(printed[b].set.len());
-                    found.push(Pair {
-                        a,
-                        b,
-                        shared,
-                        similarity: shared as f64 / smaller.max(1) as f64,
-                        matches: Vec::new(),
-                    });
-                }
+                let mut found: Vec<Pair> = touched
+                    .iter()
+                    .map(|&b| {
+                        let shared = counts[b] as usize;
+                        counts[b] = 0;
+                        let smaller = printed[a].set.len().min(printed[b].set.len());
+                        Pair {
+                            a: a.min(b),
+                            b: a.max(b),
+                            shared,
+                            similarity: shared as f64 / smaller.max(1) as f64,
+                            matches: Vec::new(),
+                        }
+                    })
+                    .collect();
+                // Pairs with a later student, counted once.
+                let sharing = touched.iter().filter(|&&b| b > a).count();
                 touched.clear();
-                found
+                found.sort_by(order);
+                let mut keep = 0;
+                found.retain(|p| {
+                    keep += 1;
+                    keep <= options.closest || p.similarity >= options.keep_above
+                });
+                (found, sharing)
             },
         )
-        .flatten()
         .collect();
+    let sharing = kept.iter().map(|(_, s)| s).sum();
+    let mut pairs: Vec<Pair> = kept.into_iter().flat_map(|(p, _)| p).collect();
+    pairs.sort_by(order);
+    pairs.dedup_by(|x, y| (x.a, x.b) == (y.a, y.b));
     pairs.par_iter_mut().for_each(|pair| {
         pair.matches = matches(&printed[pair.a], &printed[pair.b]);
     });
-    pairs.sort_by(|x, y| {
-        y.similarity
-            .total_cmp(&x.similarity)
-            .then(y.shared.cmp(&x.shared))
-            .then((x.a, x.b).cmp(&(y.a, y.b)))
-    });
     let students = students
         .iter()
-        .zip(&printed)
+        .zip(printed)
         .map(|(s, p)| Student {
             name: s.name.clone(),
             files: s.files.clone(),
             fingerprints: p.set.len(),
+            definitions: p.names,
             notes: s.notes.clone(),
         })
         .collect();
     Report {
         students,
         pairs,
+        sharing,
         options: options.clone(),
         share_limit: limit,
         base_fingerprints: base.len(),
         common_fingerprints: common.len(),
     }
+}
+
+/// Highest similarity first, then most shared, then by students.
+fn order(x: &Pair, y: &Pair) -> std::cmp::Ordering {
+    y.similarity
+        .total_cmp(&x.similarity)
+        .then(y.shared.cmp(&x.shared))
+        .then((x.a, x.b).cmp(&(y.a, y.b)))
 }
 
 /// Most places of one fingerprint in one student looked at for matches
@@ -279,10 +301,6 @@ fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
                 definition: db as usize,
                 lines: lb,
             },
-            names: (
-                a.names[fa as usize][da as usize].clone(),
-                b.names[fb as usize][db as usize].clone(),
-            ),
             shared,
         });
     }
@@ -346,7 +364,7 @@ mod tests {
             indent in 1usize..4,
             comments in any::<bool>(),
         ) {
-            let options = Options { k: 8, window: 4, max_share: None };
+            let options = Options { k: 8, window: 4, ..Options::default() };
             let original = program(&(0..DEFINITIONS.len()).collect::<Vec<_>>(), &plain_names(), 1, false);
             // Distinct, and never a keyword or a library name.
             let names: Vec<String> = prefixes.iter().enumerate().map(|(i, p)| format!("{p}{i}x")).collect();
@@ -376,7 +394,7 @@ mod tests {
         let options = Options {
             k: 8,
             window: 4,
-            max_share: None,
+            ..Options::default()
         };
         let a = fingerprint_set(
             &["f x y = take (y - 1) x ++ drop y x ++ [show (length x)]\n"],
@@ -423,7 +441,9 @@ mod tests {
         assert_eq!((pair.a, pair.b, pair.similarity), (0, 1, 1.0));
         assert!(report.students[1].fingerprints > report.students[0].fingerprints);
         assert_eq!(pair.matches.len(), 1);
-        assert_eq!(pair.matches[0].names, ("g".to_owned(), "g".to_owned()));
+        let m = &pair.matches[0];
+        assert_eq!(report.students[0].definition(&m.a), "g");
+        assert_eq!(report.students[1].definition(&m.b), "g");
         assert_eq!((pair.matches[0].a.file, pair.matches[0].b.file), (1, 1));
         // Without the base, the template is shared by all three; with a
         // share limit of 2 it is common code again.
