@@ -7,7 +7,9 @@
 //! is held by at most the share limit of students, so the work grows with
 //! the class, not with its square, unless the class really is full of
 //! shared code. Memory is the students' texts and fingerprints, one
-//! counter per student per thread, and the pairs found.
+//! counter per student per thread, and the pairs kept: each student's
+//! [`Options::closest`] and every pair at or above
+//! [`Options::keep_above`], never every pair that shares a k-gram.
 
 use std::collections::{HashMap, HashSet};
 
