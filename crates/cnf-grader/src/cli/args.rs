@@ -406,7 +406,7 @@ pub(crate) struct GenArgs {
 pub(crate) enum SimilarityFormat {
     /// A table of the pairs at or above --threshold.
     Human,
-    /// One JSON document with every pair that shares code.
+    /// One JSON document: the pairs at or above --threshold and each student's ten closest.
     Json,
     /// A folder of pages (needs --output DIR): index.html and one page per pair at or above --threshold.
     Html,

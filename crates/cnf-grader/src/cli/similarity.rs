@@ -76,6 +76,7 @@ pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, Strin
     }
     let options = Options {
         max_share: args.max_share.map(|n| n as usize),
+        keep_above: args.threshold,
         ..Options::default()
     };
     let report = similarity::compare(&class.students, &base, &options);

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 /// How students are compared.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// Tokens in a k-gram: no shared run shorter than this counts.
     pub k: usize,
@@ -16,6 +16,10 @@ pub struct Options {
     /// A fingerprint held by more students than this is common code, not
     /// evidence, and is ignored (`None`: a tenth of the class, at least 10).
     pub max_share: Option<usize>,
+    /// Each student's closest pairs kept, whatever their similarity.
+    pub closest: usize,
+    /// Every pair at or above this similarity is kept too.
+    pub keep_above: f64,
 }
 
 impl Default for Options {
@@ -24,6 +28,8 @@ impl Default for Options {
             k: 12,
             window: 8,
             max_share: None,
+            closest: 10,
+            keep_above: 0.5,
         }
     }
 }
@@ -53,6 +59,8 @@ pub struct Student {
     pub files: Vec<SourceText>,
     /// Their fingerprints once base and common code are removed.
     pub fingerprints: usize,
+    /// The names of each file's definitions, as written.
+    pub definitions: Vec<Vec<String>>,
     /// Why some files were not read or compared.
     pub notes: Vec<String>,
 }
@@ -75,8 +83,6 @@ pub struct Match {
     pub a: Region,
     /// The second student's side.
     pub b: Region,
-    /// The names of the two definitions, as written.
-    pub names: (String, String),
     /// The fingerprints the two definitions share.
     pub shared: usize,
 }
@@ -101,8 +107,12 @@ pub struct Pair {
 pub struct Report {
     /// Every student, sorted by name.
     pub students: Vec<Student>,
-    /// Every pair sharing a fingerprint, highest similarity first.
+    /// The pairs sharing a fingerprint that are kept (every pair at or
+    /// above [`Options::keep_above`], and each student's
+    /// [`Options::closest`] pairs), highest similarity first.
     pub pairs: Vec<Pair>,
+    /// How many pairs share a fingerprint, kept or not.
+    pub sharing: usize,
     /// The options used.
     pub options: Options,
     /// The share limit applied.
@@ -225,5 +235,15 @@ impl Provenance {
             out.push(("date", date.clone()));
         }
         out
+    }
+}
+
+impl Student {
+    /// The name of the definition of `region`, as written.
+    pub fn definition(&self, region: &Region) -> &str {
+        self.definitions
+            .get(region.file)
+            .and_then(|d| d.get(region.definition))
+            .map_or("", String::as_str)
     }
 }

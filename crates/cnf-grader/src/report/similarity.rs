@@ -3,7 +3,10 @@
 //!
 //! Decisions:
 //! - `human` and `html` list the pairs at or above the threshold; `json`
-//!   lists every pair that shares a fingerprint, so a script can choose;
+//!   lists every pair kept: those at or above the threshold and each
+//!   student's closest pairs below it (ten by default), so a script sees
+//!   every student's neighbours without a list that grows with the square
+//!   of the class;
 //! - every name and every line of a student's file is shown escaped
 //!   ([`crate::escape`], then HTML's escapes in a page);
 //! - similarities are shown and written to two decimals;
@@ -82,7 +85,7 @@ pub fn human(report: &Report, provenance: &Provenance, threshold: f64) -> String
         out,
         "{} students compared; {} pairs share code, {} at or above {threshold:.2}",
         report.students.len(),
-        report.pairs.len(),
+        report.sharing,
         pairs.len()
     );
     out.push('\n');
@@ -163,8 +166,8 @@ pub fn human(report: &Report, provenance: &Provenance, threshold: f64) -> String
     out
 }
 
-/// The JSON report: every pair sharing a fingerprint, highest first, with
-/// its matches, and the provenance.
+/// The JSON report: every pair kept (at or above the threshold, and each
+/// student's closest), highest first, with its matches, and the provenance.
 pub fn json(report: &Report, provenance: &Provenance) -> String {
     let name = |i: usize| escape::line(&report.students[i].name).into_owned();
     let pairs: Vec<serde_json::Value> = report
@@ -265,7 +268,7 @@ pub fn html(
         "<h1>{}</h1>\n<p class=\"facts\">{} students compared · {} pairs share code · {} at or above {threshold:.2}</p>",
         html_escape(title),
         report.students.len(),
-        report.pairs.len(),
+        report.sharing,
         pairs.len()
     );
     caveats(&mut index);
@@ -279,7 +282,11 @@ pub fn html(
         for (n, p) in pairs.iter().enumerate() {
             let rank = n + 1;
             let (a, b) = (&report.students[p.a], &report.students[p.b]);
-            let names: Vec<String> = p.matches.iter().map(|m| html_escape(&m.names.0)).collect();
+            let names: Vec<String> = p
+                .matches
+                .iter()
+                .map(|m| html_escape(a.definition(&m.a)))
+                .collect();
             let _ = writeln!(
                 index,
                 "<tr><td class=\"num\"><a href=\"{}\">{rank}</a></td><td class=\"num\"><a href=\"{}\">{:.2}</a></td>\
@@ -334,9 +341,9 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
         b.fingerprints
     );
     caveats(&mut out);
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<details><summary>{} matching definitions, each in its colour on both sides</summary>\n",
+        "<details><summary>{} matching definitions, each in its colour on both sides</summary>",
         p.matches.len()
     );
     out.push_str(
@@ -358,8 +365,8 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
             "<tr><td class=\"num m{}\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
             i % COLOURS,
             i + 1,
-            side(a, &m.a, &m.names.0, "a"),
-            side(b, &m.b, &m.names.1, "b"),
+            side(a, &m.a, a.definition(&m.a), "a"),
+            side(b, &m.b, b.definition(&m.b), "b"),
             m.shared
         );
     }

@@ -7,7 +7,9 @@
 //! is held by at most the share limit of students, so the work grows with
 //! the class, not with its square, unless the class really is full of
 //! shared code. Memory is the students' texts and fingerprints, one
-//! counter per student per thread, and the pairs found.
+//! counter per student per thread, and the pairs kept: each student's
+//! [`Options::closest`] and every pair at or above
+//! [`Options::keep_above`], never every pair that shares a k-gram.
 
 use std::collections::{HashMap, HashSet};
 
@@ -149,7 +151,10 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
         }
     }
     let n = students.len();
-    let mut pairs: Vec<Pair> = (0..n)
+    // Each student's neighbours, counted over the whole index: their
+    // closest pairs and those at or above the threshold are kept, so the
+    // pairs kept grow with the class, not its square.
+    let kept: Vec<(Vec<Pair>, usize)> = (0..n)
         .into_par_iter()
         .map_init(
             || (vec![0u32; n], Vec::new()),
@@ -158,61 +163,80 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
                     let Some(list) = postings.get(h) else {
                         continue;
                     };
-                    // Only later students: each pair is counted once.
-                    let from = list.partition_point(|&b| b as usize <= a);
-                    for &b in &list[from..] {
-                        if counts[b as usize] == 0 {
-                            touched.push(b as usize);
+                    for &b in list {
+                        let b = b as usize;
+                        if b == a {
+                            continue;
                         }
-                        counts[b as usize] += 1;
+                        if counts[b] == 0 {
+                            touched.push(b);
+                        }
+                        counts[b] += 1;
                     }
                 }
-                let mut found = Vec::with_capacity(touched.len());
-                for &b in touched.iter() {
-                    let shared = counts[b] as usize;
-                    counts[b] = 0;
-                    let smaller = printed[a].set.len().min(printed[b].set.len());
-                    found.push(Pair {
-                        a,
-                        b,
-                        shared,
-                        similarity: shared as f64 / smaller.max(1) as f64,
-                        matches: Vec::new(),
-                    });
-                }
+                let mut found: Vec<Pair> = touched
+                    .iter()
+                    .map(|&b| {
+                        let shared = counts[b] as usize;
+                        counts[b] = 0;
+                        let smaller = printed[a].set.len().min(printed[b].set.len());
+                        Pair {
+                            a: a.min(b),
+                            b: a.max(b),
+                            shared,
+                            similarity: shared as f64 / smaller.max(1) as f64,
+                            matches: Vec::new(),
+                        }
+                    })
+                    .collect();
+                // Pairs with a later student, counted once.
+                let sharing = touched.iter().filter(|&&b| b > a).count();
                 touched.clear();
-                found
+                found.sort_by(order);
+                let mut keep = 0;
+                found.retain(|p| {
+                    keep += 1;
+                    keep <= options.closest || p.similarity >= options.keep_above
+                });
+                (found, sharing)
             },
         )
-        .flatten()
         .collect();
+    let sharing = kept.iter().map(|(_, s)| s).sum();
+    let mut pairs: Vec<Pair> = kept.into_iter().flat_map(|(p, _)| p).collect();
+    pairs.sort_by(order);
+    pairs.dedup_by(|x, y| (x.a, x.b) == (y.a, y.b));
     pairs.par_iter_mut().for_each(|pair| {
         pair.matches = matches(&printed[pair.a], &printed[pair.b]);
     });
-    pairs.sort_by(|x, y| {
-        y.similarity
-            .total_cmp(&x.similarity)
-            .then(y.shared.cmp(&x.shared))
-            .then((x.a, x.b).cmp(&(y.a, y.b)))
-    });
     let students = students
         .iter()
-        .zip(&printed)
+        .zip(printed)
         .map(|(s, p)| Student {
             name: s.name.clone(),
             files: s.files.clone(),
             fingerprints: p.set.len(),
+            definitions: p.names,
             notes: s.notes.clone(),
         })
         .collect();
     Report {
         students,
         pairs,
+        sharing,
         options: options.clone(),
         share_limit: limit,
         base_fingerprints: base.len(),
         common_fingerprints: common.len(),
     }
+}
+
+/// Highest similarity first, then most shared, then by students.
+fn order(x: &Pair, y: &Pair) -> std::cmp::Ordering {
+    y.similarity
+        .total_cmp(&x.similarity)
+        .then(y.shared.cmp(&x.shared))
+        .then((x.a, x.b).cmp(&(y.a, y.b)))
 }
 
 /// Most places of one fingerprint in one student looked at for matches
@@ -225,8 +249,11 @@ const PLACES: usize = 8;
 /// definitions is not matched yet (a definition copied into each of four
 /// part files matches its copy in the same file, not all four).
 fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
+    // (file, definition) of a, then of b.
     type Key = (u32, u32, u32, u32);
-    let mut found: HashMap<Key, (usize, (u32, u32), (u32, u32))> = HashMap::new();
+    // How many fingerprints, and the lines they span in a and in b.
+    type Found = (usize, (u32, u32), (u32, u32));
+    let mut found: HashMap<Key, Found> = HashMap::new();
     let (mut i, mut j) = (0, 0);
     while i < a.prints.len() && j < b.prints.len() {
         let (ha, hb) = (a.prints[i].hash, b.prints[j].hash);
@@ -251,7 +278,7 @@ fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
         }
         (i, j) = (ia, jb);
     }
-    let mut candidates: Vec<(Key, (usize, (u32, u32), (u32, u32)))> = found.into_iter().collect();
+    let mut candidates: Vec<(Key, Found)> = found.into_iter().collect();
     // Most shared first; then a match within the same file name, then by place.
     candidates.sort_by_key(|&((fa, da, fb, db), (n, _, _))| {
         let other_file = a.files[fa as usize] != b.files[fb as usize];
@@ -277,10 +304,6 @@ fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
                 definition: db as usize,
                 lines: lb,
             },
-            names: (
-                a.names[fa as usize][da as usize].clone(),
-                b.names[fb as usize][db as usize].clone(),
-            ),
             shared,
         });
     }
@@ -344,7 +367,7 @@ mod tests {
             indent in 1usize..4,
             comments in any::<bool>(),
         ) {
-            let options = Options { k: 8, window: 4, max_share: None };
+            let options = Options { k: 8, window: 4, ..Options::default() };
             let original = program(&(0..DEFINITIONS.len()).collect::<Vec<_>>(), &plain_names(), 1, false);
             // Distinct, and never a keyword or a library name.
             let names: Vec<String> = prefixes.iter().enumerate().map(|(i, p)| format!("{p}{i}x")).collect();
@@ -374,7 +397,7 @@ mod tests {
         let options = Options {
             k: 8,
             window: 4,
-            max_share: None,
+            ..Options::default()
         };
         let a = fingerprint_set(
             &["f x y = take (y - 1) x ++ drop y x ++ [show (length x)]\n"],
@@ -421,7 +444,9 @@ mod tests {
         assert_eq!((pair.a, pair.b, pair.similarity), (0, 1, 1.0));
         assert!(report.students[1].fingerprints > report.students[0].fingerprints);
         assert_eq!(pair.matches.len(), 1);
-        assert_eq!(pair.matches[0].names, ("g".to_owned(), "g".to_owned()));
+        let m = &pair.matches[0];
+        assert_eq!(report.students[0].definition(&m.a), "g");
+        assert_eq!(report.students[1].definition(&m.b), "g");
         assert_eq!((pair.matches[0].a.file, pair.matches[0].b.file), (1, 1));
         // Without the base, the template is shared by all three; with a
         // share limit of 2 it is common code again.
