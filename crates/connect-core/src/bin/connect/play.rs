@@ -144,7 +144,13 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         };
         match cmd {
             "" => continue,
-            "q" => break,
+            "q" => {
+                // Piped, the typed `q` is not echoed: end the prompt's line.
+                if !terminal {
+                    writeln!(out)?;
+                }
+                break;
+            }
             "u" => {
                 // Back to the last move a person made.
                 let mut undone = false;
