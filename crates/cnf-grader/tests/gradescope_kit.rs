@@ -71,6 +71,11 @@ fn fake_root(student: &str) -> tempfile::TempDir {
 /// `run_autograder` on `root` with `grader` (the built one by default) and
 /// `path` as PATH; its exit status must be 0.
 fn run_kit(root: &Path, grader: Option<&Path>, path: Option<&str>) -> Output {
+    run_kit_with(root, grader, path, "--timeout 5s")
+}
+
+/// [`run_kit`] with these `CNF_GRADER_ARGS`.
+fn run_kit_with(root: &Path, grader: Option<&Path>, path: Option<&str>, args: &str) -> Output {
     let mut command = Command::new("bash");
     command
         .arg(manifest().join("../../gradescope/run_autograder"))
@@ -79,7 +84,7 @@ fn run_kit(root: &Path, grader: Option<&Path>, path: Option<&str>) -> Output {
             "CNF_GRADER",
             grader.unwrap_or(Path::new(env!("CARGO_BIN_EXE_cnf-grader"))),
         )
-        .env("CNF_GRADER_ARGS", "--timeout 5s");
+        .env("CNF_GRADER_ARGS", args);
     if let Some(path) = path {
         command.env("PATH", path);
     }
@@ -319,7 +324,13 @@ fn without_a_sandbox_the_kit_scores_nothing_and_says_why() {
         }
     }
     let root = fake_root("correct");
-    let out = run_kit(root.path(), None, Some(bin.path().to_str().unwrap()));
+    // Bubblewrap asked for: as root the user backend would sandbox without it.
+    let out = run_kit_with(
+        root.path(),
+        None,
+        Some(bin.path().to_str().unwrap()),
+        "--timeout 5s --sandbox-backend bubblewrap",
+    );
     let doc = results(root.path());
     // The student is told the autograder failed, not how to fix it.
     assert_zero_for_the_student(&doc);

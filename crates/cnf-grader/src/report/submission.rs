@@ -100,11 +100,7 @@ pub fn human(
     format!(
         "{}\n{}",
         header(report, ghc_version),
-        crate::report::human::human(
-            &report.all_cases(),
-            options(report, times, student),
-            style,
-        )
+        crate::report::human::human(&report.all_cases(), options(report, times, student), style,)
     )
 }
 
@@ -164,4 +160,3 @@ pub fn options(report: &SubmissionReport, times: bool, student: bool) -> ReportO
         shard: None,
     }
 }
-
