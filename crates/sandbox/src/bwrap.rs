@@ -459,7 +459,7 @@ impl Bwrap {
         unsafe {
             command.pre_exec(move || {
                 if let Some(fd) = procs {
-                    write_zero(fd)?;
+                    crate::cgroup::write_zero(fd)?;
                 }
                 for fd in &inherit {
                     if libc::fcntl(*fd, libc::F_SETFD, 0) != 0 {
@@ -481,17 +481,6 @@ impl Bwrap {
             },
             fds,
         ))
-    }
-}
-
-/// Writes `0` to a cgroup's `cgroup.procs` (joins it), between fork and exec.
-pub(crate) fn write_zero(fd: i32) -> std::io::Result<()> {
-    // SAFETY: writes one byte from a static buffer.
-    let n = unsafe { libc::write(fd, b"0".as_ptr().cast(), 1) };
-    if n == 1 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
     }
 }
 

@@ -165,3 +165,14 @@ impl Drop for Child {
         }
     }
 }
+
+/// Writes `0` to a cgroup's `cgroup.procs` (joins it), between fork and exec.
+pub(crate) fn write_zero(fd: i32) -> std::io::Result<()> {
+    // SAFETY: writes one byte from a static buffer.
+    let n = unsafe { libc::write(fd, b"0".as_ptr().cast(), 1) };
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}

@@ -227,7 +227,7 @@ impl UserBackend {
         unsafe {
             command.pre_exec(move || {
                 if let Some(fd) = procs {
-                    crate::bwrap::write_zero(fd)?;
+                    crate::cgroup::write_zero(fd)?;
                 }
                 rustix::process::setsid()?;
                 rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));

@@ -241,9 +241,7 @@ impl Position {
             won_at: None,
             moves,
         };
-        if crate::solve::search::has_four_u128(size, first)
-            || crate::solve::search::has_four_u128(size, second)
-        {
+        if has_four_u128(size, first) || has_four_u128(size, second) {
             return Err(PositionError::NotTwoPlayer(
                 "the board already has a four".to_string(),
             ));
@@ -298,7 +296,7 @@ impl Position {
             return false;
         }
         let mv = self.next_cell(column);
-        crate::solve::search::has_four_u128(self.size, self.current | mv)
+        has_four_u128(self.size, self.current | mv)
     }
 
     fn next_cell(&self, column: usize) -> u128 {
@@ -372,4 +370,13 @@ impl PositionError {
             e => e,
         }
     }
+}
+
+/// Whether `stones` hold four in a row on a board of this size.
+pub(crate) fn has_four_u128(size: Size, stones: u128) -> bool {
+    let h1 = size.height() as u32 + 1;
+    [1, h1, h1 - 1, h1 + 1].into_iter().any(|d| {
+        let m = stones & stones.checked_shr(d).unwrap_or(0);
+        m & m.checked_shr(2 * d).unwrap_or(0) != 0
+    })
 }

@@ -26,15 +26,6 @@ fn winning_cells<B: Bits>(stones: B, h: u32) -> B {
     r
 }
 
-/// Whether `stones` hold four in a row on a board of this size.
-pub(crate) fn has_four_u128(size: Size, stones: u128) -> bool {
-    let h1 = size.height() as u32 + 1;
-    [1, h1, h1 - 1, h1 + 1].into_iter().any(|d| {
-        let m = stones & stones.checked_shr(d).unwrap_or(0);
-        m & m.checked_shr(2 * d).unwrap_or(0) != 0
-    })
-}
-
 /// The board's constant masks, in the engine's integer type. `W` and `H`
 /// fix the size at compile time (0: the size is in the fields), so the
 /// standard board's shifts and masks become constants.
