@@ -508,7 +508,7 @@ mod tests {
         let fixed: Geometry<u64, 7, 6> = Geometry::new(size);
         assert_eq!((g.bottom(), g.board()), (fixed.bottom(), fixed.board()));
         // Columns of every height, a full one among them.
-        for (left, right) in [("1123", "7765"), ("111111223344", "777777665544")] {
+        for (left, right) in [("1123", "7765"), ("111111232344", "777777656544")] {
             let a = Position::from_moves(size, left).unwrap();
             let b = Position::from_moves(size, right).unwrap();
             let (ca, ma) = a.bits();
