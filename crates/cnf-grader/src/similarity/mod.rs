@@ -23,11 +23,12 @@
 //!
 //! What it cannot see, and every report says so: code rewritten with other
 //! logic (another algorithm, another decomposition) shares no fingerprints
-//! with its source; nor does a definition shorter than [`Options::k`]
+//! with its source; nor does a definition shorter than [`Options::k`](crate::model::similarity::Options::k)
 //! tokens. A score is evidence for a person to read, never a verdict.
 //!
 //! ```
-//! use cnf_grader::similarity::{Options, StudentSource, SourceText, compare};
+//! use cnf_grader::model::similarity::{Options, SourceText};
+//! use cnf_grader::similarity::{StudentSource, compare};
 //!
 //! let alice = "dropPiece p b c = take (c - 1) b ++ [p] ++ drop c b\n\
 //!              count xs = length (filter (== 'x') xs) + sum [ 1 | y <- xs, y == '-' ]\n";
