@@ -2,18 +2,18 @@
 //! very long lines, invalid UTF-8 and end of input at every prompt never
 //! panic, never spin, and exit cleanly (code 0, nothing on standard error).
 
-use std::process::Command;
-
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use test_support::{Run, assert_clean, run_guarded};
+use test_support::{Cli, Run, TIMEOUT};
 
 /// Runs `mastermind ARGS` with `input` on standard input, then end of input.
 fn mastermind(args: &[&str], input: &[u8]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_mastermind"));
-    command.args(args);
-    run_guarded(command, input)
+    Cli::new(env!("CARGO_BIN_EXE_mastermind"))
+        .args(args)
+        .stdin(input)
+        .timeout(TIMEOUT)
+        .run()
 }
 
 /// `lines` joined, each with its LF.
@@ -40,7 +40,7 @@ fn random_bytes_at_the_menu_and_in_its_games() {
             }
         }
         let run = mastermind(&["--seed", "1"], &bytes);
-        assert_clean(&run, &format!("round {round}"));
+        run.clone().labelled(format!("round {round}")).clean();
         assert!(run.stdout.contains("|> "));
     }
 }
@@ -57,13 +57,17 @@ fn invalid_utf8_and_very_long_lines_at_every_kind_of_prompt() {
         // A long line without a line end, then one with a line end and
         // invalid UTF-8 lines before a line that ends the game.
         let run = mastermind(args, &long);
-        assert_clean(&run, &format!("{args:?}: a 10 MB line"));
+        run.clone()
+            .labelled(format!("{args:?}: a 10 MB line"))
+            .clean();
         let mut input = long.clone();
         input.push(b'\n');
         input.extend(typed(&[bad, b"\xff", b"abc\xffd"]));
         input.extend_from_slice(after);
         let run = mastermind(args, &input);
-        assert_clean(&run, &format!("{args:?}: long and bad lines"));
+        run.clone()
+            .labelled(format!("{args:?}: long and bad lines"))
+            .clean();
         let end = [
             "\\================================/\n",
             "Congratulation!\n",
@@ -83,7 +87,9 @@ fn invalid_utf8_and_very_long_lines_at_every_kind_of_prompt() {
 fn end_of_input_everywhere(args: &[&str], lines: &[&[u8]]) -> Run {
     for cut in 0..lines.len() {
         let run = mastermind(args, &typed(&lines[..cut]));
-        assert_clean(&run, &format!("{args:?}: end of input after {cut} lines"));
+        run.clone()
+            .labelled(format!("{args:?}: end of input after {cut} lines"))
+            .clean();
         // The program was waiting at a prompt, which ends without a line end.
         assert!(
             run.stdout.ends_with(": ") || run.stdout.ends_with("> ") || run.stdout.ends_with("=> "),
@@ -92,7 +98,7 @@ fn end_of_input_everywhere(args: &[&str], lines: &[&[u8]]) -> Run {
         );
     }
     let run = mastermind(args, &typed(lines));
-    assert_clean(&run, &format!("{args:?}: all lines"));
+    run.clone().labelled(format!("{args:?}: all lines")).clean();
     run
 }
 
@@ -106,7 +112,7 @@ fn end_of_input_at_every_prompt() {
     ];
     end_of_input_everywhere(&["--seed", "1"], menu);
     let run = mastermind(&["--seed", "1"], &typed(&[b"Q"]));
-    assert_clean(&run, "Q");
+    run.clone().labelled("Q").clean();
     assert!(
         run.stdout
             .ends_with("\\================================/\n\n")

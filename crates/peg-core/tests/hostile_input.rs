@@ -3,7 +3,6 @@
 //! exits cleanly; the readers refuse deep nesting instead of overflowing the
 //! stack.
 
-use std::process::Command;
 use std::thread;
 
 use peg_core::parse::MAX_NESTING;
@@ -11,13 +10,16 @@ use peg_core::{parse_board, parse_position, parse_position_arg, parse_state};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use test_support::{Run, assert_clean, run_guarded};
+use test_support::{Cli, Run, TIMEOUT};
 
 /// Runs `peg ARGS` with `input` on standard input, then end of input.
 fn peg(args: &[&str], input: &[u8]) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_peg"));
-    command.args(args).env("NO_COLOR", "1");
-    run_guarded(command, input)
+    Cli::new(env!("CARGO_BIN_EXE_peg"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(input)
+        .timeout(TIMEOUT)
+        .run()
 }
 
 #[test]
@@ -33,7 +35,7 @@ fn random_bytes_end_cleanly() {
             }
         }
         let run = peg(&["play", "--start", "0,0"], &bytes);
-        assert_clean(&run, &format!("round {round}"));
+        run.clone().labelled(format!("round {round}")).clean();
         assert!(run.stdout.contains("move 1> "));
     }
 }
@@ -41,7 +43,7 @@ fn random_bytes_end_cleanly() {
 #[test]
 fn invalid_utf8_is_one_unreadable_line_not_the_end() {
     let run = peg(&["play", "--start", "0,0"], b"\xff\xfe\n\xc3\n1,0\n");
-    assert_clean(&run, "invalid UTF-8");
+    run.clone().labelled("invalid UTF-8").clean();
     assert!(run.stdout.contains("Cannot read `\u{fffd}\u{fffd}`"));
     // The move after the bad lines is still played.
     assert!(run.stdout.contains("move 2> "), "{}", run.stdout);
@@ -52,23 +54,25 @@ fn very_long_lines() {
     let long = "1".repeat(10_000_000);
     // Without a line end, then with one and a move after it.
     let run = peg(&["play", "--start", "0,0"], long.as_bytes());
-    assert_clean(&run, "a 10 MB line without a line end");
+    run.clone()
+        .labelled("a 10 MB line without a line end")
+        .clean();
     let input = format!("{long}\n1,0\nquit\n");
     let run = peg(&["play", "--start", "0,0"], input.as_bytes());
-    assert_clean(&run, "a 10 MB line");
+    run.clone().labelled("a 10 MB line").clean();
     assert!(run.stdout.contains("move 2> "));
     assert!(run.stdout.ends_with("Bye.\n"));
     // Deep parentheses typed at the prompt are refused, not a stack overflow.
     let input = format!("{}1,0{}\n", "(".repeat(1_000_000), ")".repeat(1_000_000));
     let run = peg(&["play", "--start", "0,0"], input.as_bytes());
-    assert_clean(&run, "deep parentheses");
+    run.clone().labelled("deep parentheses").clean();
     assert!(run.stdout.contains("nested more than 100 deep"));
 }
 
 #[test]
 fn end_of_input_at_every_prompt_of_a_won_game() {
     let solution = peg(&["solve", "--start", "0,0"], b"");
-    assert_clean(&solution, "solve");
+    solution.clone().labelled("solve").clean();
     // `M (x,y)` lines, typed as positions; a few commands on the way.
     let mut lines = vec!["hint", "moves", "", "undo", "nonsense", "9,9"];
     let moves: Vec<&str> = solution
@@ -81,7 +85,9 @@ fn end_of_input_at_every_prompt_of_a_won_game() {
     for cut in 0..=lines.len() {
         let input: String = lines[..cut].iter().map(|l| format!("{l}\n")).collect();
         let run = peg(&["play", "--start", "0,0"], input.as_bytes());
-        assert_clean(&run, &format!("end of input after {cut} lines"));
+        run.clone()
+            .labelled(format!("end of input after {cut} lines"))
+            .clean();
         if cut == lines.len() {
             assert!(run.stdout.contains("Congratulations!"), "{}", run.stdout);
         } else {

@@ -5,12 +5,17 @@
 //! call [`require`]: where the tool is missing they print one visible line
 //! saying what was skipped and why, and return `false`; where the variable
 //! [`REQUIRE_TOOLS`] is set (CI sets it), a missing tool fails the test
-//! instead, so CI never skips silently. [`run_guarded`] runs a program on
-//! given standard input and fails the test if it hangs.
+//! instead, so CI never skips silently. [`Cli`] is the one way a test runs
+//! a program: arguments, input, environment and folder in, exit code and
+//! output asserted, a hang a failure.
 #![deny(missing_docs)]
 
+mod cli;
+
+pub use cli::{Cli, DEFAULT_TIMEOUT, Run};
+
 use std::io::{Read, Write};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -104,79 +109,9 @@ pub fn sandbox_or_not(test: &str) -> Vec<String> {
     }
 }
 
-/// Generous: a debug build on a loaded machine answers a line in milliseconds.
+/// Generous: a debug build on a loaded machine answers a line in
+/// milliseconds, so a game that has not ended after this hangs.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
-
-/// How a run ended and what it printed.
-#[derive(Debug)]
-pub struct Run {
-    /// The exit status.
-    pub status: ExitStatus,
-    /// Standard output (invalid UTF-8 replaced).
-    pub stdout: String,
-    /// Standard error (invalid UTF-8 replaced).
-    pub stderr: String,
-}
-
-/// Runs `command` with `input` on standard input, then end of input; fails
-/// the test if it has not exited within [`TIMEOUT`] (a hang or a busy loop).
-pub fn run_guarded(mut command: Command, input: &[u8]) -> Run {
-    let name = format!("{command:?}");
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{name} does not start: {e}"));
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    // The program may stop reading early (quit, a win): a broken pipe is fine.
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let out = thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = out.read_to_end(&mut s);
-        s
-    });
-    let err = thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = err.read_to_end(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{name} still running after {TIMEOUT:?}: a hang or a busy loop");
-        }
-        thread::sleep(Duration::from_millis(5));
-    };
-    writer.join().expect("writer");
-    Run {
-        status,
-        stdout: String::from_utf8_lossy(&out.join().expect("stdout")).into_owned(),
-        stderr: String::from_utf8_lossy(&err.join().expect("stderr")).into_owned(),
-    }
-}
-
-/// A clean exit: code 0, nothing on standard error (so no panic message).
-pub fn assert_clean(run: &Run, what: &str) {
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "{what}: {}\n{}",
-        run.status,
-        run.stderr
-    );
-    assert!(run.stderr.is_empty(), "{what}: stderr {}", run.stderr);
-}
 
 /// Runs the Haskell program `source` with `runghc` (GHC must be there: see
 /// [`require`]), `stdin` on its standard input, and returns its standard
@@ -192,27 +127,10 @@ pub fn runghc(name: &str, source: &str, stdin: &str) -> String {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let program = dir.join(format!("{name}.hs"));
     std::fs::write(&program, source).expect("write the program");
-    let mut child = Command::new("runghc")
-        .arg(&program)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runghc starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let text = stdin.to_owned();
-    let writer = thread::spawn(move || {
-        let _ = input.write_all(text.as_bytes());
-    });
-    let out = child.wait_with_output().expect("runghc ends");
-    writer.join().expect("writer");
+    let run = Cli::new("runghc").arg(&program).stdin(stdin).run();
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "runghc {name}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    run.code(0);
+    String::from_utf8(run.stdout_bytes).expect("UTF-8 output")
 }
 
 /// `text` without the first provenance line of a human report (`graded by
