@@ -353,16 +353,8 @@ impl Bwrap {
         let mut args: Vec<OsString> = Vec::new();
         let mut arg = |a: &dyn AsRef<OsStr>| args.push(a.as_ref().to_owned());
         arg(&self.prlimit);
-        let cpu = sandbox.limits.cpu_secs(wall);
-        for (flag, value) in [
-            ("--cpu", format!("{cpu}:{}", cpu + 1)),
-            ("--as", sandbox.limits.memory.to_string()),
-            ("--nproc", sandbox.limits.processes.to_string()),
-            ("--nofile", sandbox.limits.open_files.to_string()),
-            ("--fsize", sandbox.limits.file_size.to_string()),
-            ("--core", "0".to_owned()),
-        ] {
-            arg(&format!("{flag}={value}"));
+        for limit in sandbox.limits.rlimits(wall) {
+            arg(&format!("{}={}:{}", limit.prlimit, limit.soft, limit.hard));
         }
         arg(&"--");
         arg(&self.timeout);

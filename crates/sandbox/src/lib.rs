@@ -146,6 +146,49 @@ impl Limits {
             .as_secs()
             .max(1)
     }
+
+    /// Every resource limit set on each process of a run with time limit
+    /// `wall`: the one list both backends apply (bubblewrap's through
+    /// `prlimit` flags, the user backend's through `setrlimit`), so a new
+    /// limit is a field above and a line here.
+    pub fn rlimits(&self, wall: Duration) -> [Rlimit; 6] {
+        use rustix::process::Resource;
+        let cpu = self.cpu_secs(wall);
+        let both = |resource, prlimit, n: u64| Rlimit {
+            resource,
+            prlimit,
+            soft: n,
+            hard: n,
+        };
+        [
+            // The soft limit sends SIGXCPU, the hard one a second later SIGKILL.
+            Rlimit {
+                resource: Resource::Cpu,
+                prlimit: "--cpu",
+                soft: cpu,
+                hard: cpu + 1,
+            },
+            both(Resource::As, "--as", self.memory),
+            both(Resource::Nproc, "--nproc", u64::from(self.processes)),
+            both(Resource::Nofile, "--nofile", u64::from(self.open_files)),
+            both(Resource::Fsize, "--fsize", self.file_size),
+            both(Resource::Core, "--core", 0),
+        ]
+    }
+}
+
+/// One resource limit of a run: which, its `prlimit` flag, and its soft
+/// and hard values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rlimit {
+    /// The resource (`setrlimit`'s).
+    pub resource: rustix::process::Resource,
+    /// util-linux `prlimit`'s flag for it (`--as`).
+    pub prlimit: &'static str,
+    /// The soft limit.
+    pub soft: u64,
+    /// The hard limit.
+    pub hard: u64,
 }
 
 /// A read-only bind: a host file or folder shown at an absolute path inside.
@@ -810,4 +853,44 @@ pub(crate) fn clean_shell(shell: &str, scratch: &Path) -> Command {
     }
     c.arg("-c").arg(shell);
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_backends_get_the_same_rlimits_from_one_list() {
+        let limits = Limits {
+            cpu: None,
+            memory: 1 << 30,
+            processes: 7,
+            open_files: 9,
+            file_size: 1000,
+            scratch: 1,
+        };
+        let shown: Vec<String> = limits
+            .rlimits(Duration::from_secs(5))
+            .iter()
+            .map(|l| format!("{}={}:{}", l.prlimit, l.soft, l.hard))
+            .collect();
+        // CPU: the wall limit plus one second, the hard limit one more.
+        assert_eq!(
+            shown,
+            [
+                "--cpu=6:7",
+                "--as=1073741824:1073741824",
+                "--nproc=7:7",
+                "--nofile=9:9",
+                "--fsize=1000:1000",
+                "--core=0:0"
+            ]
+        );
+        let given = Limits {
+            cpu: Some(Duration::from_millis(2500)),
+            ..limits
+        };
+        let cpu = given.rlimits(Duration::from_secs(60))[0];
+        assert_eq!((cpu.soft, cpu.hard), (2, 3));
+    }
 }

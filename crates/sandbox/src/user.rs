@@ -311,27 +311,18 @@ fn rlimits(
     sandbox: &Sandbox,
     wall: Duration,
 ) -> Vec<(rustix::process::Resource, rustix::process::Rlimit)> {
-    use rustix::process::{Resource, Rlimit};
-    let l = &sandbox.limits;
-    let cpu = l.cpu_secs(wall);
-    let both = |n: u64| Rlimit {
-        current: Some(n),
-        maximum: Some(n),
-    };
-    vec![
-        (
-            Resource::Cpu,
-            Rlimit {
-                current: Some(cpu),
-                maximum: Some(cpu + 1),
-            },
-        ),
-        (Resource::As, both(l.memory)),
-        (Resource::Nproc, both(u64::from(l.processes))),
-        (Resource::Nofile, both(u64::from(l.open_files))),
-        (Resource::Fsize, both(l.file_size)),
-        (Resource::Core, both(0)),
-    ]
+    sandbox
+        .limits
+        .rlimits(wall)
+        .iter()
+        .map(|l| {
+            let limit = rustix::process::Rlimit {
+                current: Some(l.soft),
+                maximum: Some(l.hard),
+            };
+            (l.resource, limit)
+        })
+        .collect()
 }
 
 /// Drops every group and becomes `uid`/`uid` (between fork and exec).
