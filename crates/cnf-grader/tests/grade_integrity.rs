@@ -233,7 +233,7 @@ fn a_working_folder_and_a_read_only_path_under_tmp_are_visible() {
         "cat {}/answer \"$PWD\"/games/test03.cnf",
         tools.path().display()
     );
-    let o = grader_in(
+    grader_in(
         d,
         &[
             "grade",
