@@ -11,7 +11,6 @@
 //! totals), and all must give the counts made from the data itself.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use cnf_grader::model::case::{CaseReport, FailureKind, Status};
@@ -28,7 +27,7 @@ use cnf_grader::report::junit::junit;
 use cnf_grader::submission::student_result;
 use proptest::prelude::*;
 use scraper::{Html, Selector};
-use test_support::Tool;
+use test_support::{Cli, Run, Tool};
 
 /// Passed, failed, errors, skipped.
 type Counts = [usize; 4];
@@ -391,6 +390,17 @@ fn manifest() -> &'static Path {
 const CLASS: &str = "tests/submissions/class";
 const FIXTURES: &str = "tests/submissions/fixtures";
 
+/// The report of a run that graded (exit 0: everything passed, 1: something
+/// failed), which must be UTF-8.
+fn graded(run: &Run) -> String {
+    assert!(
+        matches!(run.status.code(), Some(0 | 1)),
+        "{}",
+        run.describe()
+    );
+    String::from_utf8(run.stdout_bytes.clone()).expect("a UTF-8 report")
+}
+
 /// The sample class, graded by the binary: each student's reports
 /// (`--reports`: the human text and Gradescope's results; `--html`: the
 /// page and the index; `submission --format junit` and `json`) and the
@@ -413,35 +423,30 @@ fn every_format_counts_every_sample_student_alike() {
         tmp.path().join("book.csv"),
     );
     let grader = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
             .args(args)
             .args(["--timeout", "2s", "--no-times", "--cache"])
             .arg(&cache)
             .current_dir(manifest())
-            .output()
-            .unwrap();
-        assert!(
-            matches!(out.status.code(), Some(0 | 1)),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
     };
     let path = |p: &Path| p.to_str().unwrap().to_owned();
-    let json_book = grader(&[
-        "submissions",
-        CLASS,
-        FIXTURES,
-        "--format",
-        "json",
-        "--csv",
-        &path(&csv),
-        "--reports",
-        &path(&reports),
-        "--html",
-        &path(&pages),
-    ]);
-    let table = grader(&["submissions", CLASS, FIXTURES, "--resume"]);
+    let json_book = graded(
+        &grader(&[
+            "submissions",
+            CLASS,
+            FIXTURES,
+            "--format",
+            "json",
+            "--csv",
+            &path(&csv),
+            "--reports",
+            &path(&reports),
+            "--html",
+            &path(&pages),
+        ])
+        .run(),
+    );
+    let table = graded(&grader(&["submissions", CLASS, FIXTURES, "--resume"]).run());
     // (student, passed, failed): 4 compilations and 20 cases each; a part
     // that did not build fails its compilation and its 5 cases.
     let by_hand: [(&str, usize); 6] = [
@@ -463,11 +468,11 @@ fn every_format_counts_every_sample_student_alike() {
             &read(reports.join(format!("{student}.txt"))),
             &read(reports.join(format!("{student}.results.json"))),
             &read(pages.join(format!("{student}.html"))),
-            &grader(&["submission", &dir, FIXTURES, "--format", "junit"]),
-            &grader(&["submission", &dir, FIXTURES, "--format", "json"]),
+            &graded(&grader(&["submission", &dir, FIXTURES, "--format", "junit"]).run()),
+            &graded(&grader(&["submission", &dir, FIXTURES, "--format", "json"]).run()),
         );
         // The instructor's own view on the terminal counts alike.
-        let human = grader(&["submission", &dir, FIXTURES]);
+        let human = graded(&grader(&["submission", &dir, FIXTURES]).run());
         assert_eq!(
             human_counts(&human),
             [24 - failed, failed, 0, 0],

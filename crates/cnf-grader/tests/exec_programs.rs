@@ -5,16 +5,18 @@
 //! `test03.cnf` with its four results copied from the spec (§5).
 
 use std::path::Path;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-fn grade_exec(script: &str, extra: &[&str]) -> (Output, Duration) {
+use test_support::{Cli, Run};
+
+/// `cnf-grader grade --exec` on the fixture tree, the part binaries run by
+/// `tests/data/exec/SCRIPT.sh`, in the sandbox where bubblewrap works.
+fn grade_exec(script: &str, extra: &[&str]) -> Cli {
     let part_dir = Path::new(env!("CARGO_BIN_EXE_part01"))
         .parent()
         .expect("binary folder")
         .to_owned();
-    let start = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .args([
             "grade",
             "tests/data/exec-tree",
@@ -32,15 +34,13 @@ fn grade_exec(script: &str, extra: &[&str]) -> (Output, Duration) {
         .args(test_support::sandbox_or_not(script))
         .args(extra)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cnf-grader runs");
-    (out, start.elapsed())
+        .label(script)
 }
 
 /// The report, without the warning a run outside the sandbox starts with.
-fn text(o: &Output) -> String {
+fn report_of(run: &Run) -> String {
     let report = test_support::without_provenance(
-        &String::from_utf8(o.stdout.clone()).expect("UTF-8 report"),
+        &String::from_utf8(run.stdout_bytes.clone()).expect("UTF-8 report"),
     );
     match report.strip_prefix("warning: --no-sandbox: ") {
         Some(rest) => rest
@@ -59,8 +59,8 @@ const CASES: [&str; 4] = [
 
 /// Checks that every case failed with `reason` and the run took < 5 s.
 fn assert_all_fail(script: &str, reason: &str, extra: &[&str]) -> String {
-    let (out, took) = grade_exec(script, extra);
-    let report = text(&out);
+    let run = grade_exec(script, extra).run();
+    let report = report_of(&run);
     for f in CASES {
         let line = format!("FAIL tests/data/exec-tree/test03.cnf {f}: {reason}");
         assert!(
@@ -69,7 +69,8 @@ fn assert_all_fail(script: &str, reason: &str, extra: &[&str]) -> String {
         );
     }
     assert!(report.ends_with("\n0 passed, 4 failed\n"), "{report}");
-    assert_eq!(out.status.code(), Some(1));
+    run.code(1);
+    let took = run.elapsed;
     assert!(took < Duration::from_secs(5), "{script} took {took:?}");
     report
 }
@@ -77,9 +78,9 @@ fn assert_all_fail(script: &str, reason: &str, extra: &[&str]) -> String {
 #[test]
 fn a_correct_program_passes() {
     // Four jobs: the report keeps the part order whatever finishes first.
-    let (out, _) = grade_exec("correct", &["--jobs", "4"]);
+    let run = grade_exec("correct", &["--jobs", "4"]).run();
     assert_eq!(
-        text(&out),
+        report_of(&run),
         "PASS   tests/data/exec-tree/test03.cnf  onePlayerOneMove\n\
          PASS   tests/data/exec-tree/test03.cnf  onePlayerManyMoves\n\
          PASS   tests/data/exec-tree/test03.cnf  manyPlayersOneMove\n\
@@ -87,7 +88,7 @@ fn a_correct_program_passes() {
          \n\
          4 passed, 0 failed\n"
     );
-    assert_eq!(out.status.code(), Some(0));
+    run.code(0);
 }
 
 #[test]
@@ -152,14 +153,14 @@ fn a_non_zero_exit_is_a_failure_with_stderr() {
 
 #[test]
 fn json_and_junit_carry_the_reasons() {
-    let (out, _) = grade_exec("crash", &["--format", "json", "--part", "2"]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = grade_exec("crash", &["--format", "json", "--part", "2"]).run();
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout_bytes).unwrap();
     let case = &v["cases"][0];
     assert_eq!(case["status"], "fail");
     assert_eq!(case["failure"], "crash");
     assert!(case["stderr"].as_str().unwrap().contains("about to crash"));
-    let (out, _) = grade_exec("exit3", &["--format", "junit", "--part", "1"]);
-    let xml = String::from_utf8(out.stdout.clone()).unwrap();
+    let run = grade_exec("exit3", &["--format", "junit", "--part", "1"]).run();
+    let xml = String::from_utf8(run.stdout_bytes.clone()).unwrap();
     assert!(
         xml.contains(r#"<failure message="exited with code 3" type="non-zero-exit">"#),
         "{xml}"
@@ -172,16 +173,14 @@ fn json_and_junit_carry_the_reasons() {
 
 #[test]
 fn points_withhold_compilation_for_crashes_only() {
-    let (out, _) = grade_exec("exit3", &["--points"]);
-    let report = text(&out);
+    let report = report_of(&grade_exec("exit3", &["--points"]).run());
     let total = report.lines().rev().nth(2).unwrap();
     // Non-zero exits still ran: 4 x 10 compilation points, no case points.
     assert_eq!(
         total.split_whitespace().collect::<Vec<_>>(),
         ["total", "40.00/100"]
     );
-    let (out, _) = grade_exec("crash", &["--points"]);
-    let report = text(&out);
+    let report = report_of(&grade_exec("crash", &["--points"]).run());
     let total = report.lines().rev().nth(2).unwrap();
     assert_eq!(
         total.split_whitespace().collect::<Vec<_>>(),
@@ -195,7 +194,7 @@ fn a_sandbox_uid_of_root_an_account_or_too_large_is_refused_up_front() {
         ("0", "--sandbox-uid 0: that is root"),
         ("4294967295", "--sandbox-uid 4294967295: too large"),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
             .args([
                 "grade",
                 "tests/data/exec-tree",
@@ -204,11 +203,11 @@ fn a_sandbox_uid_of_root_an_account_or_too_large_is_refused_up_front() {
             ])
             .args(["--sandbox-uid", uid])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .expect("cnf-grader runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{uid}: {stderr}");
-        assert!(stderr.contains(says), "{uid}: {stderr}");
-        assert!(out.stdout.is_empty(), "{uid}: nothing was graded");
+            .label(uid)
+            .run()
+            .code(2)
+            .stderr_has(says)
+            // Nothing was graded.
+            .stdout_is("");
     }
 }

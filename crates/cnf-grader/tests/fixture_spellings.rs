@@ -7,12 +7,12 @@
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use cnf_grader::grade::discover::fixtures_digest;
 use cnf_grader::grade::discover::{Fixture, discover};
 use cnf_grader::model::shard::Shard;
 use proptest::prelude::*;
+use test_support::Cli;
 
 fn manifest() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -244,12 +244,11 @@ fn reports_show_the_first_spelling() {
     );
 }
 
-fn grader(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+/// `cnf-grader ARGS` run in `dir`.
+fn grader(dir: &Path, args: &[&str]) -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .args(args)
         .current_dir(dir)
-        .output()
-        .expect("cnf-grader runs")
 }
 
 /// `grade` end to end: the five spellings the project's users type, and
@@ -278,14 +277,9 @@ fn grade_gives_one_digest_and_one_shard_for_every_spelling() {
             args.extend(run);
             args.extend(["--format", "json", "--no-times"]);
             args.extend(extra);
-            let out = grader(d, &args);
-            assert_eq!(
-                out.status.code(),
-                Some(1),
-                "{run:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            serde_json::from_slice(&out.stdout).unwrap()
+            let out = grader(d, &args).label(format!("{run:?}")).run();
+            out.code(1);
+            serde_json::from_slice(&out.stdout_bytes).unwrap()
         };
         let whole = doc(&[]);
         let shard = doc(&["--shard", "1/2"]);

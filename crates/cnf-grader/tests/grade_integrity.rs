@@ -5,19 +5,14 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
-fn grader_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+use test_support::Cli;
+
+/// `cnf-grader ARGS` run in `dir`.
+fn grader_in(dir: &Path, args: &[&str]) -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .args(args)
         .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("cnf-grader runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8")
 }
 
 /// The spec's test03 with its four results (spec §5), in `dir/games`.
@@ -43,9 +38,9 @@ fn broken_fixtures_are_errors_left_out_of_the_points_and_a_lone_game_is_reported
         .replace('\n', "\r\n");
     fs::write(g.join("test03.manyPlayersOneMove.solution"), crlf).unwrap();
     fs::copy(g.join("test03.cnf"), g.join("lone.cnf")).unwrap();
-    let out = grader_in(d, &["grade", "games", "--no-times", "--points"]);
-    let report = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{report}");
+    let out = grader_in(d, &["grade", "games", "--no-times", "--points"]).run();
+    out.code(1);
+    let report = &out.stdout;
     for line in [
         "ERROR games/lone.cnf -: games/lone.cnf has no NAME.FUNCTION.solution file next to it, so it grades nothing",
         "ERROR games/test03.cnf onePlayerOneMove: broken fixture: games/test03.onePlayerOneMove.solution is not in the result format:\ngames/test03.onePlayerOneMove.solution:1:1: expected the line \"Result\", found an empty file",
@@ -79,31 +74,20 @@ fn a_command_that_cannot_run_or_a_bad_template_is_a_usage_error() {
     let exec = |command: &str| {
         let mut args = vec!["grade", "games", "--exec", command];
         args.extend(sandbox.iter().map(String::as_str));
-        grader_in(d, &args)
+        grader_in(d, &args).run()
     };
-    let o = exec("");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("--exec: the command is empty; give the program to run"),
-        "{}",
-        text(&o.stderr)
+    exec("")
+        .code(2)
+        .stderr_has("--exec: the command is empty; give the program to run");
+    exec("./p{part} {file}").code(2).stderr_has(
+        "--exec: unknown placeholder {file} in \"./p{part} {file}\"; the placeholders are {part}, {function}, {input}",
     );
-    let o = exec("./p{part} {file}");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("--exec: unknown placeholder {file} in \"./p{part} {file}\"; the placeholders are {part}, {function}, {input}"),
-        "{}",
-        text(&o.stderr)
-    );
-    let o = exec("./no-such-program-here {input}");
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
-    let err = text(&o.stderr);
-    assert!(
-        err.contains("the command could not be run on any case (exit code 127 or 126)"),
-        "{err}"
-    );
-    assert!(err.contains("no-such-program-here"), "{err}");
-    assert!(o.stdout.is_empty(), "no report for a usage error");
+    exec("./no-such-program-here {input}")
+        .code(2)
+        .stderr_has("the command could not be run on any case (exit code 127 or 126)")
+        .stderr_has("no-such-program-here")
+        // No report for a usage error.
+        .stdout_is("");
 }
 
 #[test]
@@ -111,21 +95,19 @@ fn output_paths_are_checked_before_grading() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     spec_tree(d);
-    let o = grader_in(
+    grader_in(
         d,
         &["grade", "games", "--output", "no/such/folder/report.xml"],
+    )
+    .run()
+    .code(2)
+    .stderr_is(
+        "error: --output no/such/folder/report.xml: the folder no/such/folder does not exist\n",
     );
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(
-        text(&o.stderr),
-        "error: --output no/such/folder/report.xml: the folder no/such/folder does not exist\n"
-    );
-    let o = grader_in(d, &["grade", "games", "--output", "games"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(
-        text(&o.stderr),
-        "error: --output games: is a folder; give the path of a file to write\n"
-    );
+    grader_in(d, &["grade", "games", "--output", "games"])
+        .run()
+        .code(2)
+        .stderr_is("error: --output games: is a folder; give the path of a file to write\n");
     // A class is refused before GHC or the sandbox is even looked for.
     fs::create_dir_all(d.join("class/ann")).unwrap();
     for (flag, path, says) in [
@@ -137,7 +119,7 @@ fn output_paths_are_checked_before_grading() {
         ("--csv", "games", "is a folder"),
         ("--reports", "games/test03.cnf", "is a file; give a folder"),
     ] {
-        let o = grader_in(
+        grader_in(
             d,
             &[
                 "submissions",
@@ -148,13 +130,10 @@ fn output_paths_are_checked_before_grading() {
                 "--ghc",
                 "/no/such/ghc",
             ],
-        );
-        assert_eq!(o.status.code(), Some(2));
-        let err = text(&o.stderr);
-        assert!(
-            err.starts_with(&format!("error: {flag} {path}: {says}")),
-            "{err}"
-        );
+        )
+        .run()
+        .code(2)
+        .stderr_starts(&format!("error: {flag} {path}: {says}"));
     }
 }
 
@@ -173,11 +152,14 @@ fn grade_exec_hides_the_fixtures_and_the_working_folder_is_read_only() {
         "touch written; cat games/test03.{{function}}.solution || cat {}/games/test03.{{function}}.solution",
         d.display()
     );
-    let o = grader_in(&d, &["grade", "games", "--no-times", "--exec", &cheat]);
-    let report = text(&o.stdout);
-    assert!(report.ends_with("\n0 passed, 4 failed\n"), "{report}");
-    assert!(report.contains("No such file or directory"), "{report}");
-    assert!(report.contains("Read-only file system"), "{report}");
+    let o = grader_in(&d, &["grade", "games", "--no-times", "--exec", &cheat]).run();
+    assert!(
+        o.stdout.ends_with("\n0 passed, 4 failed\n"),
+        "{}",
+        o.describe()
+    );
+    o.stdout_has("No such file or directory")
+        .stdout_has("Read-only file system");
     assert!(!d.join("written").exists());
     // The same cheat outside the sandbox passes: the test checks the sandbox.
     let o = grader_in(
@@ -190,8 +172,13 @@ fn grade_exec_hides_the_fixtures_and_the_working_folder_is_read_only() {
             "--exec",
             &cheat,
         ],
+    )
+    .run();
+    assert!(
+        o.stdout.ends_with("\n4 passed, 0 failed\n"),
+        "{}",
+        o.describe()
     );
-    assert!(text(&o.stdout).ends_with("\n4 passed, 0 failed\n"));
 }
 
 #[test]
@@ -201,7 +188,7 @@ fn every_report_of_a_run_outside_the_sandbox_says_so() {
     spec_tree(d);
     let warning = "--no-sandbox: the student programs ran with the grader";
     for format in ["human", "json", "junit"] {
-        let o = grader_in(
+        grader_in(
             d,
             &[
                 "grade",
@@ -212,24 +199,18 @@ fn every_report_of_a_run_outside_the_sandbox_says_so() {
                 "--format",
                 format,
             ],
-        );
-        assert_eq!(o.status.code(), Some(1));
-        assert!(
-            text(&o.stdout).contains(warning),
-            "{format}: {}",
-            text(&o.stdout)
-        );
+        )
+        .run()
+        .code(1)
+        .stdout_has(warning)
         // On standard error after the one prefix of warnings, as every
         // binary writes them (not after the program's name).
-        assert!(
-            text(&o.stderr).starts_with(&format!("warning: {warning}")),
-            "{format}: {}",
-            text(&o.stderr)
-        );
+        .stderr_starts(&format!("warning: {warning}"));
     }
     // In-process grading runs no program: no warning.
-    let o = grader_in(d, &["grade", "games"]);
-    assert!(!text(&o.stdout).contains(warning));
+    grader_in(d, &["grade", "games"])
+        .run()
+        .stdout_lacks(warning);
 }
 
 #[test]
@@ -252,7 +233,7 @@ fn a_working_folder_and_a_read_only_path_under_tmp_are_visible() {
         "cat {}/answer \"$PWD\"/games/test03.cnf",
         tools.path().display()
     );
-    let o = grader_in(
+    grader_in(
         d,
         &[
             "grade",
@@ -262,14 +243,11 @@ fn a_working_folder_and_a_read_only_path_under_tmp_are_visible() {
             "--sandbox-ro",
             tools.path().to_str().unwrap(),
         ],
-    );
-    let report = text(&o.stdout);
+    )
+    .run()
     // The tool is read, the fixtures stay hidden: a wrong output, not "not found".
-    assert!(
-        report.contains("games/test03.cnf: No such file or directory"),
-        "{report}"
-    );
-    assert!(!report.contains("answer: No such file"), "{report}");
+    .stdout_has("games/test03.cnf: No such file or directory")
+    .stdout_lacks("answer: No such file");
 }
 
 #[test]
@@ -322,17 +300,17 @@ fn comparison_modes_say_so_and_mark_what_passes_only_because_of_them() {
             format,
         ];
         args.extend(sandbox.iter().map(String::as_str));
-        grader_in(d, &args)
+        grader_in(d, &args).run()
     };
-    let exact = test_support::without_provenance(&text(&grade("exact", "human").stdout));
+    let exact = test_support::without_provenance(&grade("exact", "human").stdout);
     assert!(exact.ends_with("\n0 passed, 4 failed\n"), "{exact}");
     assert!(
         exact.contains("+\"------\"·\n"),
         "trailing spaces are marked: {exact}"
     );
     let relaxed = grade("trailing-whitespace", "human");
-    let report = test_support::without_provenance(&text(&relaxed.stdout));
-    assert_eq!(relaxed.status.code(), Some(0), "{report}");
+    relaxed.code(0);
+    let report = test_support::without_provenance(&relaxed.stdout);
     // Without bubblewrap the programs ran with --no-sandbox, whose warning
     // comes first; then the comparison line.
     let at = report
@@ -352,9 +330,10 @@ fn comparison_modes_say_so_and_mark_what_passes_only_because_of_them() {
     ), "{report}");
     assert!(report.ends_with("\n4 passed, 0 failed\n"), "{report}");
     let doc: serde_json::Value =
-        serde_json::from_str(&text(&grade("whitespace", "json").stdout)).unwrap();
+        serde_json::from_slice(&grade("whitespace", "json").stdout_bytes).unwrap();
     assert_eq!(doc["compare"], "whitespace");
     assert_eq!(doc["cases"][0]["relaxed"], true);
-    let o = grader_in(d, &["grade", "games", "--compare", "fuzzy"]);
-    assert_eq!(o.status.code(), Some(2));
+    grader_in(d, &["grade", "games", "--compare", "fuzzy"])
+        .run()
+        .code(2);
 }

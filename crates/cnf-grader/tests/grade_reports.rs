@@ -8,16 +8,20 @@
 //! `a.onePlayerManyMoves.solution` says `1122`.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn grader(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+use test_support::{Cli, Run};
+
+/// `cnf-grader` run in the crate's folder.
+fn cnf_grader() -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader")).current_dir(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `cnf-grader ARGS`, colour left to the grader's own choice.
+fn grader(args: &[&str]) -> Cli {
+    cnf_grader()
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
-        .output()
-        .expect("cnf-grader runs")
 }
 
 fn golden(name: &str) -> String {
@@ -69,15 +73,15 @@ fn the_fixture_hash_is_the_documented_sha256() {
     )));
 }
 
-/// Standard output as is.
-fn raw(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+/// Standard output as is, which must be UTF-8.
+fn raw(run: &Run) -> String {
+    String::from_utf8(run.stdout_bytes.clone()).expect("UTF-8 output")
 }
 
 /// Standard output without a human report's provenance line (checked by
 /// the golden tests) and the blank line after it.
-fn stdout(o: &Output) -> String {
-    let text = raw(o);
+fn stdout(run: &Run) -> String {
+    let text = raw(run);
     match text.strip_prefix("graded by cnf-grader ") {
         Some(rest) => rest
             .split_once("\n\n")
@@ -88,51 +92,57 @@ fn stdout(o: &Output) -> String {
 
 #[test]
 fn human_report_is_the_golden_one() {
-    let out = grader(&["grade", "tests/data/tree", "--no-times"]);
+    let out = grader(&["grade", "tests/data/tree", "--no-times"]).run();
     assert_eq!(raw(&out), golden("human.txt"));
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stderr.is_empty());
+    out.code(1).stderr_is("");
 }
 
 #[test]
 fn colour_only_when_asked_and_never_in_the_summary() {
-    let piped = grader(&["grade", "tests/data/tree", "--no-times"]);
-    assert!(!stdout(&piped).contains('\u{1b}'));
+    let piped = grader(&["grade", "tests/data/tree", "--no-times"]).run();
+    assert!(!stdout(&piped).contains('\u{1b}'), "{}", piped.describe());
     let always = grader(&[
         "grade",
         "tests/data/tree",
         "--no-times",
         "--color",
         "always",
-    ]);
+    ])
+    .run();
     let text = stdout(&always);
-    assert!(text.contains("\u{1b}["));
-    assert!(text.ends_with("\n1 passed, 1 failed, 1 error\n"));
-    let never = grader(&["grade", "tests/data/tree", "--no-times", "--color", "never"]);
+    assert!(text.contains("\u{1b}["), "{text:?}");
+    assert!(
+        text.ends_with("\n1 passed, 1 failed, 1 error\n"),
+        "{text:?}"
+    );
+    let never = grader(&["grade", "tests/data/tree", "--no-times", "--color", "never"]).run();
     assert_eq!(raw(&never), golden("human.txt"));
 }
 
 #[test]
 fn times_are_shown_by_default() {
-    let out = grader(&["grade", "tests/data/tree"]);
+    let out = grader(&["grade", "tests/data/tree"]).run();
     let first = stdout(&out).lines().next().unwrap().to_owned();
-    assert!(first.starts_with("PASS   tests/data/tree/a.cnf  onePlayerOneMove  "));
+    assert!(
+        first.starts_with("PASS   tests/data/tree/a.cnf  onePlayerOneMove  "),
+        "{first}"
+    );
     assert!(first.ends_with("µs") || first.ends_with("ms"), "{first}");
 }
 
 #[test]
 fn json_report_is_the_golden_one() {
-    let out = grader(&["grade", "tests/data/tree", "--no-times", "--format", "json"]);
-    let actual: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let out = grader(&["grade", "tests/data/tree", "--no-times", "--format", "json"]).run();
+    let actual: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).expect("JSON");
     let expected: serde_json::Value = serde_json::from_str(&golden("report.json")).unwrap();
     assert_eq!(actual, expected);
-    assert_eq!(out.status.code(), Some(1));
+    out.code(1);
 }
 
 #[test]
 fn json_report_has_durations_unless_told_not_to() {
-    let out = grader(&["grade", "tests/data/tree", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = grader(&["grade", "tests/data/tree", "--format", "json"]).run();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).unwrap();
     for case in v["cases"].as_array().unwrap() {
         assert!(case["duration_ms"].as_f64().unwrap() >= 0.0);
     }
@@ -146,7 +156,8 @@ fn junit_report_is_the_golden_one() {
         "--no-times",
         "--format",
         "junit",
-    ]);
+    ])
+    .run();
     assert_eq!(raw(&out), golden("report.xml"));
 }
 
@@ -154,7 +165,7 @@ fn junit_report_is_the_golden_one() {
 fn output_file_is_written_instead_of_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("report.xml");
-    let out = grader(&[
+    grader(&[
         "grade",
         "tests/data/tree",
         "--no-times",
@@ -162,9 +173,10 @@ fn output_file_is_written_instead_of_stdout() {
         "junit",
         "--output",
         file.to_str().unwrap(),
-    ]);
-    assert!(out.stdout.is_empty());
-    assert_eq!(out.status.code(), Some(1));
+    ])
+    .run()
+    .stdout_is("")
+    .code(1);
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         golden("report.xml")
@@ -175,12 +187,12 @@ fn output_file_is_written_instead_of_stdout() {
 
 #[test]
 fn selection_by_part_name_and_filter() {
-    let out = grader(&["grade", "tests/data/tree", "--no-times", "--part", "1"]);
+    let out = grader(&["grade", "tests/data/tree", "--no-times", "--part", "1"]).run();
     assert_eq!(
         stdout(&out),
         "PASS   tests/data/tree/a.cnf  onePlayerOneMove\n\n1 passed, 0 failed\n"
     );
-    assert_eq!(out.status.code(), Some(0));
+    out.code(0);
     let out = grader(&[
         "grade",
         "tests/data/tree",
@@ -189,16 +201,26 @@ fn selection_by_part_name_and_filter() {
         "onePlayerOneMove",
         "--part",
         "03",
-    ]);
-    assert!(stdout(&out).ends_with("\n1 passed, 0 failed, 1 error\n"));
+    ])
+    .run();
+    assert!(
+        stdout(&out).ends_with("\n1 passed, 0 failed, 1 error\n"),
+        "{}",
+        out.describe()
+    );
     let out = grader(&[
         "grade",
         "tests/data/tree",
         "--no-times",
         "--filter",
         "b.cnf",
-    ]);
-    assert!(stdout(&out).ends_with("\n0 passed, 0 failed, 1 error\n"));
+    ])
+    .run();
+    assert!(
+        stdout(&out).ends_with("\n0 passed, 0 failed, 1 error\n"),
+        "{}",
+        out.describe()
+    );
 }
 
 #[test]
@@ -207,13 +229,18 @@ fn a_solution_file_or_a_cnf_file_can_be_named() {
         "grade",
         "tests/data/tree/a.onePlayerOneMove.solution",
         "--no-times",
-    ]);
+    ])
+    .run();
     assert_eq!(
         stdout(&out),
         "PASS   tests/data/tree/a.cnf  onePlayerOneMove\n\n1 passed, 0 failed\n"
     );
-    let out = grader(&["grade", "tests/data/tree/a.cnf", "--no-times"]);
-    assert!(stdout(&out).ends_with("\n1 passed, 1 failed\n"));
+    let out = grader(&["grade", "tests/data/tree/a.cnf", "--no-times"]).run();
+    assert!(
+        stdout(&out).ends_with("\n1 passed, 1 failed\n"),
+        "{}",
+        out.describe()
+    );
 }
 
 #[test]
@@ -225,7 +252,8 @@ fn fail_fast_skips_what_follows() {
         "--fail-fast",
         "--jobs",
         "1",
-    ]);
+    ])
+    .run();
     let text = stdout(&out);
     assert!(
         text.contains("SKIP   tests/data/tree/b.cnf  manyPlayersOneMove\n"),
@@ -235,33 +263,37 @@ fn fail_fast_skips_what_follows() {
         text.ends_with("\n1 passed, 1 failed, 1 skipped\n"),
         "{text}"
     );
-    assert_eq!(out.status.code(), Some(1));
+    out.code(1);
 }
 
 #[test]
 fn broken_fixtures_are_errors_and_the_run_goes_on() {
-    let out = grader(&["grade", "tests/data/errors", "--no-times"]);
+    let out = grader(&["grade", "tests/data/errors", "--no-times"]).run();
     let text = stdout(&out);
-    assert!(text.starts_with(
-        "ERROR  tests/data/errors/bad.cnf   onePlayerOneMove\n\
-         PASS   tests/data/errors/good.cnf  onePlayerOneMove\n\
-         ERROR  tests/data/errors/good.cnf  twoPlayers\n"
-    ));
-    assert!(text.contains("tests/data/errors/bad.cnf:1:13: row 2, column 3: '*' is not a cell"));
-    assert!(text.contains(
-        "\"twoPlayers\" in tests/data/errors/good.twoPlayers.solution is not a function name"
-    ));
-    assert!(text.ends_with("\n1 passed, 0 failed, 2 errors\n"));
-    assert_eq!(out.status.code(), Some(1)); // Selecting a part leaves out files whose function name is unknown.
-    let out = grader(&["grade", "tests/data/errors", "--no-times", "--part", "1"]);
+    assert!(
+        text.starts_with(
+            "ERROR  tests/data/errors/bad.cnf   onePlayerOneMove\n\
+             PASS   tests/data/errors/good.cnf  onePlayerOneMove\n\
+             ERROR  tests/data/errors/good.cnf  twoPlayers\n"
+        ),
+        "{text}"
+    );
+    out.stdout_has("tests/data/errors/bad.cnf:1:13: row 2, column 3: '*' is not a cell")
+        .stdout_has(
+            "\"twoPlayers\" in tests/data/errors/good.twoPlayers.solution is not a function name",
+        );
+    assert!(text.ends_with("\n1 passed, 0 failed, 2 errors\n"), "{text}");
+    out.code(1);
+    // Selecting a part leaves out files whose function name is unknown.
+    let out = grader(&["grade", "tests/data/errors", "--no-times", "--part", "1"]).run();
     let text = stdout(&out);
-    assert!(!text.contains("twoPlayers"));
-    assert!(text.ends_with("\n1 passed, 0 failed, 1 error\n"));
+    out.stdout_lacks("twoPlayers");
+    assert!(text.ends_with("\n1 passed, 0 failed, 1 error\n"), "{text}");
 }
 
 #[test]
 fn points_table_comes_before_the_summary_line() {
-    let out = grader(&["grade", "tests/data/exec-tree", "--no-times", "--points"]);
+    let out = grader(&["grade", "tests/data/exec-tree", "--no-times", "--points"]).run();
     let text = stdout(&out);
     let rows: Vec<Vec<&str>> = text
         .lines()
@@ -308,11 +340,11 @@ fn points_table_comes_before_the_summary_line() {
         vec!["4", "passed,", "0", "failed"],
     ];
     assert_eq!(rows, expected, "{text}");
-    assert_eq!(out.status.code(), Some(0));
+    out.code(0);
 
     // The tree with a failure and an error: part 1 full, part 2 compiled
     // but its only case failed, part 3's only case is a broken fixture.
-    let out = grader(&["grade", "tests/data/tree", "--no-times", "--points"]);
+    let out = grader(&["grade", "tests/data/tree", "--no-times", "--points"]).run();
     let text = stdout(&out);
     let total = text.lines().rev().nth(2).unwrap();
     assert_eq!(
@@ -332,16 +364,13 @@ fn usage_errors_exit_2() {
         &["grade", "tests/data/golden"],
         &["grade", "tests/data/tree", "--jobs", "0"],
     ] {
-        let out = grader(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        assert!(!out.stderr.is_empty(), "{args:?}");
+        let out = grader(args).run();
+        out.code(2).stdout_is("");
+        assert!(!out.stderr_bytes.is_empty(), "{}", out.describe());
     }
-    let out = grader(&["grade", "no/such/dir"]);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: no/such/dir: No such file or directory (os error 2)\n"
-    );
+    grader(&["grade", "no/such/dir"])
+        .run()
+        .stderr_is("error: no/such/dir: No such file or directory (os error 2)\n");
 }
 
 /// The date every report records: the clock, or `SOURCE_DATE_EPOCH`
@@ -349,15 +378,15 @@ fn usage_errors_exit_2() {
 #[test]
 fn every_format_records_the_date_unless_no_times() {
     let run = |format: &str, no_times: bool| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
-        command
+        let command = cnf_grader()
             .args(["grade", "tests/data/tree", "--format", format])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
             .env("SOURCE_DATE_EPOCH", "1796000000");
-        if no_times {
-            command.arg("--no-times");
-        }
-        raw(&command.output().expect("cnf-grader runs"))
+        let command = if no_times {
+            command.arg("--no-times")
+        } else {
+            command
+        };
+        raw(&command.run())
     };
     let date = "2026-11-30T00:53:20Z";
     let human = run("human", false);
@@ -380,17 +409,11 @@ fn every_format_records_the_date_unless_no_times() {
         assert!(!run(format, true).contains("2026-11-30"), "{format}");
     }
     for bad in ["abc", "-1", "253402300800", "18446744073709551615"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        cnf_grader()
             .args(["grade", "tests/data/tree"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
             .env("SOURCE_DATE_EPOCH", bad)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{bad}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.starts_with(&format!("error: SOURCE_DATE_EPOCH=\"{bad}\": not a date")),
-            "{err}"
-        );
+            .run()
+            .code(2)
+            .stderr_starts(&format!("error: SOURCE_DATE_EPOCH=\"{bad}\": not a date"));
     }
 }

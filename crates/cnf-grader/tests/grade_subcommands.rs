@@ -3,23 +3,18 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
-fn grader_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+use test_support::Cli;
+
+/// `cnf-grader ARGS` run in `dir`.
+fn grader_in(dir: &Path, args: &[&str]) -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .args(args)
         .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("cnf-grader runs")
 }
 
 fn manifest() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8")
 }
 
 const SPEC_GAME: &str = "tests/data/exec-tree/test03.cnf";
@@ -31,16 +26,16 @@ fn bless_then_grade_passes_and_one_changed_byte_fails_with_its_diff() {
     fs::create_dir(d.join("games")).unwrap();
     fs::copy(manifest().join(SPEC_GAME), d.join("games/test03.cnf")).unwrap();
 
-    let out = grader_in(d, &["bless", "games"]);
-    assert_eq!(
-        text(&out.stdout),
-        "created      games/test03.onePlayerOneMove.solution\n\
-         created      games/test03.onePlayerManyMoves.solution\n\
-         created      games/test03.manyPlayersOneMove.solution\n\
-         created      games/test03.manyPlayersManyMoves.solution\n\
-         4 created, 0 changed, 0 unchanged\n"
-    );
-    assert_eq!(out.status.code(), Some(0));
+    grader_in(d, &["bless", "games"])
+        .run()
+        .stdout_is(
+            "created      games/test03.onePlayerOneMove.solution\n\
+             created      games/test03.onePlayerManyMoves.solution\n\
+             created      games/test03.manyPlayersOneMove.solution\n\
+             created      games/test03.manyPlayersManyMoves.solution\n\
+             4 created, 0 changed, 0 unchanged\n",
+        )
+        .code(0);
     // The blessed files are the spec's results.
     for f in [
         "onePlayerOneMove",
@@ -55,13 +50,23 @@ fn bless_then_grade_passes_and_one_changed_byte_fails_with_its_diff() {
         );
     }
 
-    let out = grader_in(d, &["grade", "games", "--no-times"]);
-    assert!(text(&out.stdout).ends_with("\n4 passed, 0 failed\n"));
-    assert_eq!(out.status.code(), Some(0));
+    let run = grader_in(d, &["grade", "games", "--no-times"]).run();
+    assert!(
+        run.stdout.ends_with("\n4 passed, 0 failed\n"),
+        "{}",
+        run.describe()
+    );
+    run.code(0);
 
-    let check = grader_in(d, &["bless", "--check", "games"]);
-    assert!(text(&check.stdout).ends_with("0 would be created, 0 would be changed, 4 unchanged\n"));
-    assert_eq!(check.status.code(), Some(0));
+    let check = grader_in(d, &["bless", "--check", "games"]).run();
+    assert!(
+        check
+            .stdout
+            .ends_with("0 would be created, 0 would be changed, 4 unchanged\n"),
+        "{}",
+        check.describe()
+    );
+    check.code(0);
 
     // Change one byte: row 9 of manyPlayersManyMoves, "212233" -> "212833".
     let path = d.join("games/test03.manyPlayersManyMoves.solution");
@@ -69,91 +74,87 @@ fn bless_then_grade_passes_and_one_changed_byte_fails_with_its_diff() {
         .unwrap()
         .replace("\"212233\"", "\"212833\"");
     fs::write(&path, changed).unwrap();
-    let out = grader_in(d, &["grade", "games", "--no-times"]);
-    let report = text(&out.stdout);
-    assert!(
-        report.contains(
-            "@@ -7,6 +7,6 @@\n \"-31222\"\n \"121212\"\n \"311332\"\n-\"212833\"\n+\"212233\"\n \"113232\"\n \"\"\n"
-        ),
-        "{report}"
+    let run = grader_in(d, &["grade", "games", "--no-times"]).run();
+    run.stdout_has(
+        "@@ -7,6 +7,6 @@\n \"-31222\"\n \"121212\"\n \"311332\"\n-\"212833\"\n+\"212233\"\n \"113232\"\n \"\"\n",
     );
-    assert!(report.ends_with("\n3 passed, 1 failed\n"));
-    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        run.stdout.ends_with("\n3 passed, 1 failed\n"),
+        "{}",
+        run.describe()
+    );
+    run.code(1);
     // In colour, exactly that byte is emphasised on both lines.
-    let out = grader_in(d, &["grade", "games", "--no-times", "--color", "always"]);
-    let coloured = text(&out.stdout);
-    assert!(
-        coloured.contains("\u{1b}[4m\u{1b}[1m\u{1b}[31m8\u{1b}[39m"),
-        "{coloured:?}"
-    );
-    assert!(
-        coloured.contains("\u{1b}[4m\u{1b}[1m\u{1b}[32m2\u{1b}[39m"),
-        "{coloured:?}"
-    );
+    let coloured = grader_in(d, &["grade", "games", "--no-times", "--color", "always"]).run();
+    coloured
+        .stdout_has("\u{1b}[4m\u{1b}[1m\u{1b}[31m8\u{1b}[39m")
+        .stdout_has("\u{1b}[4m\u{1b}[1m\u{1b}[32m2\u{1b}[39m");
 
-    let check = grader_in(d, &["bless", "--check", "games"]);
-    assert!(
-        text(&check.stdout).contains("would change games/test03.manyPlayersManyMoves.solution\n")
-    );
-    assert_eq!(check.status.code(), Some(1));
-    let again = grader_in(d, &["bless", "games", "--part", "4"]);
-    assert_eq!(
-        text(&again.stdout),
-        "changed      games/test03.manyPlayersManyMoves.solution\n0 created, 1 changed, 0 unchanged\n"
-    );
-    let out = grader_in(d, &["grade", "games", "--no-times"]);
-    assert_eq!(out.status.code(), Some(0));
+    grader_in(d, &["bless", "--check", "games"])
+        .run()
+        .stdout_has("would change games/test03.manyPlayersManyMoves.solution\n")
+        .code(1);
+    grader_in(d, &["bless", "games", "--part", "4"])
+        .run()
+        .stdout_is(
+            "changed      games/test03.manyPlayersManyMoves.solution\n0 created, 1 changed, 0 unchanged\n",
+        );
+    grader_in(d, &["grade", "games", "--no-times"])
+        .run()
+        .code(0);
 }
 
 #[test]
 fn bless_reports_games_it_cannot_read() {
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("bad.cnf"), "([\"--\"],[3])").unwrap();
-    let out = grader_in(tmp.path(), &["bless", "."]);
     // The problem on standard error, as `check` reports its own; the tally
     // on standard output.
-    let problems = text(&out.stderr);
-    assert!(
-        problems.starts_with("error: ./bad.cnf: not a valid game:\n"),
-        "{problems}"
-    );
-    assert!(problems.contains("move 1 is 3"), "{problems}");
-    assert_eq!(
-        text(&out.stdout),
-        "0 created, 0 changed, 0 unchanged, 1 error\n"
-    );
-    assert_eq!(out.status.code(), Some(1));
+    grader_in(tmp.path(), &["bless", "."])
+        .run()
+        .stderr_starts("error: ./bad.cnf: not a valid game:\n")
+        .stderr_has("move 1 is 3")
+        .stdout_is("0 created, 0 changed, 0 unchanged, 1 error\n")
+        .code(1);
 }
 
 #[test]
 fn run_is_the_part_binary() {
     let dir = manifest();
     for part in ["1", "2", "3", "4"] {
-        let ours = grader_in(dir, &["run", part, SPEC_GAME]);
+        let ours = grader_in(dir, &["run", part, SPEC_GAME]).run();
         let binary =
-            Command::new(env!("CARGO_BIN_EXE_part01").replace("part01", &format!("part0{part}")))
+            Cli::new(env!("CARGO_BIN_EXE_part01").replace("part01", &format!("part0{part}")))
                 .arg(SPEC_GAME)
                 .current_dir(dir)
-                .output()
-                .unwrap();
-        assert_eq!(ours.stdout, binary.stdout);
-        assert_eq!(ours.status.code(), Some(0));
+                .run();
+        assert_eq!(
+            ours.stdout_bytes,
+            binary.stdout_bytes,
+            "{}\n{}",
+            ours.describe(),
+            binary.describe()
+        );
+        ours.code(0);
     }
     // The spec's part 1 result (§5), literally.
-    let out = grader_in(dir, &["run", "onePlayerOneMove", SPEC_GAME]);
-    assert_eq!(
-        text(&out.stdout),
-        "\"Result\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"-----2\"\n\"-12--3\"\n\"1132-2\"\n\"\"\n"
-    );
-    let bad = grader_in(dir, &["run", "1", "tests/data/errors/bad.cnf"]);
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(bad.stdout.is_empty());
-    assert!(text(&bad.stderr).starts_with("error: tests/data/errors/bad.cnf:1:13: "));
+    grader_in(dir, &["run", "onePlayerOneMove", SPEC_GAME])
+        .run()
+        .stdout_is(
+            "\"Result\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"------\"\n\"-----2\"\n\"-12--3\"\n\"1132-2\"\n\"\"\n",
+        );
+    grader_in(dir, &["run", "1", "tests/data/errors/bad.cnf"])
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_starts("error: tests/data/errors/bad.cnf:1:13: ");
 }
 
 #[test]
 fn check_reports_every_file() {
-    let out = grader_in(
+    // Verdicts on standard output, problems on standard error; a file
+    // that cannot be read is an input error (exit 2).
+    grader_in(
         manifest(),
         &[
             "check",
@@ -161,27 +162,19 @@ fn check_reports_every_file() {
             "tests/data/errors/bad.cnf",
             "no/such.cnf",
         ],
-    );
-    // Verdicts on standard output, problems on standard error; a file
-    // that cannot be read is an input error (exit 2).
-    assert_eq!(
-        text(&out.stdout),
+    )
+    .run()
+    .stdout_is(
         "tests/data/exec-tree/test03.cnf: ok (10 rows, 6 columns, 50 moves, players 1-3)\n\
-         1 valid, 1 invalid, 1 unreadable\n"
-    );
-    let err = text(&out.stderr);
-    assert!(
-        err.starts_with(
-            "error: tests/data/errors/bad.cnf:1:13: row 2, column 3: '*' is not a cell"
-        ),
-        "{err}"
-    );
-    assert!(err.contains("error: cannot read no/such.cnf"), "{err}");
-    assert_eq!(out.status.code(), Some(2));
-    let bad = grader_in(manifest(), &["check", "tests/data/errors/bad.cnf"]);
-    assert_eq!(bad.status.code(), Some(1));
-    let ok = grader_in(manifest(), &["check", SPEC_GAME]);
-    assert_eq!(ok.status.code(), Some(0));
+         1 valid, 1 invalid, 1 unreadable\n",
+    )
+    .stderr_starts("error: tests/data/errors/bad.cnf:1:13: row 2, column 3: '*' is not a cell")
+    .stderr_has("error: cannot read no/such.cnf")
+    .code(2);
+    grader_in(manifest(), &["check", "tests/data/errors/bad.cnf"])
+        .run()
+        .code(1);
+    grader_in(manifest(), &["check", SPEC_GAME]).run().code(0);
 }
 
 #[test]
@@ -199,17 +192,16 @@ fn gen_is_deterministic_and_its_games_grade() {
             format!("--name={name}"),
         ]
     };
-    let run = |name: &str| {
-        let a = args(name);
-        let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        grader_in(d, &a)
-    };
-    let out = run("one/g");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let gen_named = |name: &str| grader_in(d, &[]).args(args(name)).run();
+    let run = gen_named("one/g");
+    run.code(0);
     assert!(
-        text(&out.stdout).starts_with("seed 42: 8x9 board, 4 players, 30 moves\nwrote one/g.cnf\n")
+        run.stdout
+            .starts_with("seed 42: 8x9 board, 4 players, 30 moves\nwrote one/g.cnf\n"),
+        "{}",
+        run.describe()
     );
-    run("two/g");
+    gen_named("two/g");
     for suffix in [
         "cnf",
         "onePlayerOneMove.solution",
@@ -223,39 +215,38 @@ fn gen_is_deterministic_and_its_games_grade() {
         );
     }
     // Refuses to overwrite without --force.
-    let again = run("one/g");
-    assert_eq!(again.status.code(), Some(2));
-    assert!(text(&again.stderr).contains("already exists"));
-    let check = grader_in(d, &["check", "one/g.cnf"]);
-    assert!(text(&check.stdout).contains("8 rows, 9 columns, 30 moves, players 1-4"));
-    let grade = grader_in(d, &["grade", ".", "--no-times"]);
-    assert!(text(&grade.stdout).ends_with("\n8 passed, 0 failed\n"));
+    gen_named("one/g").code(2).stderr_has("already exists");
+    grader_in(d, &["check", "one/g.cnf"])
+        .run()
+        .stdout_has("8 rows, 9 columns, 30 moves, players 1-4");
+    let grade = grader_in(d, &["grade", ".", "--no-times"]).run();
+    assert!(
+        grade.stdout.ends_with("\n8 passed, 0 failed\n"),
+        "{}",
+        grade.describe()
+    );
 }
 
 #[test]
 fn small_things_a_new_user_tripped_over() {
     let tmp = tempfile::tempdir().unwrap();
     // An empty file name is shown quoted.
-    let o = grader_in(tmp.path(), &["run", "1", ""]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).starts_with("error: cannot read \"\" (an empty file name): "),
-        "{}",
-        text(&o.stderr)
-    );
+    grader_in(tmp.path(), &["run", "1", ""])
+        .run()
+        .code(2)
+        .stderr_starts("error: cannot read \"\" (an empty file name): ");
     // `gen --name g/` would write a hidden g/.cnf.
     fs::create_dir(tmp.path().join("g")).unwrap();
-    let o = grader_in(tmp.path(), &["gen", "--name", "g/", "--seed", "1"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("the game needs a file name"),
-        "{}",
-        text(&o.stderr)
-    );
+    grader_in(tmp.path(), &["gen", "--name", "g/", "--seed", "1"])
+        .run()
+        .code(2)
+        .stderr_has("the game needs a file name");
     assert_eq!(fs::read_dir(tmp.path().join("g")).unwrap().count(), 0);
     // bless lists what it wrote and only counts what it left alone.
-    let o = grader_in(tmp.path(), &["gen", "--name", "g/a", "--seed", "1"]);
-    assert_eq!(o.status.code(), Some(0));
-    let o = grader_in(tmp.path(), &["bless", "g"]);
-    assert_eq!(text(&o.stdout), "0 created, 0 changed, 4 unchanged\n");
+    grader_in(tmp.path(), &["gen", "--name", "g/a", "--seed", "1"])
+        .run()
+        .code(0);
+    grader_in(tmp.path(), &["bless", "g"])
+        .run()
+        .stdout_is("0 created, 0 changed, 4 unchanged\n");
 }

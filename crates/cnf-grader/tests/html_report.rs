@@ -10,14 +10,18 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use scraper::{ElementRef, Html, Selector};
-use test_support::Tool;
+use test_support::{Cli, Run, Tool};
 
 const HOSTILE: &str = "<script>alert(1)</script></pre>&amp;";
 const FIXTURES: &str = "tests/submissions/fixtures";
 const CLASS: &str = "tests/submissions/class";
+
+/// `cnf-grader`, with no arguments yet.
+fn grader() -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+}
 
 fn manifest() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -57,13 +61,14 @@ fn tree() -> tempfile::TempDir {
     dir
 }
 
-/// `grade --exec` of the hostile program on `tree()`, as an HTML page.
-fn hostile_page(extra: &[&str]) -> (Html, String, Output) {
+/// `grade --exec` of the hostile program on `tree()`: the HTML page it
+/// wrote, parsed and as text, and the run.
+fn hostile_page(extra: &[&str]) -> (Html, String, Run) {
     let fixtures = tree();
     let work = tempfile::tempdir().unwrap();
     let page = work.path().join("out/report.html");
     fs::create_dir_all(page.parent().unwrap()).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+    let out = grader()
         .arg("grade")
         .arg(fixtures.path())
         .arg("--exec")
@@ -72,8 +77,7 @@ fn hostile_page(extra: &[&str]) -> (Html, String, Output) {
         .arg(&page)
         .args(extra)
         .current_dir(work.path())
-        .output()
-        .unwrap();
+        .run();
     let html = fs::read_to_string(&page).unwrap_or_default();
     (Html::parse_document(&html), html, out)
 }
@@ -110,13 +114,8 @@ fn a_hostile_output_is_escaped_and_the_page_keeps_its_structure() {
     let args = test_support::sandbox_or_not("html hostile output");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (doc, html, out) = hostile_page(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.stdout.is_empty(), "the page goes to --output only");
+    // The page goes to --output only.
+    out.code(1).stdout_is("");
     assert_self_contained(&doc);
     // The visible failure's diff shows exactly what the program printed.
     let actual = all(&doc, "pre.diff span.act");
@@ -211,7 +210,7 @@ fn html_outputs_are_checked_before_grading() {
     fs::create_dir_all(class.join("index")).unwrap();
     fs::write(tmp.path().join("file"), "").unwrap();
     let run = |html: &Path| {
-        Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        grader()
             .arg("submissions")
             .arg(&class)
             .arg(manifest().join(FIXTURES))
@@ -219,18 +218,16 @@ fn html_outputs_are_checked_before_grading() {
             .arg(html)
             .arg("--cache")
             .arg(tmp.path().join("cache"))
-            .output()
-            .unwrap()
+            .run()
     };
-    let out = run(&tmp.path().join("file"));
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--html") && err.contains("is a file"), "{err}");
+    run(&tmp.path().join("file"))
+        .code(2)
+        .stderr_has("--html")
+        .stderr_has("is a file");
     // A student folder named `index` would overwrite the gradebook.
-    let out = run(&tmp.path().join("pages"));
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("index.html"), "{err}");
+    run(&tmp.path().join("pages"))
+        .code(2)
+        .stderr_has("index.html");
     assert!(!tmp.path().join("cache").exists(), "nothing was graded");
 }
 
@@ -268,8 +265,7 @@ fn a_class_gets_an_index_and_a_page_per_student() {
         fs::copy(e.path(), to).unwrap();
     }
     let grade = |pages: &Path, resume: bool| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
-        command
+        let command = grader()
             .arg("submissions")
             .arg(manifest().join(CLASS))
             .arg(&fixtures)
@@ -277,16 +273,12 @@ fn a_class_gets_an_index_and_a_page_per_student() {
             .arg(pages)
             .arg("--cache")
             .arg(tmp.path().join("cache"));
-        if resume {
-            command.arg("--resume");
-        }
-        let out = command.output().unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let command = if resume {
+            command.arg("--resume")
+        } else {
+            command
+        };
+        command.run().code(0);
     };
     let pages = tmp.path().join("pages");
     grade(&pages, false);
@@ -361,7 +353,7 @@ fn a_class_gets_an_index_and_a_page_per_student() {
 
     // `submission --format html` gives the same page for one student.
     let single = tmp.path().join("single.html");
-    let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+    grader()
         .arg("submission")
         .arg(manifest().join(CLASS).join("no-diagonal"))
         .arg(&fixtures)
@@ -376,14 +368,8 @@ fn a_class_gets_an_index_and_a_page_per_student() {
         .arg(&single)
         .arg("--cache")
         .arg(tmp.path().join("cache"))
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .run()
+        .code(1);
     assert_eq!(fs::read_to_string(&single).unwrap(), html);
 
     // A resumed run restores each page as it was.

@@ -1,11 +1,11 @@
 //! The four part binaries run on every fixture and on bad input, as the
 //! course's executables were run.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 use connect_core::Function;
+use test_support::Cli;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
@@ -20,17 +20,10 @@ fn bin(function: Function) -> &'static str {
     }
 }
 
-fn run(function: Function, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(bin(function))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("part binary starts");
-    // The binary may exit before reading its input; a closed pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
+/// The part binary of `function`, with `args` and `stdin` (which it may
+/// exit before reading: a closed pipe is fine).
+fn part(function: Function, args: &[&str], stdin: &[u8]) -> Cli {
+    Cli::new(bin(function)).args(args).stdin(stdin)
 }
 
 #[test]
@@ -49,17 +42,11 @@ fn every_fixture_matches_byte_for_byte() {
             let expected_path = cnf.with_extension(format!("{}.solution", f.name()));
             let expected = std::fs::read(&expected_path)
                 .unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()));
-            let out = run(f, &[cnf.to_str().unwrap()], b"");
-            assert_eq!(
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&expected),
-                "{} {}: {}",
-                cnf.display(),
-                f,
-                String::from_utf8_lossy(&out.stderr)
-            );
-            assert!(out.status.success());
-            assert!(out.stderr.is_empty());
+            part(f, &[cnf.to_str().unwrap()], b"")
+                .label(format!("{} {f}", cnf.display()))
+                .run()
+                .stdout_is(&String::from_utf8_lossy(&expected))
+                .clean();
             cases += 1;
         }
     }
@@ -70,55 +57,47 @@ fn every_fixture_matches_byte_for_byte() {
 fn dash_reads_standard_input() {
     let src = std::fs::read(fixtures().join("test03.cnf")).unwrap();
     let expected = std::fs::read(fixtures().join("test03.manyPlayersOneMove.solution")).unwrap();
-    let out = run(Function::ManyPlayersOneMove, &["-"], &src);
-    assert_eq!(out.stdout, expected);
-    assert_eq!(out.status.code(), Some(0));
+    let run = part(Function::ManyPlayersOneMove, &["-"], &src).run();
+    assert_eq!(run.stdout_bytes, expected, "{}", run.describe());
+    run.code(0);
 }
 
 #[test]
 fn players_option_overrides_the_count() {
     // Three players by the board; with --players 2 player 1 plays move 3.
     let src = b"([\"---\",\"--3\"],[1,1,2])";
-    let out = run(
+    part(
         Function::ManyPlayersManyMoves,
         &["-", "--players", "2"],
         src,
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "\"Result\"\n\"2--\"\n\"113\"\n\"\"\n"
-    );
+    )
+    .run()
+    .stdout_is("\"Result\"\n\"2--\"\n\"113\"\n\"\"\n");
     // Without it: players 1, 2, 3.
-    let out = run(Function::ManyPlayersManyMoves, &["-"], src);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "\"Result\"\n\"2--\"\n\"133\"\n\"\"\n"
-    );
+    part(Function::ManyPlayersManyMoves, &["-"], src)
+        .run()
+        .stdout_is("\"Result\"\n\"2--\"\n\"133\"\n\"\"\n");
     // An empty board needs it.
-    let out = run(
+    part(
         Function::ManyPlayersOneMove,
         &["-", "--players", "2"],
         b"([\"--\"],[2,1])",
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "\"Result\"\n\"21\"\n\"\"\n"
-    );
+    )
+    .run()
+    .stdout_is("\"Result\"\n\"21\"\n\"\"\n");
 }
 
 /// Bad input: exit code 2, the expected message on standard error, nothing on standard output.
 #[track_caller]
 fn check_bad(function: Function, args: &[&str], stdin: &[u8], message: &str) {
-    let out = run(function, args, stdin);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert!(
-        out.stdout.is_empty(),
-        "stdout: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    assert!(err.contains(message), "expected {message:?} in:\n{err}");
-    assert!(err.starts_with("error: "), "one prefix: {err}");
+    part(function, args, stdin)
+        .label(format!("input {:?}", String::from_utf8_lossy(stdin)))
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_has(message)
+        // One prefix.
+        .stderr_starts("error: ");
 }
 
 #[test]
@@ -200,13 +179,10 @@ fn bad_input_exits_2_with_a_message_and_no_output() {
 
 #[test]
 fn help_explains_the_function() {
-    let out = run(Function::OnePlayerManyMoves, &["--help"], b"");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0));
-    assert!(
-        text.contains("onePlayerManyMoves: player 1 plays every move in order"),
-        "{text}"
-    );
+    part(Function::OnePlayerManyMoves, &["--help"], b"")
+        .run()
+        .code(0)
+        .stdout_has("onePlayerManyMoves: player 1 plays every move in order");
 }
 
 /// `part01 -` on a terminal says it is waiting for a game and how to end
@@ -214,19 +190,16 @@ fn help_explains_the_function() {
 #[test]
 fn reading_standard_input_on_a_terminal_says_so() {
     let game = b"([\"--\",\"--\"],[1])\n\x04";
-    let mut command = Command::new(bin(Function::OnePlayerOneMove));
-    command.arg("-");
-    let run = test_support::on_terminal(command, game, std::time::Duration::from_secs(60));
+    let run = Cli::new(bin(Function::OnePlayerOneMove))
+        .arg("-")
+        .timeout(Duration::from_secs(60))
+        .run_on_terminal(game);
     assert_eq!(run.code, Some(0), "{}", run.screen);
     let note = "note: reading a game, e.g. ([\"----\",\"-12-\"],[1,4]) from standard input (end it \
                 with Ctrl-D); or give a .cnf file instead of -";
     assert!(run.screen.contains(note), "{}", run.screen);
     assert!(run.screen.contains("\"1-\""), "{}", run.screen);
-    let piped = run_piped(b"([\"--\",\"--\"],[1])");
-    assert_eq!(piped.status.code(), Some(0));
-    assert!(piped.stderr.is_empty());
-}
-
-fn run_piped(stdin: &[u8]) -> Output {
-    run(Function::OnePlayerOneMove, &["-"], stdin)
+    part(Function::OnePlayerOneMove, &["-"], b"([\"--\",\"--\"],[1])")
+        .run()
+        .clean();
 }

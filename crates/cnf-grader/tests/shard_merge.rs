@@ -5,28 +5,20 @@
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use test_support::{Tool, require};
+use test_support::{Cli, Tool, require};
 
 /// The trees graded: the project's fixtures (all pass), a failure with a
 /// diff and a missing game, and broken fixtures.
 const TREES: [&str; 3] = ["../../fixtures", "tests/data/tree", "tests/data/errors"];
 
-fn grader(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
-    command
+/// `cnf-grader ARGS` in the crate's folder, dated by the clock unless the
+/// test sets `SOURCE_DATE_EPOCH`.
+fn grader(args: &[&str]) -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("SOURCE_DATE_EPOCH");
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    command.output().expect("cnf-grader runs")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8")
+        .env_remove("SOURCE_DATE_EPOCH")
 }
 
 /// Grades shard K of N as JSON into `dir`; the file's path.
@@ -39,11 +31,14 @@ fn shard(dir: &Path, k: u32, n: u32, extra: &[&str], env: &[(&str, &str)]) -> Pa
     let path = file.to_str().unwrap().to_owned();
     args.push(&path);
     args.extend(extra);
-    let out = grader(&args, env);
+    let out = env
+        .iter()
+        .fold(grader(&args), |cli, (k, v)| cli.env(k, v))
+        .run();
     assert!(
         matches!(out.status.code(), Some(0 | 1)),
         "{}",
-        String::from_utf8_lossy(&out.stderr)
+        out.describe()
     );
     file
 }
@@ -70,7 +65,7 @@ fn shards_are_disjoint_and_cover_every_case() {
     let mut args = vec!["grade"];
     args.extend(TREES);
     args.extend(["--format", "json", "--output", whole.to_str().unwrap()]);
-    grader(&args, &[]);
+    grader(&args).run();
     let all: Vec<(String, String)> = cases_of(&whole);
     assert!(all.len() > 100, "{}", all.len());
     for n in [1, 2, 3, 5] {
@@ -95,12 +90,10 @@ fn shards_are_disjoint_and_cover_every_case() {
         args.extend(TREES);
         let which = format!("1/{n}");
         args.extend(["--shard", &which]);
-        let human = text(&grader(&args, &[]));
-        assert!(
-            human.contains(&format!("\nshard 1/{n}: "))
-                && human.contains(&format!(" of the run's {} entries", all.len())),
-            "{human}"
-        );
+        grader(&args)
+            .run()
+            .stdout_has(&format!("\nshard 1/{n}: "))
+            .stdout_has(&format!(" of the run's {} entries", all.len()));
         assert_eq!(seen, all.iter().cloned().collect(), "{n} shards");
     }
 }
@@ -116,15 +109,15 @@ fn merge_gives_the_unsharded_report_in_every_format() {
             let mut args = vec!["grade"];
             args.extend(TREES);
             args.extend(["--points", "--no-times", "--format", format]);
-            let whole = grader(&args, &[]);
+            let whole = grader(&args).run();
             let mut args = vec!["merge", "--no-times", "--format", format];
             let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
             // Any order of the shard files.
             args.extend(names.iter().rev().map(String::as_str));
-            let merged = grader(&args, &[]);
-            assert_eq!(text(&merged), text(&whole), "{n} shards, {format}");
-            assert_eq!(merged.status.code(), Some(1), "{format}: a case fails");
-            assert_eq!(whole.status.code(), Some(1));
+            let merged = grader(&args).label(format!("{n} shards, {format}")).run();
+            // A case fails.
+            merged.stdout_is(&whole.stdout).code(1);
+            whole.code(1);
         }
     }
 }
@@ -150,14 +143,17 @@ fn with_times_only_durations_and_the_date_differ() {
         .collect();
     let mut args = vec!["merge", "--format", "json"];
     args.extend(files.iter().map(String::as_str));
-    let mut merged: serde_json::Value = serde_json::from_str(&text(&grader(&args, &[]))).unwrap();
+    let mut merged: serde_json::Value =
+        serde_json::from_slice(&grader(&args).run().stdout_bytes).unwrap();
     let mut args = vec!["grade"];
     args.extend(TREES);
     args.extend(["--format", "json"]);
-    let mut whole: serde_json::Value = serde_json::from_str(&text(&grader(
-        &args,
-        &[("SOURCE_DATE_EPOCH", "1796000000")],
-    )))
+    let mut whole: serde_json::Value = serde_json::from_slice(
+        &grader(&args)
+            .env("SOURCE_DATE_EPOCH", "1796000000")
+            .run()
+            .stdout_bytes,
+    )
     .unwrap();
     assert_eq!(merged["provenance"]["date"], "2026-11-30T00:53:20Z");
     for doc in [&mut merged, &mut whole] {
@@ -186,7 +182,7 @@ fn merge_refuses_what_is_not_one_whole_run() {
     let mut args = vec!["grade"];
     args.extend(TREES);
     args.extend(["--format", "json", "--output", whole.to_str().unwrap()]);
-    grader(&args, &[]);
+    grader(&args).run();
     let broken = dir.join("broken.json");
     fs::write(&broken, "{\n  \"cases\": [\n    oops\n").unwrap();
     let broken = broken.display().to_string();
@@ -194,14 +190,12 @@ fn merge_refuses_what_is_not_one_whole_run() {
     let refused = |args: &[&str], says: &str| {
         let mut all = vec!["merge"];
         all.extend(args);
-        let out = grader(&all, &[]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.starts_with("error: ") && err.contains(says),
-            "{args:?}: {err}"
-        );
-        assert!(out.stdout.is_empty());
+        grader(&all)
+            .run()
+            .code(2)
+            .stderr_starts("error: ")
+            .stderr_has(says)
+            .stdout_is("");
     };
     refused(&[&s1, &s2], "shard 3/3 missing");
     refused(&[&s1, &s2, &s3, &s1], "shard 1/3 is given twice");
@@ -250,11 +244,10 @@ fn merge_refuses_what_is_not_one_whole_run() {
     let mut args = vec!["grade"];
     args.extend(TREES);
     args.extend(["--shard", "1/2", "--fail-fast"]);
-    let out = grader(&args, &[]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("--fail-fast cannot be used with --shard")
-    );
+    grader(&args)
+        .run()
+        .code(2)
+        .stderr_has("--fail-fast cannot be used with --shard");
     // Shards graded with --no-times have no durations to invent.
     let quiet: Vec<String> = (1..=2)
         .map(|k| {
@@ -265,8 +258,7 @@ fn merge_refuses_what_is_not_one_whole_run() {
         .collect();
     let mut args = vec!["merge"];
     args.extend(as_str(&quiet));
-    let human = text(&grader(&args, &[]));
-    assert!(!human.contains("µs") && !human.contains(" 0ms"), "{human}");
+    grader(&args).run().stdout_lacks("µs").stdout_lacks(" 0ms");
 }
 
 fn as_str(v: &[String]) -> Vec<&str> {
@@ -340,44 +332,32 @@ fn a_class_in_three_shards_merges_to_the_unsharded_gradebook() {
     .to_vec();
     args.extend(["--cache".to_owned(), cache.to_owned()]);
     args.extend(class_args(&whole_dir));
-    let whole = grader(&as_str(&args), &[]);
-    assert_eq!(
-        whole.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&whole.stderr)
-    );
+    let whole = grader(&as_str(&args)).run();
+    whole.code(0);
     let mut shards = Vec::new();
     let mut students = 0;
     for k in 1..=3 {
         let file = tmp.path().join(format!("class-{k}.json"));
         let shard = format!("{k}/3");
-        let out = grader(
-            &[
-                "submissions",
-                CLASS,
-                FIXTURES,
-                "--timeout",
-                "2s",
-                "--no-times",
-                "--cache",
-                cache,
-                "--shard",
-                &shard,
-                "--format",
-                "json",
-            ],
-            &[],
-        );
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let out = grader(&[
+            "submissions",
+            CLASS,
+            FIXTURES,
+            "--timeout",
+            "2s",
+            "--no-times",
+            "--cache",
+            cache,
+            "--shard",
+            &shard,
+            "--format",
+            "json",
+        ])
+        .run();
+        out.code(0);
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout_bytes).unwrap();
         students += doc["students"].as_array().unwrap().len();
-        fs::write(&file, &out.stdout).unwrap();
+        fs::write(&file, &out.stdout_bytes).unwrap();
         shards.push(file.display().to_string());
     }
     assert_eq!(students, 6, "every student in exactly one shard");
@@ -385,15 +365,11 @@ fn a_class_in_three_shards_merges_to_the_unsharded_gradebook() {
     let mut args: Vec<String> = vec!["merge".to_owned()];
     args.extend(shards.iter().cloned());
     args.extend(class_args(&merged_dir));
-    let merged = grader(&as_str(&args), &[]);
-    assert_eq!(
-        merged.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&merged.stderr)
-    );
-    assert_eq!(text(&merged), text(&whole));
-    assert!(text(&merged).contains("no-compile     20.00   20.00    0.00   30.00   70.00"));
+    grader(&as_str(&args))
+        .run()
+        .code(0)
+        .stdout_is(&whole.stdout)
+        .stdout_has("no-compile     20.00   20.00    0.00   30.00   70.00");
     // These shards were graded without a roster: no ids for Canvas.
     let mut args: Vec<String> = vec!["merge".to_owned()];
     args.extend(shards.iter().cloned());
@@ -404,9 +380,10 @@ fn a_class_in_three_shards_merges_to_the_unsharded_gradebook() {
         "--csv-layout".to_owned(),
         "canvas".to_owned(),
     ]);
-    let out = grader(&as_str(&args), &[]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("graded without --roster"));
+    grader(&as_str(&args))
+        .run()
+        .code(2)
+        .stderr_has("graded without --roster");
     assert!(!Path::new(&canvas).exists());
     assert_eq!(
         fs::read_to_string(merged_dir.join("grades.csv")).unwrap(),
@@ -433,7 +410,7 @@ fn a_class_in_three_shards_merges_to_the_unsharded_gradebook() {
         "--no-times",
     ];
     json.extend(["--cache", cache, "--format", "json"]);
-    assert_eq!(text(&grader(&args, &[])), text(&grader(&json, &[])));
+    grader(&args).run().stdout_is(&grader(&json).run().stdout);
 }
 
 /// The example GitHub Actions workflow: its matrix is shards 1..SHARDS, and
@@ -489,7 +466,7 @@ fn the_example_workflow_grades_the_sample_class() {
         std::env::var("PATH").unwrap_or_default()
     );
     let sh = |script: &str, dir: &Path| {
-        let out = Command::new("sh")
+        let out = Cli::new("sh")
             .args(["-ec", script])
             .current_dir(dir)
             .env("PATH", &path)
@@ -499,13 +476,8 @@ fn the_example_workflow_grades_the_sample_class() {
             .env("SHARDS", shards.to_string())
             .env("XDG_CACHE_HOME", tmp.path().join("cache"))
             .env("SOURCE_DATE_EPOCH", "1796000000")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{script}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .run();
+        out.code(0);
         out
     };
     let merged = tmp.path().join("merge-job");
@@ -526,7 +498,7 @@ fn the_example_workflow_grades_the_sample_class() {
         tmp.path(),
     );
     let book = fs::read_to_string(merged.join("gradebook/gradebook.txt")).unwrap();
-    assert_eq!(book, text(&whole));
+    whole.stdout_is(&book);
     assert!(book.contains("no-compile    Curry, Haskell"), "{book}");
     let canvas = fs::read_to_string(merged.join("gradebook/canvas.csv")).unwrap();
     assert!(

@@ -10,10 +10,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn grader() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+use test_support::{Cli, Run};
+
+/// `cnf-grader ARGS`.
+fn grader(args: &[&str]) -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader")).args(args)
 }
 
 fn manifest() -> PathBuf {
@@ -376,19 +378,10 @@ fn build_class(root: &Path) {
     write_student(root, "template-only-2", &reindented);
 }
 
-/// Runs the grader; its exit code and standard output and error.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = grader().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// `{(a, b): similarity}` from the JSON report.
-fn scores(json: &str) -> HashMap<(String, String), f64> {
-    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+/// `{(a, b): similarity}` from the JSON report on standard output.
+fn scores(run: &Run) -> HashMap<(String, String), f64> {
+    let value: serde_json::Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON: {e}\n{}", run.describe()));
     value["pairs"]
         .as_array()
         .unwrap()
@@ -421,7 +414,7 @@ fn every_copy_scores_above_every_honest_pair_and_best_matches_its_source() {
     let class = tmp.path().join("class");
     build_class(&class);
     let base = template_dir();
-    let (code, json, stderr) = run(&[
+    let run = grader(&[
         "similarity",
         class.to_str().unwrap(),
         "--base",
@@ -429,9 +422,10 @@ fn every_copy_scores_above_every_honest_pair_and_best_matches_its_source() {
         "--format",
         "json",
         "--no-times",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let found = scores(&json);
+    ])
+    .run();
+    run.code(0);
+    let found = scores(&run);
     let scores = found;
     let names: Vec<String> = honest().into_iter().map(|(n, _)| n).collect();
     let mut honest_max = (0.0, String::new());
@@ -475,16 +469,17 @@ fn every_copy_scores_above_every_honest_pair_and_best_matches_its_source() {
     }
     // Without it (and with no limit on common code, which the template,
     // held by every student, is here), they look like copies.
-    let (code, json, _) = run(&[
+    let run = grader(&[
         "similarity",
         class.to_str().unwrap(),
         "--format",
         "json",
         "--max-share",
         "100",
-    ]);
-    assert_eq!(code, 0);
-    let without = self::scores(&json);
+    ])
+    .run();
+    run.code(0);
+    let without = self::scores(&run);
     assert_eq!(score(&without, "template-only-1", "template-only-2"), 1.0);
 }
 
@@ -493,15 +488,16 @@ fn the_json_report_has_the_documented_shape_sorted_highest_first() {
     let tmp = tempfile::tempdir().unwrap();
     let class = tmp.path().join("class");
     build_class(&class);
-    let (code, json, _) = run(&[
+    let run = grader(&[
         "similarity",
         class.to_str().unwrap(),
         "--format",
         "json",
         "--no-times",
-    ]);
-    assert_eq!(code, 0);
-    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    ])
+    .run();
+    run.code(0);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["pairs", "provenance"]);
     let pairs = value["pairs"].as_array().unwrap();
@@ -543,15 +539,16 @@ fn a_copy_matches_the_lines_it_copied() {
         .unwrap()
         + 1;
     let base = template_dir();
-    let (_, json, _) = run(&[
+    let run = grader(&[
         "similarity",
         class.to_str().unwrap(),
         "--base",
         base.to_str().unwrap(),
         "--format",
         "json",
-    ]);
-    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    ])
+    .run();
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let pair = value["pairs"]
         .as_array()
         .unwrap()
@@ -581,13 +578,14 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
         base.to_str().unwrap(),
         "--no-times",
     ];
-    let (code, human, _) = run(&args);
-    assert_eq!(code, 0);
-    assert!(human.contains("copy-of-indices"), "{human}");
-    assert!(human.contains("<b>x\\u{1b}[2J"), "{human}");
-    assert!(!human.contains('\u{1b}'));
-    assert!(human.contains("Ignored: the names a student chose"));
-    assert!(human.contains("Not seen: a rewrite with other logic"));
+    let run = grader(&args).run();
+    run.code(0)
+        .stdout_has("copy-of-indices")
+        .stdout_has("<b>x\\u{1b}[2J")
+        .stdout_lacks("\u{1b}")
+        .stdout_has("Ignored: the names a student chose")
+        .stdout_has("Not seen: a rewrite with other logic");
+    let human = &run.stdout;
     // Only the six copies are at or above 0.5 here.
     let table: Vec<&str> = human
         .lines()
@@ -597,19 +595,16 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
         .collect();
     assert_eq!(table.len(), 6, "{human}");
     // A threshold of 1 lists none, and says what the highest is.
-    let (_, strict, _) = run(&[&args[..], &["--threshold", "1"]].concat());
-    assert!(
-        strict.contains("No pair at or above 1.00; the highest is"),
-        "{strict}"
-    );
+    grader(&args)
+        .args(["--threshold", "1"])
+        .run()
+        .stdout_has("No pair at or above 1.00; the highest is");
 
     let pages = tmp.path().join("pages");
-    let (code, _, stderr) = run(&[
-        &args[..],
-        &["--format", "html", "--output", pages.to_str().unwrap()],
-    ]
-    .concat());
-    assert_eq!(code, 0, "{stderr}");
+    grader(&args)
+        .args(["--format", "html", "--output", pages.to_str().unwrap()])
+        .run()
+        .code(0);
     let index = std::fs::read_to_string(pages.join("index.html")).unwrap();
     assert!(index.contains("&lt;b&gt;x\\u{1b}[2J"));
     assert!(!index.contains("<b>x") && !index.contains("<script"));
@@ -635,61 +630,64 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
 fn bad_input_exits_2_saying_what_is_wrong() {
     let tmp = tempfile::tempdir().unwrap();
     let missing = tmp.path().join("nope");
-    let (code, _, err) = run(&["similarity", missing.to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(
-        err.starts_with("error: ") && err.contains("not a folder"),
-        "{err}"
-    );
+    grader(&["similarity", missing.to_str().unwrap()])
+        .run()
+        .code(2)
+        .stderr_starts("error: ")
+        .stderr_has("not a folder");
     let class = tmp.path().join("class");
     std::fs::create_dir(&class).unwrap();
-    let (code, _, err) = run(&["similarity", class.to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(err.contains("no sub-folders"), "{err}");
+    grader(&["similarity", class.to_str().unwrap()])
+        .run()
+        .code(2)
+        .stderr_has("no sub-folders");
     build_class(&class);
     for bad in ["1.5", "-0.1", "half", "NaN"] {
         let flag = format!("--threshold={bad}");
-        let (code, _, err) = run(&["similarity", class.to_str().unwrap(), &flag]);
-        assert_eq!(code, 2, "{bad}");
-        assert!(
-            err.contains("not a similarity; expected a number from 0 to 1"),
-            "{err}"
-        );
+        grader(&["similarity", class.to_str().unwrap(), &flag])
+            .run()
+            .code(2)
+            .stderr_has("not a similarity; expected a number from 0 to 1");
     }
-    let (code, _, err) = run(&["similarity", class.to_str().unwrap(), "--format", "html"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("--output DIR"), "{err}");
-    let (code, _, err) = run(&[
+    grader(&["similarity", class.to_str().unwrap(), "--format", "html"])
+        .run()
+        .code(2)
+        .stderr_has("--output DIR");
+    grader(&[
         "similarity",
         class.to_str().unwrap(),
         "--base",
         missing.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("--base"), "{err}");
+    ])
+    .run()
+    .code(2)
+    .stderr_has("--base");
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let (code, _, err) = run(&[
+    grader(&[
         "similarity",
         class.to_str().unwrap(),
         "--base",
         empty.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("holds no .hs file"), "{err}");
+    ])
+    .run()
+    .code(2)
+    .stderr_has("holds no .hs file");
     // An output inside the class would be read as a student next time.
     let inside = class.join("report.json");
-    let (code, _, err) = run(&[
+    grader(&[
         "similarity",
         class.to_str().unwrap(),
         "--output",
         inside.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("inside the class folder"), "{err}");
+    ])
+    .run()
+    .code(2)
+    .stderr_has("inside the class folder");
     // And finding copies is not a failure.
-    let (code, _, _) = run(&["similarity", class.to_str().unwrap(), "--threshold", "0"]);
-    assert_eq!(code, 0);
+    grader(&["similarity", class.to_str().unwrap(), "--threshold", "0"])
+        .run()
+        .code(0);
 }
 
 #[test]
@@ -710,14 +708,13 @@ fn symlinked_files_and_folders_are_not_read() {
         .unwrap();
     }
     std::os::unix::fs::symlink(class.join(&name), class.join("linked-folder")).unwrap();
-    let (code, json, err) = run(&["similarity", class.to_str().unwrap(), "--format", "json"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        err.contains("warning: linker: csce322assignment03part01.hs is a symbolic link; links are not followed"),
-        "{err}"
-    );
-    assert!(err.contains("linked-folder is a symbolic link"), "{err}");
-    assert!(scores(&json).is_empty(), "{json}");
+    let run = grader(&["similarity", class.to_str().unwrap(), "--format", "json"]).run();
+    run.code(0)
+        .stderr_has(
+            "warning: linker: csce322assignment03part01.hs is a symbolic link; links are not followed",
+        )
+        .stderr_has("linked-folder is a symbolic link");
+    assert!(scores(&run).is_empty(), "{}", run.describe());
 }
 
 #[test]
@@ -732,7 +729,7 @@ fn part_selects_one_file() {
     write_student(&class, "b", &mixed);
     let base = template_dir();
     let only = |part: &str| {
-        let (code, json, _) = run(&[
+        let run = grader(&[
             "similarity",
             class.to_str().unwrap(),
             "--base",
@@ -741,9 +738,10 @@ fn part_selects_one_file() {
             "json",
             "--part",
             part,
-        ]);
-        assert_eq!(code, 0);
-        score(&scores(&json), "a", "b")
+        ])
+        .run();
+        run.code(0);
+        score(&scores(&run), "a", "b")
     };
     assert_eq!(only("3"), 1.0);
     assert!(only("manyPlayersManyMoves") < 0.5);
