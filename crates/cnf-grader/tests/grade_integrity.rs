@@ -11,6 +11,7 @@ use test_support::Cli;
 /// `cnf-grader ARGS` run in `dir`.
 fn grader_in(dir: &Path, args: &[&str]) -> Cli {
     Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .expect_text()
         .args(args)
         .current_dir(dir)
 }

@@ -16,6 +16,7 @@ const TREES: [&str; 3] = ["../../fixtures", "tests/data/tree", "tests/data/error
 /// test sets `SOURCE_DATE_EPOCH`.
 fn grader(args: &[&str]) -> Cli {
     Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .expect_text()
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env_remove("SOURCE_DATE_EPOCH")

@@ -15,6 +15,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread;
@@ -36,6 +37,7 @@ pub struct Cli {
     stdin: Option<Vec<u8>>,
     timeout: Duration,
     label: Option<String>,
+    text: bool,
 }
 
 impl Cli {
@@ -51,6 +53,7 @@ impl Cli {
             stdin: None,
             timeout: DEFAULT_TIMEOUT,
             label: None,
+            text: false,
         }
     }
 
@@ -111,6 +114,13 @@ impl Cli {
         self
     }
 
+    /// Fails the test when the run ends if its standard output or error is
+    /// not valid UTF-8 (see [`Run::utf8`]).
+    pub fn expect_text(mut self) -> Cli {
+        self.text = true;
+        self
+    }
+
     /// Names the run in every failure message (a round, a case of a table).
     pub fn label(mut self, what: impl Into<String>) -> Cli {
         self.label = Some(what.into());
@@ -167,8 +177,11 @@ impl Cli {
     /// test if it does not start or outlives its time limit.
     pub fn run(self) -> Run {
         let shown = self.shown();
+        // Its own process group, so a hang is ended with everything it
+        // started (a shell's children would hold the pipes open).
         let mut child = self
             .command()
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -191,6 +204,13 @@ impl Cli {
                 break status;
             }
             if start.elapsed() > self.timeout {
+                if let Some(group) = i32::try_from(child.id())
+                    .ok()
+                    .and_then(rustix::process::Pid::from_raw)
+                {
+                    let _ =
+                        rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+                }
                 let _ = child.kill();
                 let _ = child.wait();
                 let err = err.join().unwrap_or_default();
@@ -206,7 +226,7 @@ impl Cli {
         writer.join().expect("writer");
         let stdout_bytes = out.join().expect("stdout");
         let stderr_bytes = err.join().expect("stderr");
-        Run {
+        let run = Run {
             shown,
             status,
             stdout: String::from_utf8_lossy(&stdout_bytes).into_owned(),
@@ -215,7 +235,11 @@ impl Cli {
             stderr_bytes,
             elapsed,
             peak_kib,
+        };
+        if self.text {
+            run.utf8();
         }
+        run
     }
 
     /// Runs the program with standard input, output and error on a new
@@ -392,6 +416,21 @@ impl Run {
         self
     }
 
+    /// Asserts that standard output and standard error are both valid
+    /// UTF-8 (the text fields replace what is not, silently).
+    #[track_caller]
+    pub fn utf8(&self) -> &Run {
+        for (name, bytes) in [
+            ("output", &self.stdout_bytes),
+            ("error", &self.stderr_bytes),
+        ] {
+            if let Err(e) = std::str::from_utf8(bytes) {
+                panic!("standard {name} is not UTF-8: {e}\n{}", self.describe());
+            }
+        }
+        self
+    }
+
     /// Asserts that standard error starts with `prefix`.
     #[track_caller]
     pub fn stderr_starts(&self, prefix: &str) -> &Run {
@@ -462,6 +501,19 @@ mod tests {
     #[should_panic(expected = "standard output lacks \"absent\"")]
     fn a_missing_part_fails() {
         sh("echo present").run().stdout_has("absent");
+    }
+
+    #[test]
+    #[should_panic(expected = "standard output is not UTF-8")]
+    fn invalid_utf8_fails_when_asked() {
+        sh("printf 'ok'").run().utf8();
+        sh("printf 'a\\377b'").run().utf8();
+    }
+
+    #[test]
+    #[should_panic(expected = "standard error is not UTF-8")]
+    fn expect_text_checks_when_the_run_ends() {
+        sh("printf 'x'; printf '\\377' >&2").expect_text().run();
     }
 
     #[test]
