@@ -8,8 +8,9 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+use test_support::Cli;
 
 const CLASS: &str = "tests/submissions/class";
 const FIXTURES: &str = "tests/submissions/fixtures";
@@ -68,45 +69,20 @@ fn fake_root(student: &str) -> tempfile::TempDir {
     fake_root_in(Some(student), None)
 }
 
-/// `run_autograder` on `root` with `grader` (the built one by default) and
-/// `path` as PATH; its exit status must be 0.
-fn run_kit(root: &Path, grader: Option<&Path>, path: Option<&str>) -> Output {
-    run_kit_with(root, grader, path, "--timeout 5s")
-}
-
-/// [`run_kit`] with these `CNF_GRADER_ARGS`.
-fn run_kit_with(root: &Path, grader: Option<&Path>, path: Option<&str>, args: &str) -> Output {
-    let mut command = Command::new("bash");
-    command
+/// `run_autograder` on `root` with the built grader and `--timeout 5s` as
+/// `CNF_GRADER_ARGS` (a later `.env` of either replaces it).
+fn kit(root: &Path) -> Cli {
+    Cli::new("bash")
         .arg(manifest().join("../../gradescope/run_autograder"))
         .env("AUTOGRADER_ROOT", root)
-        .env(
-            "CNF_GRADER",
-            grader.unwrap_or(Path::new(env!("CARGO_BIN_EXE_cnf-grader"))),
-        )
-        .env("CNF_GRADER_ARGS", args);
-    if let Some(path) = path {
-        command.env("PATH", path);
-    }
-    let out = command.output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+        .env("CNF_GRADER", env!("CARGO_BIN_EXE_cnf-grader"))
+        .env("CNF_GRADER_ARGS", "--timeout 5s")
 }
 
 /// The results.json of `root`.
 fn results(root: &Path) -> serde_json::Value {
     let text = fs::read_to_string(root.join("results/results.json")).unwrap();
     serde_json::from_str(&text).unwrap()
-}
-
-fn run_autograder(root: &Path, path: Option<&str>) -> serde_json::Value {
-    run_kit(root, None, path);
-    results(root)
 }
 
 /// A results.json that scores nothing, lists no test and tells the
@@ -131,18 +107,16 @@ fn script(dir: &Path, body: &str) -> std::path::PathBuf {
 #[test]
 fn a_missing_grader_still_gives_the_student_a_results_json() {
     let root = fake_root("correct");
-    let out = run_kit(
-        root.path(),
-        Some(Path::new("/nonexistent/cnf-grader")),
-        None,
-    );
+    let out = kit(root.path())
+        .env("CNF_GRADER", "/nonexistent/cnf-grader")
+        .run();
+    out.code(0);
     let doc = results(root.path());
     assert_zero_for_the_student(&doc);
     assert!(doc["execution_time"].as_u64().unwrap() <= 1, "{doc}");
     // The instructor reads why on standard output.
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("/nonexistent/cnf-grader"), "{stdout}");
-    assert!(stdout.contains("wrote no results.json"), "{stdout}");
+    out.stdout_has("/nonexistent/cnf-grader")
+        .stdout_has("wrote no results.json");
     // No temporary file left beside it.
     let left: Vec<_> = fs::read_dir(root.path().join("results"))
         .unwrap()
@@ -158,11 +132,11 @@ fn a_crashing_grader_still_gives_the_student_a_results_json() {
     // Says something, then dies of a segmentation fault.
     let grader = script(bin.path(), "echo 'about to crash' >&2; kill -SEGV $$");
     let root = fake_root("correct");
-    let out = run_kit(root.path(), Some(&grader), None);
+    let out = kit(root.path()).env("CNF_GRADER", &grader).run();
+    out.code(0);
     assert_zero_for_the_student(&results(root.path()));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("about to crash"), "{stdout}");
-    assert!(stdout.contains("exit status 139"), "{stdout}");
+    out.stdout_has("about to crash")
+        .stdout_has("exit status 139");
 }
 
 #[test]
@@ -176,7 +150,7 @@ fn a_results_json_left_by_an_earlier_run_is_not_taken_for_this_one() {
         r#"{"score": 100.0, "tests": []}"#,
     )
     .unwrap();
-    run_kit(root.path(), Some(&grader), None);
+    kit(root.path()).env("CNF_GRADER", &grader).run().code(0);
     assert_zero_for_the_student(&results(root.path()));
 }
 
@@ -185,13 +159,10 @@ fn a_run_stopped_by_gradescope_s_timeout_still_writes_results_json() {
     let bin = tempfile::tempdir().unwrap();
     let grader = script(bin.path(), "exec sleep 1000");
     let root = fake_root("correct");
-    let mut child = Command::new("bash")
-        .arg(manifest().join("../../gradescope/run_autograder"))
-        .env("AUTOGRADER_ROOT", root.path())
+    let mut child = kit(root.path())
         .env("CNF_GRADER", &grader)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+        .env_remove("CNF_GRADER_ARGS")
+        .spawn();
     // Wait until the stand-in runs, then stop the kit as a timeout does.
     let results_dir = root.path().join("results");
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -200,10 +171,10 @@ fn a_run_stopped_by_gradescope_s_timeout_still_writes_results_json() {
     }
     std::thread::sleep(Duration::from_millis(300));
     let killed = Instant::now();
-    Command::new("kill")
+    Cli::new("kill")
         .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
+        .run()
+        .code(0);
     let status = child.wait().unwrap();
     assert!(killed.elapsed() < Duration::from_secs(5), "{status:?}");
     assert_eq!(status.code(), Some(143));
@@ -218,7 +189,7 @@ fn the_kit_closes_the_source_the_results_and_the_cache_to_everyone_but_root() {
     for dir in ["source", "submission"] {
         fs::set_permissions(root.path().join(dir), fs::Permissions::from_mode(0o755)).unwrap();
     }
-    run_kit(root.path(), Some(&grader), None);
+    kit(root.path()).env("CNF_GRADER", &grader).run().code(0);
     for dir in ["source", "results", "cache"] {
         let mode = fs::metadata(root.path().join(dir))
             .unwrap()
@@ -237,7 +208,8 @@ fn the_kit_writes_gradescope_results_with_hidden_tests_hidden() {
         return;
     }
     let root = fake_root("no-diagonal");
-    let doc = run_autograder(root.path(), None);
+    kit(root.path()).run().code(0);
+    let doc = results(root.path());
     // Top level: Gradescope's fields with their types.
     assert!(doc["score"].is_number());
     assert!(doc["execution_time"].is_u64());
@@ -325,18 +297,19 @@ fn without_a_sandbox_the_kit_scores_nothing_and_says_why() {
     }
     let root = fake_root("correct");
     // Bubblewrap asked for: as root the user backend would sandbox without it.
-    let out = run_kit_with(
-        root.path(),
-        None,
-        Some(bin.path().to_str().unwrap()),
-        "--timeout 5s --sandbox-backend bubblewrap",
-    );
+    let out = kit(root.path())
+        .env("PATH", bin.path())
+        .env(
+            "CNF_GRADER_ARGS",
+            "--timeout 5s --sandbox-backend bubblewrap",
+        )
+        .run();
+    out.code(0);
     let doc = results(root.path());
     // The student is told the autograder failed, not how to fix it.
     assert_zero_for_the_student(&doc);
     // The instructor reads what went wrong, and what to do, on standard output.
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("cannot set up the sandbox"), "{stdout}");
+    out.stdout_has("cannot set up the sandbox");
 }
 
 #[test]
@@ -353,7 +326,7 @@ fn a_class_s_student_reports_hide_the_hidden_tests_and_the_terminal_does_not() {
     fs::rename(root.path().join("submission"), class.join("ann")).unwrap();
     let reports = root.path().join("reports");
     let fixtures = root.path().join("source/fixtures");
-    let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .arg("submissions")
         .arg(&class)
         .arg(&fixtures)
@@ -361,14 +334,8 @@ fn a_class_s_student_reports_hide_the_hidden_tests_and_the_terminal_does_not() {
         .arg(&reports)
         .arg("--cache")
         .arg(root.path().join("cache"))
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .run()
+        .code(0);
     let text = fs::read_to_string(reports.join("ann.txt")).unwrap();
     assert!(text.contains(
         "/hidden/test03.cnf onePlayerManyMoves: hidden test (its input, expected output and diff are not shown)"
@@ -384,19 +351,15 @@ fn a_class_s_student_reports_hide_the_hidden_tests_and_the_terminal_does_not() {
             .unwrap();
     assert!((results["score"].as_f64().unwrap() - 92.0).abs() < 1e-9);
     // The instructor's own view, on the terminal, shows everything.
-    let own = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .arg("submission")
         .arg(class.join("ann"))
         .arg(&fixtures)
         .arg("--cache")
         .arg(root.path().join("cache"))
-        .output()
-        .unwrap();
-    let own = String::from_utf8_lossy(&own.stdout);
-    assert!(
-        own.contains("--- expected: ") && own.contains("hidden/test03.onePlayerManyMoves.solution"),
-        "{own}"
-    );
+        .run()
+        .stdout_has("--- expected: ")
+        .stdout_has("hidden/test03.onePlayerManyMoves.solution");
 }
 
 #[test]
@@ -408,7 +371,8 @@ fn a_student_who_uploads_nothing_scores_zero_with_every_part_missing() {
         return;
     }
     let root = fake_root_in(None, None);
-    let doc = run_autograder(root.path(), None);
+    kit(root.path()).run().code(0);
+    let doc = results(root.path());
     assert_eq!(doc["score"], 0.0, "{doc}");
     let tests = doc["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 24, "{doc}");
@@ -437,9 +401,7 @@ fn a_student_whose_files_are_in_a_folder_is_graded_and_execution_time_is_the_wal
         return;
     }
     let root = fake_root_in(Some("correct"), Some("my work"));
-    let started = Instant::now();
-    run_kit(root.path(), None, None);
-    let wall = started.elapsed().as_secs_f64();
+    let wall = kit(root.path()).run().code(0).elapsed.as_secs_f64();
     let doc = results(root.path());
     assert!(
         (doc["score"].as_f64().unwrap() - 100.0).abs() < 1e-9,

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,7 @@ use cnf_grader::grade::discover::discover;
 use cnf_grader::write::generate::{GenSpec, generate, write_generated};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use test_support::Cli;
 
 const GAMES: u64 = 100;
 /// Kills that must fall in the middle of a run.
@@ -93,14 +94,22 @@ fn wait_for_a_change(dir: &Path, child: &mut Child) -> Instant {
     }
 }
 
-fn bless(dir: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
-    command
+fn bless(dir: &Path) -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .arg("bless")
         .arg(dir)
+}
+
+/// Starts `bless` and returns it running, its output dropped (nothing reads
+/// it while the run is killed at random moments, so it must never fill a pipe).
+fn start(bless: &Cli) -> Child {
+    bless
+        .command()
+        .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    command
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{} does not start: {e}", bless.shown()))
 }
 
 #[test]
@@ -112,7 +121,7 @@ fn bless_killed_at_random_moments_leaves_every_file_old_or_new() {
 
     // How long the writing part of a whole run takes here: from the first
     // change to the folder (a temporary file appears) to the exit.
-    let mut child = bless(dir).spawn().expect("bless starts");
+    let mut child = start(&bless(dir));
     let first = wait_for_a_change(dir, &mut child);
     assert!(child.wait().expect("bless ends").success());
     let writing = first.elapsed();
@@ -131,7 +140,7 @@ fn bless_killed_at_random_moments_leaves_every_file_old_or_new() {
             "only {mixed} of {attempts} kills fell mid-run (the writing took {writing:?})"
         );
         tree.make_old();
-        let mut child = bless(dir).spawn().expect("bless starts");
+        let mut child = start(&bless(dir));
         wait_for_a_change(dir, &mut child);
         thread::sleep(window.mul_f64(rng.random_range(0.0..1.0)));
         child.kill().expect("SIGKILL");
@@ -158,8 +167,7 @@ fn bless_killed_at_random_moments_leaves_every_file_old_or_new() {
     }
 
     // A run to the end repairs everything.
-    assert!(bless(dir).status().expect("bless runs").success());
+    bless(dir).run().code(0);
     assert_eq!(tree.check(KILLS + 1), (0, tree.files.len()));
-    let check = bless(dir).arg("--check").status().expect("bless --check");
-    assert!(check.success());
+    bless(dir).arg("--check").run().code(0);
 }

@@ -40,11 +40,10 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use test_support::Tool;
+use test_support::{Cli, Tool};
 
 const SAMPLE: &str = "tests/submissions/class/correct";
 const FIXTURES: &str = "tests/submissions/fixtures";
@@ -313,68 +312,16 @@ fn build_class() -> Class {
     }
 }
 
-/// A grader run: its output and the grader's own peak memory.
-struct Ran {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
-    peak_kib: u64,
-    took: Duration,
-}
-
-/// Runs the grader with `args`, with the secrets in its environment and
-/// command line, watching its peak memory (VmHWM) and killing it after `limit`.
-fn grader(class: &Class, args: &[&std::ffi::OsStr], limit: Duration) -> Ran {
-    let start = Instant::now();
-    let out_path = class.root.join("stdout.tmp");
-    let err_path = class.root.join("stderr.tmp");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+/// The grader with `args`, with the secrets in its environment and
+/// command line; its run records the grader's own peak memory (VmHWM).
+fn grader(class: &Class, args: &[&std::ffi::OsStr]) -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .args(args)
         .arg("--cache")
         .arg(&class.cache)
         .args(["--timeout", "5s"])
         .env("CNF_TEST_SECRET", ENV_SECRET)
         .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out_path).unwrap())
-        .stderr(std::fs::File::create(&err_path).unwrap())
-        .spawn()
-        .unwrap();
-    let status_file = format!("/proc/{}/status", child.id());
-    let mut peak_kib = 0;
-    let code = loop {
-        if let Ok(text) = std::fs::read_to_string(&status_file)
-            && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
-        {
-            let kib: u64 = line
-                .trim_start_matches("VmHWM:")
-                .trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse()
-                .unwrap();
-            peak_kib = peak_kib.max(kib);
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "the grader ran past {limit:?}: {}",
-                String::from_utf8_lossy(&std::fs::read(&err_path).unwrap())
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Ran {
-        code,
-        stdout: std::fs::read(&out_path).unwrap(),
-        stderr: std::fs::read(&err_path).unwrap(),
-        peak_kib,
-        took: start.elapsed(),
-    }
 }
 
 fn os(s: &str) -> &std::ffi::OsStr {
@@ -432,18 +379,14 @@ fn grade() -> Outputs {
             os("--html"),
             html.as_os_str(),
         ],
-        CLASS_LIMIT,
-    );
+    )
+    .timeout(CLASS_LIMIT)
+    .run();
     // Exit 1: the linked folder could not be graded.
-    assert_eq!(
-        first.code,
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
-    all.push(("class json".to_owned(), first.stdout.clone()));
-    all.push(("class stderr".to_owned(), first.stderr.clone()));
+    first.code(1);
+    let json: serde_json::Value = serde_json::from_slice(&first.stdout_bytes).unwrap();
+    all.push(("class json".to_owned(), first.stdout_bytes.clone()));
+    all.push(("class stderr".to_owned(), first.stderr_bytes.clone()));
     // Again, restored from the saved results: the table and Canvas's CSV.
     let table = grader(
         &class,
@@ -459,10 +402,11 @@ fn grade() -> Outputs {
             os("--csv-layout"),
             os("canvas"),
         ],
-        CLASS_LIMIT,
-    );
-    all.push(("class table".to_owned(), table.stdout.clone()));
-    all.push(("canvas stderr".to_owned(), table.stderr.clone()));
+    )
+    .timeout(CLASS_LIMIT)
+    .run();
+    all.push(("class table".to_owned(), table.stdout_bytes));
+    all.push(("canvas stderr".to_owned(), table.stderr_bytes));
     // One student in every format (compiled parts come from the cache).
     for student in ["escapes", "th-fixtures", "proc-links", "helpers-link"] {
         for format in ["human", "json", "junit", "gradescope", "html"] {
@@ -476,10 +420,11 @@ fn grade() -> Outputs {
                     os(format),
                     os("--no-times"),
                 ],
-                CLASS_LIMIT,
-            );
-            all.push((format!("{student} {format}"), ran.stdout));
-            all.push((format!("{student} {format} stderr"), ran.stderr));
+            )
+            .timeout(CLASS_LIMIT)
+            .run();
+            all.push((format!("{student} {format}"), ran.stdout_bytes));
+            all.push((format!("{student} {format} stderr"), ran.stderr_bytes));
         }
     }
     for dir in [&reports, &html] {
@@ -502,7 +447,7 @@ fn grade() -> Outputs {
         canvas: canvas_text,
         reports,
         victim_before,
-        first: (first.peak_kib, first.took),
+        first: (first.peak_kib, first.elapsed),
     }
 }
 
@@ -795,15 +740,11 @@ fn four_parts_past_the_compile_limit_cost_four_limits_and_are_named() {
             os("--format"),
             os("json"),
         ],
-        Duration::from_secs(600),
-    );
-    assert_eq!(
-        ran.code,
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&ran.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&ran.stdout).unwrap();
+    )
+    .timeout(Duration::from_secs(600))
+    .run();
+    ran.code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&ran.stdout_bytes).unwrap();
     let compiles: Vec<&serde_json::Value> = doc["cases"]
         .as_array()
         .unwrap()
@@ -840,9 +781,10 @@ fn four_parts_past_the_compile_limit_cost_four_limits_and_are_named() {
             os("--format"),
             os("json"),
         ],
-        Duration::from_secs(600),
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&ran.stdout).unwrap();
+    )
+    .timeout(Duration::from_secs(600))
+    .run();
+    let doc: serde_json::Value = serde_json::from_slice(&ran.stdout_bytes).unwrap();
     let notes = doc["students"][0]["notes"].to_string();
     for part in 1..=4 {
         assert!(
@@ -852,9 +794,9 @@ fn four_parts_past_the_compile_limit_cost_four_limits_and_are_named() {
     }
     // One after the other (--jobs 1): four limits and the kills, no more.
     assert!(
-        ran.took < Duration::from_secs(u64::from(4 * (limit + 5) + 30)),
+        ran.elapsed < Duration::from_secs(u64::from(4 * (limit + 5) + 30)),
         "{:?}",
-        ran.took
+        ran.elapsed
     );
 }
 
@@ -867,16 +809,13 @@ fn a_ghc_that_prints_no_version_says_what_it_printed() {
     ) {
         return;
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .current_dir(manifest())
         .args(["submission", SAMPLE, FIXTURES, "--ghc", "/usr/bin/true"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: `/usr/bin/true --numeric-version` exited 0 and printed nothing, where GHC prints \
-         its version (such as 9.0.2); is it GHC?\n"
-    );
+        .run()
+        .code(2)
+        .stderr_is(
+            "error: `/usr/bin/true --numeric-version` exited 0 and printed nothing, where GHC prints \
+             its version (such as 9.0.2); is it GHC?\n",
+        );
 }

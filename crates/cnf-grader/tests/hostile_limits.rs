@@ -9,12 +9,11 @@
 //! cargo test --release -p cnf-grader --test hostile_limits -- --include-ignored
 //! ```
 
-use std::process::Command;
-
 use cnf_grader::format::cnf::parse_cnf;
 use cnf_grader::format::play::play_source;
 use cnf_grader::format::solution::parse_solution;
 use connect_core::{Function, Player};
+use test_support::Cli;
 
 fn parse(src: &str) -> cnf_grader::format::cnf::CnfGame {
     parse_cnf(src).unwrap_or_else(|d| panic!("{}", d.render("t.cnf", src)))
@@ -157,20 +156,14 @@ fn a_100_mb_cnf_is_played_within_1_5_gb_of_address_space() {
     // `ulimit -v` (KiB) makes an allocation past the limit fail, and the
     // program abort: a memory blow-up fails this test on any machine.
     let solution = dir.path().join("big.solution");
-    let out = Command::new("sh")
+    Cli::new("sh")
         .arg("-c")
         .arg("ulimit -v 1500000 && exec \"$0\" --players 2 \"$1\" > \"$2\"")
         .arg(env!("CARGO_BIN_EXE_part04"))
         .arg(&cnf)
         .arg(&solution)
-        .output()
-        .expect("sh runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.stderr.is_empty());
+        .run()
+        .clean();
     let text = std::fs::read_to_string(&solution).expect("the result");
     let rows = parse_solution(&text).expect("a .solution");
     assert_eq!(rows.len(), 10);

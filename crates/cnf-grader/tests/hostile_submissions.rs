@@ -13,11 +13,10 @@
 use std::io::Read as _;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use test_support::Tool;
+use test_support::{Cli, Tool};
 
 const SAMPLE: &str = "tests/submissions/class/correct";
 const FIXTURES: &str = "tests/submissions/fixtures";
@@ -78,7 +77,8 @@ const TH_SPLICE: &str = "$(runIO (writeFile \"@OUTSIDE@/th-pwned\" \"pwned\" `ca
 
 const IMPORTS: &str = "import Control.Exception\nimport System.Environment (lookupEnv)\nimport System.Exit\nimport System.IO\nimport System.Process\nimport Foreign.Marshal.Alloc\nimport Foreign.Marshal.Utils\nimport Foreign.Ptr\nimport Data.Word\nimport qualified Data.ByteString as B\n";
 
-struct Run {
+/// The graded class: what the grader printed and what it left behind.
+struct Class {
     /// Each student's row in the JSON gradebook.
     rows: serde_json::Value,
     reports: PathBuf,
@@ -87,7 +87,7 @@ struct Run {
     fixtures: PathBuf,
     csv: PathBuf,
     connections: usize,
-    stdout: String,
+    graded: test_support::Run,
     _tmp: tempfile::TempDir,
 }
 
@@ -96,8 +96,8 @@ fn manifest() -> &'static Path {
 }
 
 /// The class, graded once for every test of this file.
-fn run() -> Option<&'static Run> {
-    static RUN: OnceLock<Option<Run>> = OnceLock::new();
+fn run() -> Option<&'static Class> {
+    static RUN: OnceLock<Option<Class>> = OnceLock::new();
     RUN.get_or_init(|| {
         // Another backend asked for needs no bubblewrap.
         let other_backend =
@@ -115,7 +115,7 @@ fn run() -> Option<&'static Run> {
     .as_ref()
 }
 
-fn grade_class() -> Run {
+fn grade_class() -> Class {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     // As an instructor is told to (the user backend without Landlock
@@ -176,7 +176,7 @@ fn grade_class() -> Run {
     .unwrap();
 
     let reports = root.join("reports");
-    let out = grader_command("submissions")
+    let graded = grader("submissions")
         .arg(&class)
         .arg(&fixtures)
         .args(["--timeout", "5s", "--format", "json", "--csv"])
@@ -186,22 +186,14 @@ fn grade_class() -> Run {
         .arg("--cache")
         .arg(root.join("cache"))
         .env("CNF_TEST_SECRET", SECRET)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .run();
+    graded.code(0);
     let mut connections = 0;
     while listener.accept().is_ok() {
         connections += 1;
     }
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    Run {
+    let doc: serde_json::Value = serde_json::from_str(&graded.stdout).unwrap();
+    Class {
         rows: doc["students"].clone(),
         reports,
         outside,
@@ -209,7 +201,7 @@ fn grade_class() -> Run {
         fixtures,
         csv,
         connections,
-        stdout,
+        graded,
         _tmp: tmp,
     }
 }
@@ -220,21 +212,17 @@ fn grade_class() -> Run {
 /// `--sandbox-backend user --no-landlock`) say: `.ci/run` grades the
 /// hostile class with bubblewrap, under a Docker-like seccomp filter, and
 /// with a bwrap that has only 0.6.1's options.
-fn grader_command(subcommand: &str) -> Command {
+fn grader(subcommand: &str) -> Cli {
     let bin = env!("CARGO_BIN_EXE_cnf-grader");
-    let mut c = match std::env::var_os("CNF_TEST_WRAP").filter(|w| !w.is_empty()) {
-        Some(wrap) => {
-            let mut c = Command::new(wrap);
-            c.arg(bin);
-            c
-        }
-        None => Command::new(bin),
-    };
-    c.arg(subcommand);
-    if let Ok(extra) = std::env::var("CNF_TEST_GRADER_ARGS") {
-        c.args(extra.split_whitespace());
+    let c = match std::env::var_os("CNF_TEST_WRAP").filter(|w| !w.is_empty()) {
+        Some(wrap) => Cli::new(wrap).arg(bin),
+        None => Cli::new(bin),
     }
-    c
+    .arg(subcommand);
+    match std::env::var("CNF_TEST_GRADER_ARGS") {
+        Ok(extra) => c.args(extra.split_whitespace()),
+        Err(_) => c,
+    }
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -245,14 +233,14 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// The row of `student`, and its report.
-fn student(run: &Run, name: &str) -> (serde_json::Value, String) {
+fn student(run: &Class, name: &str) -> (serde_json::Value, String) {
     let row = run
         .rows
         .as_array()
         .unwrap()
         .iter()
         .find(|r| r["student"] == name)
-        .unwrap_or_else(|| panic!("no row for {name}: {}", run.stdout))
+        .unwrap_or_else(|| panic!("no row for {name}: {}", run.graded.stdout))
         .clone();
     let mut report = String::new();
     std::fs::File::open(run.reports.join(format!("{name}.txt")))
@@ -264,7 +252,7 @@ fn student(run: &Run, name: &str) -> (serde_json::Value, String) {
 
 /// Checks the student's part 1 points and that every case was graded.
 #[track_caller]
-fn scored(run: &Run, name: &str, part1: f64) -> String {
+fn scored(run: &Class, name: &str, part1: f64) -> String {
     let (row, report) = student(run, name);
     assert_eq!(row["parts"][0].as_f64(), Some(part1), "{name}:\n{report}");
     // Four compilations and twenty cases.
@@ -354,7 +342,7 @@ fn the_graders_environment_is_not_visible() {
     let Some(run) = run() else { return };
     let report = scored(run, "environment", 20.0);
     assert!(!report.contains(SECRET), "{report}");
-    assert!(!run.stdout.contains(SECRET));
+    run.graded.stdout_lacks(SECRET);
 }
 
 #[test]

@@ -29,10 +29,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-use test_support::Tool;
+use test_support::{Cli, Run, Tool};
 
 const CLASS: &str = "tests/submissions/class";
 
@@ -46,29 +45,24 @@ fn tools(test: &str) -> bool {
 
 /// The grader with a cache of its own (no test shares compiled parts or
 /// results with another, nor with the user's own cache).
-fn grader(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
+fn grader(args: &[&str]) -> Cli {
     let cache = std::env::temp_dir().join(format!(
         "cnf-grader-test-cache-{}-{}",
         std::process::id(),
         CACHES.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
     ));
-    command.args(args);
-    if !args.contains(&"--cache") {
-        command.arg("--cache").arg(cache);
-    }
-    command
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null());
-    command
+    let command = Cli::new(env!("CARGO_BIN_EXE_cnf-grader")).args(args);
+    let command = if args.contains(&"--cache") {
+        command
+    } else {
+        command.arg("--cache").arg(cache)
+    };
+    command.current_dir(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn run(args: &[&str]) -> Output {
-    grader(args).output().expect("cnf-grader runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+/// A run's standard output, which must be UTF-8.
+fn stdout(run: &Run) -> &str {
+    std::str::from_utf8(&run.stdout_bytes).expect("UTF-8 output")
 }
 
 /// Every file under `dir` with its length and modification time.
@@ -96,7 +90,7 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
     let out_dir = tempfile::tempdir().unwrap();
     let csv = out_dir.path().join("book.csv");
     let reports = out_dir.path().join("reports");
-    let o = run(&[
+    let o = grader(&[
         "submissions",
         CLASS,
         FIXTURES,
@@ -108,14 +102,10 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
         csv.to_str().unwrap(),
         "--reports",
         reports.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON gradebook");
+    ])
+    .run();
+    o.code(0);
+    let doc: serde_json::Value = serde_json::from_str(stdout(&o)).expect("JSON gradebook");
     // (student, points per part, total, failed tests, notes)
     type Expected<'a> = (&'a str, [f64; 4], f64, u64, &'a [&'a str]);
     let expected: [Expected<'_>; 6] = [
@@ -243,14 +233,15 @@ fn one_submission_with_its_own_helpers_scores_100() {
     if !tools("one_submission_with_its_own_helpers_scores_100") {
         return;
     }
-    let o = run(&[
+    let o = grader(&[
         "submission",
         &format!("{CLASS}/own-helpers"),
         FIXTURES,
         "--no-times",
-    ]);
-    let text = test_support::without_provenance(&stdout(&o));
-    assert_eq!(o.status.code(), Some(0), "{text}");
+    ])
+    .run();
+    o.code(0);
+    let text = test_support::without_provenance(stdout(&o));
     let dir = format!("{CLASS}/own-helpers");
     let mut expected = format!(
         "submission {dir}: its own Helpers.hs, GHC {}\n\n",
@@ -295,11 +286,9 @@ fn one_submission_with_its_own_helpers_scores_100() {
 }
 
 fn ghc_version() -> String {
-    let o = Command::new("ghc")
-        .arg("--numeric-version")
-        .output()
-        .unwrap();
-    String::from_utf8(o.stdout).unwrap().trim().to_owned()
+    let o = Cli::new("ghc").arg("--numeric-version").run();
+    o.code(0);
+    stdout(&o).trim().to_owned()
 }
 
 /// A submission made of some parts of a sample, in a fresh folder.
@@ -323,8 +312,8 @@ fn junit_and_json_carry_compile_errors_and_missing_parts() {
     }
     let sub = partial("no-compile", &[3]);
     let dir = sub.path().to_str().unwrap();
-    let o = run(&["submission", dir, FIXTURES, "--format", "junit"]);
-    assert_eq!(o.status.code(), Some(1));
+    let o = grader(&["submission", dir, FIXTURES, "--format", "junit"]).run();
+    o.code(1);
     let xml = stdout(&o);
     assert!(
         xml.contains(&format!(
@@ -344,8 +333,8 @@ fn junit_and_json_carry_compile_errors_and_missing_parts() {
         "{xml}"
     );
 
-    let o = run(&["submission", dir, FIXTURES, "--format", "json"]);
-    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let o = grader(&["submission", dir, FIXTURES, "--format", "json"]).run();
+    let doc: serde_json::Value = serde_json::from_str(stdout(&o)).unwrap();
     assert_eq!(doc["points"]["total"], 0.0);
     assert_eq!(doc["submission"]["helpers"], "default");
     assert_eq!(doc["cases"][0]["failure"], "missing-part");
@@ -364,8 +353,7 @@ fn a_compilation_past_the_time_limit_is_killed_and_scores_0() {
     }
     let sub = partial("correct", &[1, 2]);
     let dir = sub.path().to_str().unwrap();
-    let start = Instant::now();
-    let o = run(&[
+    let o = grader(&[
         "submission",
         dir,
         FIXTURES,
@@ -373,10 +361,11 @@ fn a_compilation_past_the_time_limit_is_killed_and_scores_0() {
         "1ms",
         "--format",
         "json",
-    ]);
-    assert!(start.elapsed() < Duration::from_secs(20));
-    assert_eq!(o.status.code(), Some(1));
-    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    ])
+    .run();
+    assert!(o.elapsed < Duration::from_secs(20), "{:?}", o.elapsed);
+    o.code(1);
+    let doc: serde_json::Value = serde_json::from_str(stdout(&o)).unwrap();
     for part in 0..2 {
         assert_eq!(
             doc["cases"][part]["reason"],
@@ -391,48 +380,44 @@ fn a_compilation_past_the_time_limit_is_killed_and_scores_0() {
 
 #[test]
 fn no_ghc_is_a_clear_usage_error() {
-    let o = run(&[
+    grader(&[
         "submission",
         &format!("{CLASS}/correct"),
         FIXTURES,
         "--ghc",
         "/no/such/ghc",
         "--no-sandbox",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.starts_with("error: cannot run GHC `/no/such/ghc`: "),
-        "{err}"
-    );
-    assert!(err.contains("apt-get install ghc"), "{err}");
-    assert!(o.stdout.is_empty());
+    ])
+    .run()
+    .code(2)
+    .stderr_starts("error: cannot run GHC `/no/such/ghc`: ")
+    .stderr_has("apt-get install ghc")
+    .stdout_is("");
 
     // Not on PATH either.
     let empty = tempfile::tempdir().unwrap();
-    let o = grader(&["submissions", CLASS, FIXTURES, "--no-sandbox"])
+    grader(&["submissions", CLASS, FIXTURES, "--no-sandbox"])
         .env("PATH", empty.path())
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("cannot run GHC `ghc`"), "{err}");
-    assert!(err.contains("apt-get install ghc"), "{err}");
+        .run()
+        .code(2)
+        .stderr_has("cannot run GHC `ghc`")
+        .stderr_has("apt-get install ghc");
 }
 
 #[test]
 fn bad_folders_are_usage_errors() {
-    let o = run(&["submission", "no/such/student", FIXTURES]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.starts_with("error: no/such/student: not a folder (expected the folder with csce322assignment03part01.hs"),
-        "{err}"
-    );
-    let o = run(&["submissions", "no/such/class", FIXTURES]);
-    assert_eq!(o.status.code(), Some(2));
-    let o = run(&["submission", &format!("{CLASS}/correct"), "no/fixtures"]);
-    assert_eq!(o.status.code(), Some(2));
+    grader(&["submission", "no/such/student", FIXTURES])
+        .run()
+        .code(2)
+        .stderr_starts(
+            "error: no/such/student: not a folder (expected the folder with csce322assignment03part01.hs",
+        );
+    grader(&["submissions", "no/such/class", FIXTURES])
+        .run()
+        .code(2);
+    grader(&["submission", &format!("{CLASS}/correct"), "no/fixtures"])
+        .run()
+        .code(2);
 }
 
 /// An output inside the folder being graded is refused before anything is
@@ -462,11 +447,10 @@ fn outputs_inside_the_graded_folder_are_refused_before_grading() {
     let before = listing();
     let c = class.display().to_string();
     let refused = |args: &[&str], flag: &str, path: &str, what: &str| {
-        let o = run(args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        let start = format!("error: {flag} {path}: is inside {what}");
-        assert!(err.starts_with(&start), "{args:?}: {err}");
+        grader(args)
+            .run()
+            .code(2)
+            .stderr_starts(&format!("error: {flag} {path}: is inside {what}"));
         assert_eq!(listing(), before, "{args:?} wrote into the class");
     };
     for (flag, path) in [
@@ -525,30 +509,22 @@ fn a_fixture_linked_into_the_class_is_refused_and_a_fifo_never_hangs() {
         vec!["submissions", c.as_str(), f.as_str()],
         vec!["submission", &format!("{c}/alice"), f.as_str()],
     ] {
-        let o = run(&args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.starts_with(&format!(
-                "error: {}: the fixture resolves to {}, inside ",
-                link.display(),
-                std::fs::canonicalize(&planted).unwrap().display()
-            )),
-            "{args:?}: {err}"
-        );
+        grader(&args).run().code(2).stderr_starts(&format!(
+            "error: {}: the fixture resolves to {}, inside ",
+            link.display(),
+            std::fs::canonicalize(&planted).unwrap().display()
+        ));
     }
     // A FIFO: the case is an ERROR that says what it is, and the run ends.
     std::fs::remove_file(&link).unwrap();
     let fifo = fixtures.join("test03.manyPlayersOneMove.solution");
-    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
-    assert!(made.success());
-    let started = Instant::now();
-    let o = Command::new(env!("CARGO_BIN_EXE_cnf-grader"))
+    Cli::new("mkfifo").arg(&fifo).run().code(0);
+    let o = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .args(["grade", f.as_str(), "--no-times"])
-        .output()
-        .unwrap();
-    assert!(started.elapsed() < Duration::from_secs(60));
-    assert_eq!(o.status.code(), Some(1));
+        .timeout(Duration::from_secs(60))
+        .run();
+    assert!(o.elapsed < Duration::from_secs(60), "{:?}", o.elapsed);
+    o.code(1);
     let text = stdout(&o);
     assert!(
         text.contains(&format!(
@@ -571,12 +547,12 @@ fn a_class_shows_progress_from_the_first_compile_and_resume_counts_what_it_reuse
     }
     let tmp = tempfile::tempdir().unwrap();
     let cache = tmp.path().join("cache");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
-    command
+    let screen = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
         .args(["submissions", CLASS, FIXTURES, "--timeout", "2s", "--cache"])
         .arg(&cache)
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-    let screen = test_support::on_terminal(command, b"", Duration::from_secs(900));
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .timeout(Duration::from_secs(900))
+        .run_on_terminal(b"");
     assert_eq!(screen.code, Some(0), "{}", screen.screen);
     let at = |what: &str| {
         screen
@@ -593,7 +569,7 @@ fn a_class_shows_progress_from_the_first_compile_and_resume_counts_what_it_reuse
         screen.screen
     );
 
-    let o = run(&[
+    grader(&[
         "submissions",
         CLASS,
         FIXTURES,
@@ -602,12 +578,10 @@ fn a_class_shows_progress_from_the_first_compile_and_resume_counts_what_it_reuse
         "--resume",
         "--cache",
         cache.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stderr),
-        "note: --resume: reused the saved results of 6 of the 6 students\n"
-    );
+    ])
+    .run()
+    .code(0)
+    .stderr_is("note: --resume: reused the saved results of 6 of the 6 students\n");
 }
 
 /// Every process descending from `pid`, with its command line.
@@ -713,10 +687,7 @@ fn ctrl_c_while_compiling_stops_ghc_and_removes_its_files() {
     let root = tmp.path().canonicalize().unwrap();
     let child = grader(&["submission", &format!("{CLASS}/correct"), FIXTURES])
         .env("TMPDIR", &root)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn();
     let seen = wait_for(&child, "/usr/lib/ghc/bin/ghc -B/usr/lib/ghc -v0 ");
     interrupt_and_check(child, &seen, &root);
 }
@@ -738,10 +709,7 @@ fn spinning_part() -> (
         "60s",
     ])
     .env("TMPDIR", tmp.path())
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    .spawn();
     let seen = wait_for(&child, "./csce322assignment03part04 ");
     (sub, tmp, child, seen)
 }
@@ -795,9 +763,9 @@ fn misnamed_part_files_are_missing_and_the_report_names_them() {
     rename(1, "csce322assignment03Part01.hs");
     rename(2, "csce322assignment3part02.hs");
     rename(3, "csce322assignment03part03.lhs");
-    let o = run(&["submission", d.to_str().unwrap(), FIXTURES, "--no-times"]);
+    let o = grader(&["submission", d.to_str().unwrap(), FIXTURES, "--no-times"]).run();
     let report = stdout(&o);
-    assert_eq!(o.status.code(), Some(1), "{report}");
+    o.code(1);
     for (part, found) in [
         (1, "csce322assignment03Part01.hs"),
         (2, "csce322assignment3part02.hs"),
@@ -827,7 +795,7 @@ fn a_broken_fixture_never_costs_a_student_points_and_a_fixture_change_does_not_r
     let fx = fixtures_copy();
     let cache = tempfile::tempdir().unwrap();
     let grade = || {
-        let o = run(&[
+        let o = grader(&[
             "submission",
             &format!("{CLASS}/correct"),
             fx.path().to_str().unwrap(),
@@ -835,25 +803,26 @@ fn a_broken_fixture_never_costs_a_student_points_and_a_fixture_change_does_not_r
             "json",
             "--cache",
             cache.path().to_str().unwrap(),
-        ]);
-        let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-        (o.status.code(), doc)
+        ])
+        .run();
+        let doc: serde_json::Value = serde_json::from_str(stdout(&o)).unwrap();
+        (o, doc)
     };
     let compile_times = |doc: &serde_json::Value| -> Vec<f64> {
         (0..4)
             .map(|i| doc["cases"][i]["duration_ms"].as_f64().unwrap())
             .collect()
     };
-    let (code, doc) = grade();
-    assert_eq!(code, Some(0));
+    let (o, doc) = grade();
+    o.code(0);
     assert!(
         compile_times(&doc).iter().all(|&t| t > 0.0),
         "GHC ran: {doc}"
     );
     // An empty expected result: an ERROR for that case, 100 all the same.
     std::fs::write(fx.path().join("test03.onePlayerOneMove.solution"), "").unwrap();
-    let (code, doc) = grade();
-    assert_eq!(code, Some(1), "an ERROR is not a clean pass");
+    let (o, doc) = grade();
+    o.labelled("an ERROR is not a clean pass").code(1);
     assert_eq!(doc["points"]["total"], 100.0, "{doc}");
     assert_eq!(doc["totals"]["errors"], 1);
     let error = doc["cases"]
@@ -895,19 +864,14 @@ fn a_class_killed_halfway_resumes_to_the_same_gradebook() {
             cache.to_str().unwrap(),
         ];
         args.extend(extra);
-        let mut command = grader(&args);
-        command
-            .env("TMPDIR", t)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        (command, csv)
+        (grader(&args).env("TMPDIR", t), csv)
     };
-    let (mut command, whole_csv) = book("whole.csv", &whole, &[]);
-    assert!(command.status().unwrap().success());
+    let (command, whole_csv) = book("whole.csv", &whole, &[]);
+    command.run().code(0);
 
     // Killed with SIGKILL as soon as the first student is saved.
-    let (mut command, part_csv) = book("part.csv", &part, &[]);
-    let mut child = command.spawn().unwrap();
+    let (command, part_csv) = book("part.csv", &part, &[]);
+    let mut child = command.spawn();
     let results = part.join("results");
     let saved = || -> BTreeMap<PathBuf, SystemTime> {
         std::fs::read_dir(&results)
@@ -936,8 +900,8 @@ fn a_class_killed_halfway_resumes_to_the_same_gradebook() {
     );
     assert!(!part_csv.exists(), "no gradebook from the killed run");
 
-    let (mut command, _) = book("part.csv", &part, &["--resume"]);
-    assert!(command.status().unwrap().success());
+    let (command, _) = book("part.csv", &part, &["--resume"]);
+    command.run().code(0);
     assert_eq!(
         std::fs::read_to_string(&part_csv).unwrap(),
         std::fs::read_to_string(&whole_csv).unwrap()
@@ -964,7 +928,7 @@ fn without_a_sandbox_submissions_are_refused_with_how_to_install_one() {
             CLASS.to_owned()
         };
         // As root the user backend would still sandbox: ask for bubblewrap.
-        let o = grader(&[
+        grader(&[
             command,
             &target,
             FIXTURES,
@@ -972,16 +936,11 @@ fn without_a_sandbox_submissions_are_refused_with_how_to_install_one() {
             "bubblewrap",
         ])
         .env("PATH", empty.path())
-        .output()
-        .unwrap();
-        assert_eq!(o.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(
-            err.starts_with("error: cannot set up the sandbox: the bubblewrap backend does not work here: bwrap was not found on PATH (`apt-get install bubblewrap`)"),
-            "{err}"
-        );
-        assert!(err.contains("--no-sandbox"), "{err}");
-        assert!(o.stdout.is_empty());
+        .run()
+        .code(2)
+        .stderr_starts("error: cannot set up the sandbox: the bubblewrap backend does not work here: bwrap was not found on PATH (`apt-get install bubblewrap`)")
+        .stderr_has("--no-sandbox")
+        .stdout_is("");
     }
 }
 
@@ -1021,14 +980,8 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
     .arg(&html)
     .arg("--reports")
     .arg(&reports)
-    .output()
-    .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    .run();
+    o.code(0);
     assert_eq!(
         std::fs::read_to_string(&csv).unwrap(),
         "Student,ID,SIS User ID,SIS Login ID,Section,Assignment 3 (4242)\n\
@@ -1040,15 +993,11 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
          \"Curry, Haskell\",,1004,,,70.00\n\
          \"Wadler, Philip\",,1005,,,92.00\n"
     );
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains(&format!(
-            "warning: {}: left out of the Canvas CSV, as the roster does not name them: own-helpers",
-            csv.display()
-        )),
-        "{err}"
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    o.stderr_has(&format!(
+        "warning: {}: left out of the Canvas CSV, as the roster does not name them: own-helpers",
+        csv.display()
+    ));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout_bytes).unwrap();
     let students = doc["students"].as_array().unwrap();
     assert_eq!(students.len(), 7);
     assert_eq!(students[0]["student"], "absent");
@@ -1093,23 +1042,25 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
     // names differ), nor the other way round.
     let cache = tmp.path().join("resume-cache");
     let resume = |roster: bool| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_cnf-grader"));
-        c.args([
-            "submissions",
-            CLASS,
-            FIXTURES,
-            "--timeout",
-            "2s",
-            "--no-times",
-            "--resume",
-        ])
-        .arg("--cache")
-        .arg(&cache)
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if roster {
-            c.args(["--roster", "tests/submissions/roster.csv"]);
-        }
-        stdout(&c.output().unwrap())
+        let c = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .args([
+                "submissions",
+                CLASS,
+                FIXTURES,
+                "--timeout",
+                "2s",
+                "--no-times",
+                "--resume",
+            ])
+            .arg("--cache")
+            .arg(&cache)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        let c = if roster {
+            c.args(["--roster", "tests/submissions/roster.csv"])
+        } else {
+            c
+        };
+        stdout(&c.run()).to_owned()
     };
     let line = |book: &str, who: &str| {
         book.lines()
@@ -1122,7 +1073,7 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
     assert!(!line(&resume(false), "own-helpers").contains("not in the roster"));
 
     // A canvas CSV without a roster, and a broken roster, are usage errors.
-    let o = run(&[
+    grader(&[
         "submissions",
         CLASS,
         FIXTURES,
@@ -1130,24 +1081,20 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
         "x.csv",
         "--csv-layout",
         "canvas",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--csv-layout canvas needs --roster FILE"));
+    ])
+    .run()
+    .code(2)
+    .stderr_has("--csv-layout canvas needs --roster FILE");
     let bad = tmp.path().join("bad.csv");
     std::fs::write(&bad, "folder,name,id\ncorrect,Ada\n").unwrap();
-    let o = grader(&[
+    grader(&[
         "submissions",
         CLASS,
         FIXTURES,
         "--roster",
         bad.to_str().unwrap(),
     ])
-    .output()
-    .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains(&format!("{}:2: 2 fields, expected 3", bad.display())),
-        "{err}"
-    );
+    .run()
+    .code(2)
+    .stderr_has(&format!("{}:2: 2 fields, expected 3", bad.display()));
 }
