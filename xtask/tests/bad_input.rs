@@ -5,9 +5,8 @@
 
 mod support;
 
-use std::process::{Command, Stdio};
-
 use support::{build_binaries, root};
+use test_support::Cli;
 
 /// (binary and arguments, standard input, exit code, the start of standard error).
 const CASES: &[(&[&str], &str, i32, &str)] = &[
@@ -240,33 +239,20 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
 #[test]
 fn every_binary_refuses_bad_input_the_same_way() {
     let folders = build_binaries();
-    let mut failures = Vec::new();
     for (args, stdin, code, start) in CASES {
         let exe = folders
             .iter()
             .map(|f| f.join(args[0]))
             .find(|p| p.is_file())
             .unwrap_or_else(|| panic!("no binary {}", args[0]));
-        let mut child = Command::new(exe)
+        Cli::new(exe)
             .args(&args[1..])
             .current_dir(root())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary runs");
-        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), stdin.as_bytes())
-            .expect("write stdin");
-        let out = child.wait_with_output().expect("the binary ends");
-        let err = String::from_utf8_lossy(&out.stderr);
-        if out.status.code() != Some(*code) || !err.starts_with(start) || !out.stdout.is_empty() {
-            failures.push(format!(
-                "{}: exit {:?} (want {code}), stderr {err:?} (want it to start with {start:?}), stdout {:?}",
-                args.join(" "),
-                out.status.code(),
-                String::from_utf8_lossy(&out.stdout)
-            ));
-        }
+            .stdin(stdin)
+            .label(args.join(" "))
+            .run()
+            .code(*code)
+            .stdout_is("")
+            .stderr_starts(start);
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -4,30 +4,27 @@
 use std::fs;
 use std::io::Read as _;
 use std::path::Path;
-use std::process::{Command, Output};
+
+use test_support::Cli;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
 }
 
-fn kit(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .arg("gradescope-kit")
-        .args(args)
-        .output()
-        .expect("run xtask")
+/// `cargo xtask gradescope-kit`.
+fn kit() -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_xtask")).arg("gradescope-kit")
 }
 
 /// `--fixtures FX --out OUT --grader GRADER`.
-fn make(fx: &Path, out: &Path, grader: &Path) -> Output {
-    kit(&[
-        "--fixtures".as_ref(),
-        fx.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-        "--grader".as_ref(),
-        grader.as_os_str(),
-    ])
+fn make(fx: &Path, out: &Path, grader: &Path) -> Cli {
+    kit()
+        .arg("--fixtures")
+        .arg(fx)
+        .arg("--out")
+        .arg(out)
+        .arg("--grader")
+        .arg(grader)
 }
 
 /// The zip's entries: (name, unix mode, contents), in the zip's order.
@@ -80,9 +77,8 @@ fn the_zip_holds_exactly_the_kit_and_a_deleted_fixture_does_not_survive() {
     fs::write(&grader, b"\x7fELF a stand-in grader").unwrap();
     let out = tmp.path().join("kit/autograder.zip");
 
-    let run = make(&fx, &out, &grader);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let run = make(&fx, &out, &grader).run();
+    run.code(0);
     let entries = listing(&out);
     let expected: Vec<(&str, u32)> = vec![
         ("bin/cnf-grader", 0o755),
@@ -111,12 +107,8 @@ fn the_zip_holds_exactly_the_kit_and_a_deleted_fixture_does_not_survive() {
         assert_eq!(*bytes, source(name), "{name}");
     }
     // It says what it wrote and what it left out.
-    assert!(stderr.contains("9 files"), "{stderr}");
-    assert!(
-        stderr.contains(
-            "fixtures/NOTES.md, fixtures/tools/make_fixtures.py, fixtures/tools/reference.py"
-        ),
-        "{stderr}"
+    run.stderr_has("9 files").stderr_has(
+        "fixtures/NOTES.md, fixtures/tools/make_fixtures.py, fixtures/tools/reference.py",
     );
     // Nothing but the zip beside it (no temporary file).
     let beside: Vec<_> = fs::read_dir(out.parent().unwrap())
@@ -133,13 +125,13 @@ fn the_zip_holds_exactly_the_kit_and_a_deleted_fixture_does_not_survive() {
 
     // The same inputs give the same bytes.
     let first = fs::read(&out).unwrap();
-    assert_eq!(make(&fx, &out, &grader).status.code(), Some(0));
+    make(&fx, &out, &grader).run().code(0);
     assert_eq!(fs::read(&out).unwrap(), first);
 
     // A fixture deleted since the last build is not in the new zip.
     fs::remove_file(fx.join("b.cnf")).unwrap();
     fs::remove_file(fx.join("b.onePlayerOneMove.solution")).unwrap();
-    assert_eq!(make(&fx, &out, &grader).status.code(), Some(0));
+    make(&fx, &out, &grader).run().code(0);
     let after = names(&out);
     assert!(
         !after.iter().any(|n| n.starts_with("fixtures/b.")),
@@ -156,27 +148,29 @@ fn a_failed_build_leaves_the_old_zip_whole() {
     let grader = tmp.path().join("fake-grader");
     fs::write(&grader, b"grader").unwrap();
     let out = tmp.path().join("autograder.zip");
-    assert_eq!(make(&fx, &out, &grader).status.code(), Some(0));
+    make(&fx, &out, &grader).run().code(0);
     let before = fs::read(&out).unwrap();
 
     // No such grader: exit 2, a message naming it, the old zip untouched.
-    let run = make(&fx, &out, &tmp.path().join("no-such-grader"));
-    assert_eq!(run.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(stderr.contains("no-such-grader"), "{stderr}");
+    make(&fx, &out, &tmp.path().join("no-such-grader"))
+        .run()
+        .code(2)
+        .stderr_has("no-such-grader");
     assert_eq!(fs::read(&out).unwrap(), before);
 
     // Fixtures with no case at all, or a link among them: refused too.
     let empty = tmp.path().join("empty");
     fs::create_dir_all(&empty).unwrap();
     fs::write(empty.join("a.cnf"), "game").unwrap();
-    let run = make(&empty, &out, &grader);
-    assert_eq!(run.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&run.stderr).contains("no .solution file"));
+    make(&empty, &out, &grader)
+        .run()
+        .code(2)
+        .stderr_has("no .solution file");
     std::os::unix::fs::symlink("/etc/passwd", fx.join("c.cnf")).unwrap();
-    let run = make(&fx, &out, &grader);
-    assert_eq!(run.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&run.stderr).contains("c.cnf: a symbolic link"));
+    make(&fx, &out, &grader)
+        .run()
+        .code(2)
+        .stderr_has("c.cnf: a symbolic link");
     assert_eq!(fs::read(&out).unwrap(), before);
     let beside: Vec<_> = fs::read_dir(tmp.path())
         .unwrap()
@@ -194,11 +188,12 @@ fn bad_options_are_usage_errors() {
         &["--out"],
         &["--out", "a", "--out", "b"],
     ] {
-        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
-        let run = kit(&args);
-        assert_eq!(run.status.code(), Some(2), "{args:?}");
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(stderr.starts_with("xtask gradescope-kit: "), "{stderr}");
-        assert!(stderr.contains("usage: cargo xtask"), "{stderr}");
+        kit()
+            .args(args)
+            .label(format!("{args:?}"))
+            .run()
+            .code(2)
+            .stderr_starts("xtask gradescope-kit: ")
+            .stderr_has("usage: cargo xtask");
     }
 }

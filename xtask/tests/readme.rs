@@ -23,14 +23,11 @@
 
 mod support;
 
-use std::io::Read as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 use support::{build_binaries, root};
 
-use test_support::Tool;
-use wait_timeout::ChildExt as _;
+use test_support::{Cli, Tool};
 
 /// How many `$` commands the README's `console` blocks held when this was
 /// last raised: a guard against examples silently dropping out of the check
@@ -228,15 +225,16 @@ fn line_matches(expected: &str, actual: &str) -> bool {
     rest.len() >= last.len() && rest.ends_with(last)
 }
 
-/// Runs `command` through `sh -c` as described at the top, and returns its
-/// exit code (`None`: killed by a signal or by [`TIMEOUT`]) and what it
-/// printed on standard output and standard error together.
-fn run(command: &str, path: &std::ffi::OsStr, cache: &Path) -> (Option<i32>, String) {
-    use std::os::unix::process::CommandExt as _;
-    let (mut reader, writer) = std::io::pipe().expect("a pipe");
-    let mut shell = Command::new("sh");
-    shell
-        .args(["-c", command])
+/// `command` through `sh -c` as described at the top, standard error joined
+/// to standard output (the one stream, as a terminal shows them). It runs
+/// under `timeout`, the leader of its own process group: at [`TIMEOUT`] the
+/// whole group is killed, so no grandchild outlives the example, and the run
+/// ends by a signal, reported like any other failure.
+fn shell(command: &str, path: &std::ffi::OsStr, cache: &Path) -> Cli {
+    let limit = format!("{}s", TIMEOUT.as_secs());
+    Cli::new("timeout")
+        .args(["--signal=KILL", &limit, "sh", "-c"])
+        .arg(format!("exec 2>&1\n{command}"))
         .current_dir(root())
         .env("PATH", path)
         .env("NO_COLOR", "1")
@@ -244,31 +242,8 @@ fn run(command: &str, path: &std::ffi::OsStr, cache: &Path) -> (Option<i32>, Str
         // The grader's cache of compiled submissions stays out of the
         // user's own.
         .env("XDG_CACHE_HOME", cache)
-        .stdin(Stdio::null())
-        .stdout(writer.try_clone().expect("a second pipe end"))
-        .stderr(writer)
-        .process_group(0);
-    let mut child = shell.spawn().expect("start sh");
-    // The command holds the other copies of the pipe's writing end.
-    drop(shell);
-    let read = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = reader.read_to_end(&mut bytes);
-        bytes
-    });
-    let status = match child.wait_timeout(TIMEOUT).expect("wait for sh") {
-        Some(status) => status.code(),
-        None => {
-            // Its whole process group, so no grandchild keeps the pipe open.
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
-                .status();
-            let _ = child.wait();
-            None
-        }
-    };
-    let bytes = read.join().expect("the reading thread");
-    (status, String::from_utf8_lossy(&bytes).into_owned())
+        // `timeout` ends it first; this only guards against `timeout` itself.
+        .timeout(TIMEOUT + Duration::from_secs(60))
 }
 
 #[test]
@@ -297,7 +272,12 @@ fn readme_examples_are_what_the_programs_print() {
         if !example.needs.is_empty() && !test_support::require(&name, &example.needs) {
             continue;
         }
-        let (status, printed) = run(&example.command, &path, cache.path());
+        let run = shell(&example.command, &path, cache.path())
+            .label(&name)
+            .run();
+        let status = run.code_or_signal();
+        // Only `timeout` or `sh` failing to start writes here.
+        let printed = format!("{}{}", run.stdout, run.stderr);
         let actual: Vec<&str> = printed.lines().collect();
         if status != Some(example.status) || !matches(&example.expected, &actual) {
             failures.push(format!(

@@ -1,37 +1,11 @@
 //! End-to-end tests of the `mastermind` binary, with standard input piped.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use mastermind_core::{Code, Game, Score};
+use test_support::Cli;
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-#[track_caller]
-fn run(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mastermind"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start mastermind");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-        code: out.status.code().unwrap(),
-    }
+/// `mastermind`, standard input empty unless a test gives some.
+fn mastermind() -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_mastermind"))
 }
 
 /// The menu of spec §5 with the title `Mastermind`, up to and including the prompt.
@@ -50,89 +24,92 @@ const BOTTOM: &str = "\\================================/\n";
 
 #[test]
 fn both_plays_the_dbcb_example() {
-    let r = run(&["both", "--secret", "dbcb"], "");
-    assert_eq!(
-        r.stdout,
-        "Computer turn 1: \"abcd\" => 21\n\
-         Computer turn 2: \"aabd\" => 02\n\
-         Computer turn 3: \"bbca\" => 21\n\
-         Computer turn 4: \"dbcb\" => 40\n\
-         I'm the best!\n"
-    );
-    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    mastermind()
+        .args(["both", "--secret", "dbcb"])
+        .run()
+        .stdout_is(
+            "Computer turn 1: \"abcd\" => 21\n\
+             Computer turn 2: \"aabd\" => 02\n\
+             Computer turn 3: \"bbca\" => 21\n\
+             Computer turn 4: \"dbcb\" => 40\n\
+             I'm the best!\n",
+        )
+        .clean();
 }
 
 #[test]
 fn menu_quit_draws_the_box() {
-    let r = run(&[], "q\n");
     // The original's `main` prints an empty line after its menu returns.
     let want = format!("{MENU}| ==> Quit                       |\n{BOTTOM}\n");
-    assert_eq!(r.stdout, want);
-    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    mastermind().stdin("q\n").run().stdout_is(&want).clean();
 }
 
 #[test]
 fn menu_repeats_the_prompt_and_runs_a_computer_game() {
-    let r = run(&[], " x \nquit\nC\n21\n02\n21\n40\nQ\n");
     let want = format!(
         "{MENU}|> |> | ==> Computer player            |\n{BOTTOM}\n\
          Computer turn 1: \"abcd\" => Computer turn 2: \"aabd\" => \
          Computer turn 3: \"bbca\" => Computer turn 4: \"dbcb\" => I'm the best!\n\
          {MENU}| ==> Quit                       |\n{BOTTOM}\n\n"
     );
-    assert_eq!(r.stdout, want);
-    assert_eq!(r.code, 0);
+    mastermind()
+        .stdin(" x \nquit\nC\n21\n02\n21\n40\nQ\n")
+        .run()
+        .stdout_is(&want)
+        .code(0);
 }
 
 #[test]
 fn end_of_input_at_the_menu_is_quiet() {
-    let r = run(&[], "");
-    assert_eq!(r.stdout, MENU);
-    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    mastermind().run().stdout_is(MENU).clean();
 }
 
 #[test]
 fn computer_game_with_an_invalid_score() {
     // "5x", "41" (sum above 4) and "2" are rejected and the same turn is asked again.
-    let r = run(&["computer"], "21\n5x\n41\n2\n02\n 21 \n40\n");
-    assert_eq!(
-        r.stdout,
-        "Computer turn 1: \"abcd\" => Computer turn 2: \"aabd\" => \
-         Computer turn 2: \"aabd\" => Computer turn 2: \"aabd\" => \
-         Computer turn 2: \"aabd\" => Computer turn 3: \"bbca\" => \
-         Computer turn 4: \"dbcb\" => I'm the best!\n"
-    );
-    assert_eq!(r.code, 0);
+    mastermind()
+        .arg("computer")
+        .stdin("21\n5x\n41\n2\n02\n 21 \n40\n")
+        .run()
+        .stdout_is(
+            "Computer turn 1: \"abcd\" => Computer turn 2: \"aabd\" => \
+             Computer turn 2: \"aabd\" => Computer turn 2: \"aabd\" => \
+             Computer turn 2: \"aabd\" => Computer turn 3: \"bbca\" => \
+             Computer turn 4: \"dbcb\" => I'm the best!\n",
+        )
+        .code(0);
 }
 
 #[test]
 fn computer_game_catches_a_cheater() {
     // abcd 00 leaves the codes over {e, f}; eeee 00 leaves ffff; ffff 00 leaves nothing.
-    let r = run(&["computer"], "00\n00\n00\n");
-    assert_eq!(
-        r.stdout,
-        "Computer turn 1: \"abcd\" => Computer turn 2: \"eeee\" => \
-         Computer turn 3: \"ffff\" => You, cheater! You've made a mistake, haven't you?\n"
-    );
-    assert_eq!(r.code, 0);
+    mastermind()
+        .arg("computer")
+        .stdin("00\n00\n00\n")
+        .run()
+        .stdout_is(
+            "Computer turn 1: \"abcd\" => Computer turn 2: \"eeee\" => \
+             Computer turn 3: \"ffff\" => You, cheater! You've made a mistake, haven't you?\n",
+        )
+        .code(0);
 }
 
 #[test]
 fn end_of_input_in_a_game_is_quiet() {
-    let r = run(&["computer"], "21\n");
-    assert_eq!(
-        r.stdout,
-        "Computer turn 1: \"abcd\" => Computer turn 2: \"aabd\" => "
-    );
-    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    mastermind()
+        .arg("computer")
+        .stdin("21\n")
+        .run()
+        .stdout_is("Computer turn 1: \"abcd\" => Computer turn 2: \"aabd\" => ")
+        .clean();
 }
 
 #[test]
 fn human_game_with_hint_and_refused_guesses() {
-    let r = run(
-        &["human", "--secret", "dbcb"],
-        "?\nabzd\nabc\naabb\n?\ndbcb\n",
-    );
+    let r = mastermind()
+        .args(["human", "--secret", "dbcb"])
+        .stdin("?\nabzd\nabc\naabb\n?\ndbcb\n")
+        .run();
     // aabb against dbcb: the last b is right, the other b is wrong: 1-1. The codes left are
     // counted here by brute force with `calc_score`; abcd is the first of them in the original
     // order (against aabb: the a is right, the b is wrong).
@@ -141,67 +118,75 @@ fn human_game_with_hint_and_refused_guesses() {
     let left = (0..g.num_codes())
         .filter(|&c| g.calc_score(Code(c), aabb) == Score::new(1, 1))
         .count();
-    assert_eq!(
-        r.stdout,
-        format!(
-            "Human turn 1: 1296 codes are still possible: try abcd\n\
-             Human turn 1: invalid code 'abzd': letter 'z' at position 3 is not a colour, expected letters a-f\n\
-             Human turn 1: Human turn 1: score: 1-1\n\
-             Human turn 2: {left} codes are still possible: try abcd\n\
-             Human turn 2: score: 4-0\n\
-             Congratulation!\n"
-        )
-    );
-    assert_eq!(r.code, 0);
+    r.stdout_is(&format!(
+        "Human turn 1: 1296 codes are still possible: try abcd\n\
+         Human turn 1: invalid code 'abzd': letter 'z' at position 3 is not a colour, expected letters a-f\n\
+         Human turn 1: Human turn 1: score: 1-1\n\
+         Human turn 2: {left} codes are still possible: try abcd\n\
+         Human turn 2: score: 4-0\n\
+         Congratulation!\n"
+    ))
+    .code(0);
 }
 
 #[test]
 fn menu_human_game_with_a_seed() {
-    let r = run(&["--seed", "7"], "h\nq\n");
-    assert!(r.stdout.starts_with(&format!(
-        "{MENU}| ==> Human player               |\n{BOTTOM}\nHuman turn 1: "
-    )));
-    assert_eq!(r.code, 0);
+    let r = mastermind().args(["--seed", "7"]).stdin("h\nq\n").run();
+    assert!(
+        r.stdout.starts_with(&format!(
+            "{MENU}| ==> Human player               |\n{BOTTOM}\nHuman turn 1: "
+        )),
+        "{}",
+        r.describe()
+    );
+    r.code(0);
 }
 
 #[test]
 fn knuth_computer_player_in_the_menu() {
-    let r = run(&["--strategy", "knuth"], "c\n");
+    let r = mastermind()
+        .args(["--strategy", "knuth"])
+        .stdin("c\n")
+        .run();
     assert!(
         r.stdout.ends_with("\nComputer turn 1: \"aabb\" => "),
         "{}",
         r.stdout
     );
-    assert_eq!(r.code, 0);
+    r.code(0);
 }
 
 #[test]
 fn other_sizes() {
     // 3 pegs, 2 colours: first guess aba; bbb gives 10; the first code in order with
     // score 10 against aba is bbb.
-    let r = run(
-        &["--pegs", "3", "--colors", "2", "both", "--secret", "bbb"],
-        "",
-    );
-    assert_eq!(
-        r.stdout,
-        "Computer turn 1: \"aba\" => 10\nComputer turn 2: \"bbb\" => 30\nI'm the best!\n"
-    );
-    let r = run(&["--pegs", "2", "--colors", "3"], "q\n");
-    assert!(r.stdout.contains("| [Q] Quit                       |\n"));
-    let r = run(
-        &["--pegs", "5", "--colors", "8", "score", "aabbc", "hhhha"],
-        "",
-    );
-    assert_eq!(r.stdout, "01\n");
+    mastermind()
+        .args(["--pegs", "3", "--colors", "2", "both", "--secret", "bbb"])
+        .run()
+        .stdout_is(
+            "Computer turn 1: \"aba\" => 10\nComputer turn 2: \"bbb\" => 30\nI'm the best!\n",
+        );
+    mastermind()
+        .args(["--pegs", "2", "--colors", "3"])
+        .stdin("q\n")
+        .run()
+        .stdout_has("| [Q] Quit                       |\n");
+    mastermind()
+        .args(["--pegs", "5", "--colors", "8", "score", "aabbc", "hhhha"])
+        .run()
+        .stdout_is("01\n");
 }
 
 #[test]
 fn seeded_games_are_reproducible() {
-    let a = run(&["both", "--seed", "42", "--strategy", "knuth"], "");
-    let b = run(&["both", "--seed", "42", "--strategy", "knuth"], "");
+    let a = mastermind()
+        .args(["both", "--seed", "42", "--strategy", "knuth"])
+        .run();
+    let b = mastermind()
+        .args(["both", "--seed", "42", "--strategy", "knuth"])
+        .run();
     assert_eq!(a.stdout, b.stdout);
-    assert!(a.stdout.ends_with("I'm the best!\n"));
+    assert!(a.stdout.ends_with("I'm the best!\n"), "{}", a.describe());
     assert!(
         a.stdout.lines().count() <= 6,
         "knuth needs at most 5 guesses"
@@ -210,35 +195,46 @@ fn seeded_games_are_reproducible() {
 
 #[test]
 fn score_prints_two_digits() {
-    let r = run(&["score", "dbcb", "abcd"], "");
-    assert_eq!((r.stdout.as_str(), r.code), ("21\n", 0));
-    let r = run(&["score", "dbcb", "aabd"], "");
-    assert_eq!(r.stdout, "02\n");
+    mastermind()
+        .args(["score", "dbcb", "abcd"])
+        .run()
+        .stdout_is("21\n")
+        .code(0);
+    mastermind()
+        .args(["score", "dbcb", "aabd"])
+        .run()
+        .stdout_is("02\n");
 }
 
 #[test]
 fn stats_text_and_json() {
-    let r = run(&["stats", "--strategy", "knuth"], "");
-    assert_eq!(
-        r.stdout,
+    let r = mastermind().args(["stats", "--strategy", "knuth"]).run();
+    r.stdout_is(
         "strategy: knuth\npegs: 4\ncolors: 6\ncodes: 1296\ntotal: 5801\naverage: 4.4761\n\
-         worst: 5\nhistogram: 1/6/62/533/694\n"
+         worst: 5\nhistogram: 1/6/62/533/694\n",
     );
     // `human`, the word of every binary (the old `text` still works).
     for format in ["human", "text"] {
-        let named = run(&["stats", "--strategy", "knuth", "--format", format], "");
-        assert_eq!(named.stdout, r.stdout, "--format {format}");
-        let tree = run(
-            &["tree", "--pegs", "2", "--colors", "2", "--format", format],
-            "",
-        );
-        let plain = run(&["tree", "--pegs", "2", "--colors", "2"], "");
-        assert_eq!(tree.stdout, plain.stdout, "tree --format {format}");
+        mastermind()
+            .args(["stats", "--strategy", "knuth", "--format", format])
+            .label(format!("--format {format}"))
+            .run()
+            .stdout_is(&r.stdout);
+        let plain = mastermind()
+            .args(["tree", "--pegs", "2", "--colors", "2"])
+            .run();
+        mastermind()
+            .args(["tree", "--pegs", "2", "--colors", "2", "--format", format])
+            .label(format!("tree --format {format}"))
+            .run()
+            .stdout_is(&plain.stdout);
     }
-    let help = run(&["stats", "--help"], "");
-    assert!(help.stdout.contains("human"), "{}", help.stdout);
-    assert!(!help.stdout.contains("text"), "{}", help.stdout);
-    let r = run(&["stats", "--format", "json"], "");
+    mastermind()
+        .args(["stats", "--help"])
+        .run()
+        .stdout_has("human")
+        .stdout_lacks("text");
+    let r = mastermind().args(["stats", "--format", "json"]).run();
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["strategy"], "first-consistent");
     assert_eq!(
@@ -260,18 +256,20 @@ fn stats_text_and_json() {
 
 #[test]
 fn stats_with_a_first_guess() {
-    let r = run(&["stats", "--strategy", "knuth", "--first", "aabb"], "");
-    assert!(r.stdout.contains("total: 5801\n"), "{}", r.stdout);
+    mastermind()
+        .args(["stats", "--strategy", "knuth", "--first", "aabb"])
+        .run()
+        .stdout_has("total: 5801\n");
 }
 
+/// `mastermind ARGS` is refused as bad input: exit 2, nothing on standard
+/// output, an `error: ` on standard error holding every one of `needles`.
 #[track_caller]
 fn bad(args: &[&str], needles: &[&str]) {
-    let r = run(args, "");
-    assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
-    assert_eq!(r.stdout, "");
-    assert!(r.stderr.starts_with("error: "), "{args:?}: {:?}", r.stderr);
+    let r = mastermind().args(args).label(format!("{args:?}")).run();
+    r.code(2).stdout_is("").stderr_starts("error: ");
     for n in needles {
-        assert!(r.stderr.contains(n), "{args:?}: {:?} lacks {n:?}", r.stderr);
+        r.stderr_has(n);
     }
 }
 
@@ -297,11 +295,10 @@ fn bad_input_exits_2_with_a_clear_message() {
 
 #[test]
 fn flags_apply_only_where_they_mean_something() {
-    let r = run(&["score", "--help"], "");
-    assert_eq!(r.code, 0);
-    assert!(r.stdout.contains("--pegs") && r.stdout.contains("--colors"));
+    let r = mastermind().args(["score", "--help"]).run();
+    r.code(0).stdout_has("--pegs").stdout_has("--colors");
     for flag in ["--strategy", "--max-guesses", "--seed", "--first"] {
-        assert!(!r.stdout.contains(flag), "score --help lists {flag}");
+        r.stdout_lacks(flag);
     }
     bad(
         &["--strategy", "knuth", "score", "dbcb", "abcd"],
@@ -313,39 +310,47 @@ fn flags_apply_only_where_they_mean_something() {
     );
     bad(&["--seed", "1", "stats"], &["--seed", "stats"]);
     // Flags of the player and the seed may come before or after the subcommand.
-    let r = run(&["--strategy", "knuth", "both", "--secret", "dbcb"], "");
+    let r = mastermind()
+        .args(["--strategy", "knuth", "both", "--secret", "dbcb"])
+        .run();
     assert!(
         r.stdout.starts_with("Computer turn 1: \"aabb\""),
         "{}",
         r.stdout
     );
-    let a = run(&["--seed", "42", "both"], "");
-    let b = run(&["both", "--seed", "42"], "");
-    assert_eq!((a.code, &a.stdout), (0, &b.stdout));
+    let b = mastermind().args(["both", "--seed", "42"]).run();
+    mastermind()
+        .args(["--seed", "42", "both"])
+        .run()
+        .code(0)
+        .stdout_is(&b.stdout);
 }
 
 #[test]
 fn version_is_printed() {
-    let r = run(&["--version"], "");
-    assert_eq!(r.code, 0);
-    assert_eq!(
-        r.stdout,
-        format!("mastermind {}\n", env!("CARGO_PKG_VERSION"))
-    );
+    mastermind()
+        .arg("--version")
+        .run()
+        .code(0)
+        .stdout_is(&format!("mastermind {}\n", env!("CARGO_PKG_VERSION")));
 }
 
 #[cfg(target_os = "linux")]
 #[test]
 fn a_failed_write_exits_2() {
+    // Standard output on /dev/full, where every write fails: the builder's
+    // command, with that one stream set.
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_mastermind"))
-        .args(["score", "dbcb", "abcd"])
+    let cli = mastermind().args(["score", "dbcb", "abcd"]);
+    let out = cli
+        .command()
+        .stdin(std::process::Stdio::null())
         .stdout(full)
         .output()
-        .unwrap();
+        .unwrap_or_else(|e| panic!("{} does not start: {e}", cli.shown()));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.starts_with("error: "), "{stderr}");
@@ -354,12 +359,7 @@ fn a_failed_write_exits_2() {
 #[test]
 fn a_closed_pipe_exits_quietly() {
     // The reader goes away before the tree (about 1400 lines) is written.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mastermind"))
-        .args(["tree", "--strategy", "knuth"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = mastermind().args(["tree", "--strategy", "knuth"]).spawn();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -369,16 +369,17 @@ fn a_closed_pipe_exits_quietly() {
 #[test]
 fn the_biggest_game_is_played_without_listing_codes() {
     // 26^8 codes: first-consistent searches depth-first; the heuristics refuse clearly.
-    let r = run(
-        &[
+    let r = mastermind()
+        .args([
             "--pegs", "8", "--colors", "26", "both", "--secret", "zyxwvuta",
-        ],
-        "",
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+        ])
+        .run();
+    r.code(0);
     assert!(
         r.stdout
-            .starts_with("Computer turn 1: \"abcdefgh\" => 01\n")
+            .starts_with("Computer turn 1: \"abcdefgh\" => 01\n"),
+        "{}",
+        r.describe()
     );
     assert!(
         r.stdout.ends_with("\"zyxwvuta\" => 80\nI'm the best!\n"),
@@ -401,26 +402,29 @@ fn the_biggest_game_is_played_without_listing_codes() {
 
 /// The knuth 4×6 tree as `tree --format json` writes it.
 fn knuth_tree() -> serde_json::Value {
-    let r = run(&["tree", "--strategy", "knuth", "--format", "json"], "");
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = mastermind()
+        .args(["tree", "--strategy", "knuth", "--format", "json"])
+        .run();
+    r.code(0);
     serde_json::from_str(&r.stdout).unwrap()
 }
 
-#[track_caller]
-fn check_tree(tree: &serde_json::Value) -> Run {
-    run(&["check-tree", "-"], &tree.to_string())
+/// `check-tree` reading `tree` from standard input.
+fn check_tree(tree: &serde_json::Value) -> Cli {
+    mastermind()
+        .args(["check-tree", "-"])
+        .stdin(tree.to_string())
 }
-
 #[test]
 fn check_tree_accepts_a_written_tree() {
-    let r = check_tree(&knuth_tree());
-    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
-    // The figures of spec §7 for knuth, read back from the tree alone.
-    assert_eq!(
-        r.stdout,
-        "pegs: 4\ncolors: 6\ncodes: 1296\ntotal: 5801\naverage: 4.4761\nworst: 5\n\
-         histogram: 1/6/62/533/694\n"
-    );
+    check_tree(&knuth_tree())
+        .run()
+        .clean()
+        // The figures of spec §7 for knuth, read back from the tree alone.
+        .stdout_is(
+            "pegs: 4\ncolors: 6\ncodes: 1296\ntotal: 5801\naverage: 4.4761\nworst: 5\n\
+             histogram: 1/6/62/533/694\n",
+        );
 }
 
 #[test]
@@ -455,9 +459,7 @@ fn check_tree_refuses_a_changed_score() {
     }
     let mut t = knuth_tree();
     let want = change(&mut t, &mut Vec::new()).expect("a node without every score");
-    let r = check_tree(&t);
-    assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(r.stderr.starts_with(&want), "{} / {want}", r.stderr);
+    check_tree(&t).run().code(1).stderr_starts(&want);
 }
 
 #[test]
@@ -490,9 +492,7 @@ fn check_tree_refuses_a_missing_secret() {
     }
     let mut t = knuth_tree();
     let want = cut(&mut t, &mut Vec::new()).expect("a leaf");
-    let r = check_tree(&t);
-    assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(r.stderr.starts_with(&want), "{} / {want}", r.stderr);
+    check_tree(&t).run().code(1).stderr_starts(&want);
 }
 
 #[test]
@@ -501,60 +501,47 @@ fn check_tree_refuses_an_unreachable_branch() {
     let mut t = knuth_tree();
     let extra = serde_json::json!({"guess": "abcd"});
     t["next"]["31"] = extra.clone();
-    let r = check_tree(&t);
-    assert_eq!(r.code, 1);
-    assert!(
-        r.stderr
-            .starts_with("error: invalid tree at aabb: branch 31 is unreachable"),
-        "{}",
-        r.stderr
-    );
+    check_tree(&t)
+        .run()
+        .code(1)
+        .stderr_starts("error: invalid tree at aabb: branch 31 is unreachable");
     // ... and after aabb 40 the game is over.
     let mut t = knuth_tree();
     t["next"]["40"] = extra;
-    let r = check_tree(&t);
-    assert_eq!(r.code, 1);
-    assert!(
-        r.stderr.contains("branch 40 follows the winning score"),
-        "{}",
-        r.stderr
-    );
+    check_tree(&t)
+        .run()
+        .code(1)
+        .stderr_has("branch 40 follows the winning score");
 }
 
 #[test]
 fn check_tree_unreadable_input_exits_2() {
-    let r = run(&["check-tree", "-"], "{\"guess\": ");
-    assert_eq!(r.code, 2);
-    assert!(
-        r.stderr.starts_with("error: tree <stdin> is not JSON: "),
-        "{}",
-        r.stderr
-    );
-    let r = run(&["check-tree", "/no/such/tree.json"], "");
-    assert_eq!(r.code, 2);
-    assert!(
-        r.stderr
-            .starts_with("error: cannot read tree /no/such/tree.json: "),
-        "{}",
-        r.stderr
-    );
+    mastermind()
+        .args(["check-tree", "-"])
+        .stdin("{\"guess\": ")
+        .run()
+        .code(2)
+        .stderr_starts("error: tree <stdin> is not JSON: ");
+    mastermind()
+        .args(["check-tree", "/no/such/tree.json"])
+        .run()
+        .code(2)
+        .stderr_starts("error: cannot read tree /no/such/tree.json: ");
     // The right JSON for another game: the size is named.
-    let r = run(
-        &["check-tree", "--colors", "7", "-"],
-        &knuth_tree().to_string(),
-    );
-    assert_eq!(r.code, 1);
-    assert!(
-        r.stderr.contains("give the tree's --pegs and --colors"),
-        "{}",
-        r.stderr
-    );
+    mastermind()
+        .args(["check-tree", "--colors", "7", "-"])
+        .stdin(knuth_tree().to_string())
+        .run()
+        .code(1)
+        .stderr_has("give the tree's --pegs and --colors");
 }
 
 #[test]
 fn tree_as_graphviz() {
-    let r = run(&["tree", "--strategy", "knuth", "--format", "dot"], "");
-    assert_eq!(r.code, 0);
+    let r = mastermind()
+        .args(["tree", "--strategy", "knuth", "--format", "dot"])
+        .run();
+    r.code(0);
     assert!(r.stdout.starts_with("digraph strategy {\n"));
     assert!(
         r.stdout
@@ -562,8 +549,10 @@ fn tree_as_graphviz() {
         "{}",
         &r.stdout[..200]
     );
-    assert!(r.stdout.contains("  n0 -> n1 [label=\"00\"];\n"));
-    let r = run(&["tree", "--colors", "7", "--format", "dot"], "");
-    assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("too big to draw"), "{}", r.stderr);
+    r.stdout_has("  n0 -> n1 [label=\"00\"];\n");
+    mastermind()
+        .args(["tree", "--colors", "7", "--format", "dot"])
+        .run()
+        .code(2)
+        .stderr_has("too big to draw");
 }

@@ -1,6 +1,7 @@
 //! The exact optimal strategy reproduces the published optimal totals (spec §7, issue 7).
 
 use mastermind_core::{DecisionTree, Error, Game, Solver, Strategy, stats};
+use test_support::Cli;
 
 /// The optimal total for `pegs`×`colors`, optionally within `limit` guesses.
 fn optimal_total(pegs: u32, colors: u32, limit: Option<u32>) -> u64 {
@@ -132,18 +133,9 @@ fn five_by_five_search_finds_the_stored_total() {
     assert_eq!(optimal_total(5, 5, None), 13496);
 }
 
-/// Runs the `mastermind` binary; returns stdout, stderr and the exit code.
-fn mastermind(args: &[&str]) -> (String, String, i32) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mastermind"))
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("start mastermind");
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap(),
-    )
+/// The `mastermind` binary, standard input empty.
+fn mastermind() -> Cli {
+    Cli::new(env!("CARGO_BIN_EXE_mastermind"))
 }
 
 /// Plays `secret` through a printed JSON tree; returns the guesses it takes.
@@ -169,9 +161,9 @@ fn tree_agrees_with_stats(size: &[&str], strategy: &str) {
     let game = Game::new(pegs, colors).unwrap();
     let mut args = size.to_vec();
     args.extend(["--strategy", strategy, "tree", "--format", "json"]);
-    let (out, err, code) = mastermind(&args);
-    assert_eq!((code, err.as_str()), (0, ""));
-    let tree: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let run = mastermind().args(&args).run();
+    run.clean();
+    let tree: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let mut histogram = Vec::new();
     for c in 0..game.num_codes() {
         let n = play(game, &tree, mastermind_core::Code(c)) as usize;
@@ -187,9 +179,9 @@ fn tree_agrees_with_stats(size: &[&str], strategy: &str) {
         .sum();
     let mut args = size.to_vec();
     args.extend(["--strategy", strategy, "stats", "--format", "json"]);
-    let (out, _, code) = mastermind(&args);
-    assert_eq!(code, 0);
-    let stats: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let run = mastermind().args(&args).run();
+    run.code(0);
+    let stats: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(stats["total"], total, "{strategy}");
     assert_eq!(stats["worst"], histogram.len());
     assert_eq!(stats["histogram"], serde_json::json!(histogram));
@@ -206,32 +198,34 @@ fn printed_trees_play_like_stats() {
 
 #[test]
 fn optimal_stats_text_and_tree_text() {
-    let (out, _, code) = mastermind(&[
-        "--pegs",
-        "3",
-        "--colors",
-        "6",
-        "--strategy",
-        "optimal",
-        "stats",
-    ]);
-    assert_eq!(code, 0);
-    assert!(
-        out.contains("total: 854\n") && out.contains("average: 3.9537\n"),
-        "{out}"
-    );
-    let (out, _, code) = mastermind(&[
-        "--pegs",
-        "2",
-        "--colors",
-        "3",
-        "--strategy",
-        "optimal",
-        "tree",
-    ]);
-    assert_eq!(code, 0);
+    mastermind()
+        .args([
+            "--pegs",
+            "3",
+            "--colors",
+            "6",
+            "--strategy",
+            "optimal",
+            "stats",
+        ])
+        .run()
+        .code(0)
+        .stdout_has("total: 854\n")
+        .stdout_has("average: 3.9537\n");
+    let run = mastermind()
+        .args([
+            "--pegs",
+            "2",
+            "--colors",
+            "3",
+            "--strategy",
+            "optimal",
+            "tree",
+        ])
+        .run();
+    run.code(0);
     // The root line names the first guess and all 9 codes; every other line is one score deeper.
-    let mut lines = out.lines();
+    let mut lines = run.stdout.lines();
     assert!(lines.next().unwrap().ends_with(" (9)"));
     for l in lines {
         let body = l.trim_start();
@@ -243,31 +237,36 @@ fn optimal_stats_text_and_tree_text() {
 #[test]
 fn both_plays_the_optimal_tree() {
     let game = Game::new(3, 6).unwrap();
-    let (tree, _, _) = mastermind(&[
-        "--pegs",
-        "3",
-        "--colors",
-        "6",
-        "--strategy",
-        "optimal",
-        "tree",
-        "--format",
-        "json",
-    ]);
-    let tree: serde_json::Value = serde_json::from_str(&tree).unwrap();
-    for secret in ["aaa", "fed", "abc", "ccf"] {
-        let (out, _, code) = mastermind(&[
+    let tree = mastermind()
+        .args([
             "--pegs",
             "3",
             "--colors",
             "6",
             "--strategy",
             "optimal",
-            "both",
-            "--secret",
-            secret,
-        ]);
-        assert_eq!(code, 0);
+            "tree",
+            "--format",
+            "json",
+        ])
+        .run();
+    let tree: serde_json::Value = serde_json::from_str(&tree.stdout).unwrap();
+    for secret in ["aaa", "fed", "abc", "ccf"] {
+        let run = mastermind()
+            .args([
+                "--pegs",
+                "3",
+                "--colors",
+                "6",
+                "--strategy",
+                "optimal",
+                "both",
+                "--secret",
+                secret,
+            ])
+            .run();
+        run.code(0);
+        let out = &run.stdout;
         let turns = out
             .lines()
             .filter(|l| l.starts_with("Computer turn"))
@@ -286,30 +285,30 @@ fn both_plays_the_optimal_tree() {
 
 #[test]
 fn bad_guess_limits_are_usage_errors() {
-    let (_, err, code) = mastermind(&["--strategy", "knuth", "--max-guesses", "5", "stats"]);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("--max-guesses applies to --strategy optimal only"),
-        "{err}"
-    );
-    let (_, err, code) = mastermind(&[
-        "--pegs",
-        "2",
-        "--colors",
-        "6",
-        "--strategy",
-        "optimal",
-        "--max-guesses",
-        "3",
-        "stats",
-    ]);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("no strategy finds every secret within 3 guesses"),
-        "{err}"
-    );
-    let (_, _, code) = mastermind(&["--strategy", "optimal", "--max-guesses", "0", "stats"]);
-    assert_eq!(code, 2);
+    mastermind()
+        .args(["--strategy", "knuth", "--max-guesses", "5", "stats"])
+        .run()
+        .code(2)
+        .stderr_has("--max-guesses applies to --strategy optimal only");
+    mastermind()
+        .args([
+            "--pegs",
+            "2",
+            "--colors",
+            "6",
+            "--strategy",
+            "optimal",
+            "--max-guesses",
+            "3",
+            "stats",
+        ])
+        .run()
+        .code(2)
+        .stderr_has("no strategy finds every secret within 3 guesses");
+    mastermind()
+        .args(["--strategy", "optimal", "--max-guesses", "0", "stats"])
+        .run()
+        .code(2);
 }
 
 /// The least total by plain exhaustive search: every code as a guess, no bounds, no

@@ -2,7 +2,9 @@
 //! workspace's binaries built in the tests' own profile.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use test_support::Cli;
 
 /// The repository root.
 pub(crate) fn root() -> PathBuf {
@@ -31,19 +33,18 @@ pub(crate) fn profile() -> String {
 /// Builds every binary of the workspace and returns the folders that hold
 /// them (the artifacts cargo reports, so a custom target folder works too).
 pub(crate) fn build_binaries() -> Vec<PathBuf> {
-    let output = Command::new(env!("CARGO"))
+    // A cold build on a busy machine, or one waiting for another build's
+    // lock, takes minutes: more than a program under test may.
+    let build = Cli::new(env!("CARGO"))
         .current_dir(root())
         .args(["build", "--workspace", "--bins", "--quiet"])
         .args(["--profile", &profile(), "--message-format", "json"])
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("run cargo build");
-    assert!(
-        output.status.success(),
-        "cargo build --workspace --bins failed"
-    );
+        .timeout(Duration::from_secs(30 * 60))
+        .label("cargo build --workspace --bins")
+        .run();
+    build.code(0);
     let mut folders: Vec<PathBuf> = Vec::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
+    for line in build.stdout.lines() {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
