@@ -239,20 +239,32 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
 #[test]
 fn every_binary_refuses_bad_input_the_same_way() {
     let folders = build_binaries();
-    for (args, stdin, code, start) in CASES {
-        let exe = folders
-            .iter()
-            .map(|f| f.join(args[0]))
-            .find(|p| p.is_file())
-            .unwrap_or_else(|| panic!("no binary {}", args[0]));
-        Cli::new(exe)
-            .args(&args[1..])
-            .current_dir(root())
-            .stdin(stdin)
-            .label(args.join(" "))
-            .run()
-            .code(*code)
-            .stdout_is("")
-            .stderr_starts(start);
-    }
+    // Every row is checked; the test fails once, naming every row that failed.
+    let failed: Vec<String> = CASES
+        .iter()
+        .filter_map(|(args, stdin, code, start)| {
+            let exe = folders
+                .iter()
+                .map(|f| f.join(args[0]))
+                .find(|p| p.is_file())
+                .unwrap_or_else(|| panic!("no binary {}", args[0]));
+            let run = Cli::new(exe)
+                .args(&args[1..])
+                .current_dir(root())
+                .stdin(stdin)
+                .label(args.join(" "))
+                .run();
+            std::panic::catch_unwind(|| {
+                run.code(*code).stdout_is("").stderr_starts(start);
+            })
+            .err()
+            .map(|_| args.join(" "))
+        })
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} of {} rows failed (each shown above): {failed:#?}",
+        failed.len(),
+        CASES.len()
+    );
 }

@@ -162,7 +162,7 @@ fn a_run_stopped_by_gradescope_s_timeout_still_writes_results_json() {
     let mut child = kit(root.path())
         .env("CNF_GRADER", &grader)
         .env_remove("CNF_GRADER_ARGS")
-        .spawn();
+        .spawn_quiet();
     // Wait until the stand-in runs, then stop the kit as a timeout does.
     let results_dir = root.path().join("results");
     let deadline = Instant::now() + Duration::from_secs(20);

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -100,18 +100,6 @@ fn bless(dir: &Path) -> Cli {
         .arg(dir)
 }
 
-/// Starts `bless` and returns it running, its output dropped (nothing reads
-/// it while the run is killed at random moments, so it must never fill a pipe).
-fn start(bless: &Cli) -> Child {
-    bless
-        .command()
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{} does not start: {e}", bless.shown()))
-}
-
 #[test]
 fn bless_killed_at_random_moments_leaves_every_file_old_or_new() {
     let tmp = tempfile::tempdir().expect("temporary folder");
@@ -121,7 +109,7 @@ fn bless_killed_at_random_moments_leaves_every_file_old_or_new() {
 
     // How long the writing part of a whole run takes here: from the first
     // change to the folder (a temporary file appears) to the exit.
-    let mut child = start(&bless(dir));
+    let mut child = bless(dir).spawn_quiet();
     let first = wait_for_a_change(dir, &mut child);
     assert!(child.wait().expect("bless ends").success());
     let writing = first.elapsed();
@@ -140,7 +128,7 @@ fn bless_killed_at_random_moments_leaves_every_file_old_or_new() {
             "only {mixed} of {attempts} kills fell mid-run (the writing took {writing:?})"
         );
         tree.make_old();
-        let mut child = start(&bless(dir));
+        let mut child = bless(dir).spawn_quiet();
         wait_for_a_change(dir, &mut child);
         thread::sleep(window.mul_f64(rng.random_range(0.0..1.0)));
         child.kill().expect("SIGKILL");

@@ -871,7 +871,7 @@ fn a_class_killed_halfway_resumes_to_the_same_gradebook() {
 
     // Killed with SIGKILL as soon as the first student is saved.
     let (command, part_csv) = book("part.csv", &part, &[]);
-    let mut child = command.spawn();
+    let mut child = command.spawn_quiet();
     let results = part.join("results");
     let saved = || -> BTreeMap<PathBuf, SystemTime> {
         std::fs::read_dir(&results)

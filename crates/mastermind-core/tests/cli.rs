@@ -338,22 +338,13 @@ fn version_is_printed() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_failed_write_exits_2() {
-    // Standard output on /dev/full, where every write fails: the builder's
-    // command, with that one stream set.
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .unwrap();
-    let cli = mastermind().args(["score", "dbcb", "abcd"]);
-    let out = cli
-        .command()
-        .stdin(std::process::Stdio::null())
-        .stdout(full)
-        .output()
-        .unwrap_or_else(|e| panic!("{} does not start: {e}", cli.shown()));
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.starts_with("error: "), "{stderr}");
+    // Standard output on /dev/full, where every write fails.
+    mastermind()
+        .args(["score", "dbcb", "abcd"])
+        .stdout_to("/dev/full")
+        .run()
+        .code(2)
+        .stderr_starts("error: ");
 }
 
 #[test]

@@ -38,6 +38,7 @@ pub struct Cli {
     timeout: Duration,
     label: Option<String>,
     text: bool,
+    stdout_to: Option<PathBuf>,
 }
 
 impl Cli {
@@ -54,6 +55,7 @@ impl Cli {
             timeout: DEFAULT_TIMEOUT,
             label: None,
             text: false,
+            stdout_to: None,
         }
     }
 
@@ -114,6 +116,13 @@ impl Cli {
         self
     }
 
+    /// Sends standard output to the file `path` (opened for writing, not
+    /// truncated: `/dev/full` works) instead of capturing it.
+    pub fn stdout_to(mut self, path: impl AsRef<Path>) -> Cli {
+        self.stdout_to = Some(path.as_ref().to_owned());
+        self
+    }
+
     /// Fails the test when the run ends if its standard output or error is
     /// not valid UTF-8 (see [`Run::utf8`]).
     pub fn expect_text(mut self) -> Cli {
@@ -162,8 +171,21 @@ impl Cli {
         command
     }
 
-    /// Starts the program with piped standard streams and returns it
+    /// Starts the program with standard input closed and its output
+    /// dropped (nothing reads it, so it never fills a pipe) and returns it
     /// running; the caller waits for it or kills it.
+    pub fn spawn_quiet(&self) -> Child {
+        self.command()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{} does not start: {e}", self.shown()))
+    }
+
+    /// Starts the program with standard input closed and standard output
+    /// and error piped, and returns it running; the caller reads, waits for
+    /// it or kills it.
     pub fn spawn(&self) -> Child {
         self.command()
             .stdin(Stdio::null())
@@ -179,12 +201,20 @@ impl Cli {
         let shown = self.shown();
         // Its own process group, so a hang is ended with everything it
         // started (a shell's children would hold the pipes open).
-        let mut child = self
-            .command()
+        let mut command = self.command();
+        command
             .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(path) = &self.stdout_to {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .unwrap_or_else(|e| panic!("{shown}: cannot open {}: {e}", path.display()));
+            command.stdout(file);
+        }
+        let mut child = command
             .spawn()
             .unwrap_or_else(|e| panic!("{shown} does not start: {e}"));
         let mut stdin = child.stdin.take().expect("stdin");
@@ -193,7 +223,10 @@ impl Cli {
         let writer = thread::spawn(move || {
             let _ = stdin.write_all(&input);
         });
-        let out = drain(child.stdout.take().expect("stdout"));
+        let out = match child.stdout.take() {
+            Some(stdout) => drain(stdout),
+            None => thread::spawn(Vec::new),
+        };
         let err = drain(child.stderr.take().expect("stderr"));
         let status_file = format!("/proc/{}/status", child.id());
         let start = Instant::now();
@@ -514,6 +547,26 @@ mod tests {
     #[should_panic(expected = "standard error is not UTF-8")]
     fn expect_text_checks_when_the_run_ends() {
         sh("printf 'x'; printf '\\377' >&2").expect_text().run();
+    }
+
+    #[test]
+    fn output_sent_to_a_file_is_not_captured() {
+        let dir = tempfile_dir();
+        let file = dir.join("out");
+        std::fs::write(&file, "").unwrap();
+        sh("echo to-file")
+            .stdout_to(&file)
+            .run()
+            .clean()
+            .stdout_is("");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "to-file\n");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    fn tempfile_dir() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("test-support-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
     }
 
     #[test]
