@@ -298,6 +298,12 @@ impl Computer {
         }
     }
 
+    /// Plays with `solver` (its book, its table) in the games of its size,
+    /// instead of a [`Solver::new`] of its own.
+    pub fn set_solver(&mut self, solver: Solver) {
+        self.solver = Some(solver);
+    }
+
     /// The level.
     pub fn level(&self) -> Level {
         self.level

@@ -4,11 +4,13 @@
 //! scored ⌊W·H/2⌋ + 1 − k by counting the winner's stones (k), every move
 //! tried, positions memoised by their columns. Every position reachable in
 //! the first few moves is compared, with every column's score (`analyze`)
-//! and the weak result.
+//! and the weak result, once searched and once answered from an opening
+//! book that the solver computed (its positions scored from their
+//! children, never searched).
 
 use std::collections::HashMap;
 
-use connect_core::solve::{Position, Size, Solver};
+use connect_core::solve::{Book, Position, Size, Solver};
 
 struct Brute {
     w: usize,
@@ -127,8 +129,25 @@ fn sequences(w: usize, depth: usize) -> Vec<Vec<usize>> {
 
 #[track_caller]
 fn check(w: usize, h: usize, depth: usize) {
+    check_solver(w, h, depth, Solver::new(Size::new(w, h).unwrap()));
+}
+
+/// [`check`] with a solver that answers positions of up to `book_depth`
+/// stones from a book it computed first.
+#[track_caller]
+fn check_with_book(w: usize, h: usize, depth: usize, book_depth: usize) {
     let size = Size::new(w, h).unwrap();
-    let mut solver = Solver::new(size);
+    let mut search = Solver::without_book(size);
+    let book = Book::compute(&mut search, book_depth, |_| {}).unwrap();
+    assert!(book.len() > 1, "{w}x{h}: a book of {} entries", book.len());
+    let mut solver = Solver::without_book(size);
+    solver.set_book(book).unwrap();
+    check_solver(w, h, depth, solver);
+}
+
+#[track_caller]
+fn check_solver(w: usize, h: usize, depth: usize, mut solver: Solver) {
+    let size = solver.size();
     let mut brute = Brute::new(w, h);
     let mut checked = 0;
     for seq in sequences(w, depth) {
@@ -192,6 +211,12 @@ fn four_by_four() {
 }
 
 #[test]
+fn four_by_four_from_a_book() {
+    // Depth 2: the empty board and the first move come from the book.
+    check_with_book(4, 4, 3, 2);
+}
+
+#[test]
 fn odd_boards_five_by_three_and_three_by_five() {
     // An odd number of cells: the first player's wins score one less
     // than in Pons's formula.
@@ -211,6 +236,7 @@ fn four_by_four_and_odd_boards_deeper() {
 #[ignore = "release: the whole 5x4 game tree by brute force"]
 fn five_by_four() {
     check(5, 4, 4);
+    check_with_book(5, 4, 4, 3);
 }
 
 #[test]

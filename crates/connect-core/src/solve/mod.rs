@@ -25,6 +25,15 @@
 //! The table lives as long as the [`Solver`], so a file of positions reuses
 //! what earlier lines proved.
 //!
+//! # Opening book
+//! A [`Book`] holds the exact score of every position of at most a few
+//! stones, computed by this solver ([`Book::compute`], `connect book`);
+//! a solver with a book answers those positions from it. [`Solver::new`]
+//! on 7 × 6 has the built-in book of depth 1 ([`Book::standard`]), so the
+//! empty board and the first move are answered at once instead of in
+//! minutes; [`Solver::without_book`] and [`Solver::with_table_bits`]
+//! search everything.
+//!
 //! ```
 //! use connect_core::solve::{Position, Size, Solver};
 //!
@@ -39,9 +48,11 @@
 //! ```
 
 mod bits;
+mod book;
 mod position;
 mod search;
 
+pub use book::{Book, BookError, Progress};
 pub use position::{MAX_BITS, Position, PositionError, Size};
 
 use search::Engine;
@@ -50,6 +61,7 @@ use search::Engine;
 pub struct Solver {
     size: Size,
     inner: Inner,
+    book: Option<Book>,
 }
 
 enum Inner {
@@ -92,8 +104,18 @@ fn convert<B: bits::Bits>(p: &Position) -> (B, B, i32) {
 
 impl Solver {
     /// A solver for boards of `size`, with a table sized for it (2^24
-    /// entries from 7 × 6 up, fewer for small boards).
+    /// entries from 7 × 6 up, fewer for small boards), and on 7 × 6 the
+    /// built-in opening book ([`Book::standard`]).
     pub fn new(size: Size) -> Solver {
+        let mut solver = Solver::without_book(size);
+        if size == Size::STANDARD {
+            solver.book = Some(Book::standard());
+        }
+        solver
+    }
+
+    /// [`Solver::new`] without a book: every position is searched.
+    pub fn without_book(size: Size) -> Solver {
         let bits = if size.bits() >= 40 { 24 } else { 18 };
         Solver::with_table_bits(size, bits)
     }
@@ -108,7 +130,32 @@ impl Solver {
         } else {
             Inner::Large(Engine::new(size, log))
         };
-        Solver { size, inner }
+        Solver {
+            size,
+            inner,
+            book: None,
+        }
+    }
+
+    /// Answers the positions `book` holds from it, without searching (the
+    /// book must be of this solver's board size).
+    pub fn set_book(&mut self, book: Book) -> Result<(), PositionError> {
+        if book.size() != self.size {
+            return Err(PositionError::NotTwoPlayer(format!(
+                "a book of a {}x{} board for a {}x{} solver",
+                book.size().width(),
+                book.size().height(),
+                self.size.width(),
+                self.size.height()
+            )));
+        }
+        self.book = Some(book);
+        Ok(())
+    }
+
+    /// The book's score of `p`, if there is a book and it holds `p`.
+    fn book_score(&self, p: &Position) -> Option<i32> {
+        self.book.as_ref().and_then(|b| b.score(p))
     }
 
     /// The board size this solver is for.
@@ -160,12 +207,18 @@ impl Solver {
     /// # Panics
     /// When the position is of another size than the solver's.
     pub fn solve(&mut self, p: &Position) -> i32 {
+        if let Some(s) = self.book_score(p) {
+            return s;
+        }
         let s = self.internal(p, false);
         public_score(self.size, p.first_to_move(), s)
     }
 
     /// 1 when the side to move wins, 0 for a draw, −1 when it loses.
     pub fn solve_weak(&mut self, p: &Position) -> i32 {
+        if let Some(s) = self.book_score(p) {
+            return s.signum();
+        }
         self.internal(p, true).signum()
     }
 
@@ -179,10 +232,16 @@ impl Solver {
             return vec![None; size.width()];
         }
         let first = p.first_to_move();
+        let known: Vec<Option<i32>> = (0..size.width())
+            .map(|col| self.child_from_book(p, col))
+            .collect();
         with_engine!(self, e, {
             let (c, m, empty) = convert(p);
             (0..size.width() as u32)
                 .map(|col| {
+                    if let Some(s) = known[col as usize] {
+                        return Some(if weak { s.signum() } else { s });
+                    }
                     e.can_play(m, col).then(|| {
                         let s = e.score_move(c, m, empty, col, weak);
                         if weak {
@@ -206,6 +265,23 @@ impl Solver {
         }
         let size = self.size;
         let first = p.first_to_move();
+        if let Some(best) = self.book_score(p) {
+            let order: Vec<u32> = with_engine!(self, e, e.order().to_vec());
+            // Books are of even boards, where public and internal scores agree.
+            let found = order.into_iter().find(|&col| {
+                p.can_play(col as usize)
+                    && match self.child_from_book(p, col as usize) {
+                        Some(s) => s == best,
+                        None => with_engine!(self, e, {
+                            let (c, m, empty) = convert(p);
+                            e.move_reaches(c, m, empty, col, best)
+                        }),
+                    }
+            });
+            if let Some(col) = found {
+                return Some((col as usize, best));
+            }
+        }
         let best = self.internal(p, false);
         with_engine!(self, e, {
             let (c, m, empty) = convert(p);
@@ -215,5 +291,17 @@ impl Solver {
                 .find(|&col| e.can_play(m, col) && e.move_reaches(c, m, empty, col, best))
                 .map(|col| (col as usize, public_score(size, first, best)))
         })
+    }
+
+    /// The score of playing `col` in `p`, from `p`'s side to move, when the
+    /// book holds the position it leads to or the move ends the game.
+    fn child_from_book(&mut self, p: &Position, col: usize) -> Option<i32> {
+        self.book.as_ref()?;
+        let mut child = *p;
+        child.try_play(col).ok()?;
+        if child.is_over() {
+            return Some(-self.solve(&child));
+        }
+        self.book_score(&child).map(|s| -s)
     }
 }

@@ -284,6 +284,24 @@ impl Position {
         (self.current, self.mask)
     }
 
+    /// A key shared by this position and its mirror image, and by every
+    /// order of moves that reaches either: the smaller of the two images'
+    /// (stones of the side to move, every stone).
+    pub(crate) fn symmetric_key(&self) -> (u128, u128) {
+        let mirror = |bits: u128| {
+            let h1 = self.size.height + 1;
+            let column = (1u128 << h1) - 1;
+            (0..self.size.width).fold(0u128, |out, c| {
+                let bits = (bits >> (c * h1)) & column;
+                out | bits << ((self.size.width - 1 - c) * h1)
+            })
+        };
+        let plain = (self.mask, self.current);
+        let mirrored = (mirror(self.mask), mirror(self.current));
+        let (mask, current) = plain.min(mirrored);
+        (current, mask)
+    }
+
     /// Whether 0-based `column` has room.
     pub fn can_play(&self, column: usize) -> bool {
         column < self.size.width()
