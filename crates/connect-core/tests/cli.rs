@@ -306,3 +306,81 @@ fn play_refuses_bad_setups() {
         .code(2)
         .stderr_has("g.cnf:1:");
 }
+
+#[test]
+fn book_writes_every_shallow_position_and_search_agrees_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("4x4.book");
+    let run = connect()
+        .args([
+            "book", "--depth", "2", "--width", "4", "--height", "4", "-o",
+        ])
+        .arg(&file)
+        .run();
+    run.code(0)
+        .stdout_is("")
+        .stderr_has("note: 2 stones: 8 of 8 positions scored")
+        .stderr_has("note: 0 stones: 1 of 1 positions scored");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("# connect book 4x4 depth 2\n"), "{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    // 1 empty board, 2 first moves and 8 two-move games, mirror images once.
+    assert_eq!(lines.len(), 11, "{text}");
+    // The book's scores are negamax over its deepest level; a plain search
+    // of every one of its positions gives the same.
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    connect()
+        .args(["solve", "--no-book", "--width", "4", "--height", "4"])
+        .stdin(&input)
+        .run()
+        .clean()
+        .stdout_is(&input);
+    // Read back with --book: the empty board and every column's score.
+    connect()
+        .args([
+            "solve",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--analyze",
+            "--book",
+        ])
+        .arg(&file)
+        .stdin("\n")
+        .run()
+        .clean()
+        .stdout_is(" 0 0 0 0\n");
+}
+
+#[test]
+fn a_bad_book_or_one_of_another_board_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.book");
+    std::fs::write(&small, "# connect book 4x4 depth 1\n 0\n1 0\n2 0\n").unwrap();
+    connect()
+        .args(["solve", "--book"])
+        .arg(&small)
+        .stdin("4\n")
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_has(
+            "a book of a 4x4 board for a 7x6 solver; give --width/--height of the book's board",
+        );
+    let broken = dir.path().join("broken.book");
+    std::fs::write(&broken, "# connect book 4x4 depth 1\n 0\n1 \u{1b}[2J\n").unwrap();
+    connect()
+        .args(["best", "--width", "4", "--height", "4", "--book"])
+        .arg(&broken)
+        .stdin("\n")
+        .run()
+        .code(2)
+        .stderr_has(": line 3: \"\\u{1b}[2J\" is not a score");
+    connect()
+        .args(["book", "--depth", "1", "--width", "5", "--height", "5"])
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_is("error: a book is made for boards of an even number of cells; 5x5 has 25\n");
+}

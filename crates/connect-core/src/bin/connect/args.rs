@@ -33,6 +33,39 @@ pub(crate) enum Command {
     /// rotate through every player and the column is the pick of a
     /// depth-limited paranoid search.
     Best(BestArgs),
+    /// Write an opening book: the exact score of every position of at most N stones.
+    ///
+    /// The positions of N stones are solved and every shallower one is
+    /// scored from its children, so the empty board's score comes out
+    /// without the empty board being searched. Mirror images are one line.
+    /// The text is `solve`'s output for those positions under a header
+    /// line, and `solve`, `best` and `play` read it with --book. This
+    /// takes long on 7x6 (every position of one stone is as hard as a
+    /// Begin-Hard one, and harder): progress goes to standard error.
+    Book(BookArgs),
+}
+
+/// Which opening book the solver answers from.
+#[derive(Args, Debug)]
+pub(crate) struct BookChoice {
+    /// Answer the positions of this book (written by `connect book`) from it.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    pub(crate) book: Option<PathBuf>,
+    /// Search every position, even those of the built-in 7x6 book.
+    #[arg(long)]
+    pub(crate) no_book: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct BookArgs {
+    /// The deepest positions, in stones (1 on 7x6 is 4 positions to solve, 2 is 28).
+    #[arg(long, value_name = "N")]
+    pub(crate) depth: usize,
+    #[command(flatten)]
+    pub(crate) board: Board,
+    /// Write the book to FILE (whole or not at all) instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -57,6 +90,8 @@ pub(crate) struct SolveArgs {
     /// Only win (1), draw (0) or loss (-1): faster.
     #[arg(long, short)]
     pub(crate) weak: bool,
+    #[command(flatten)]
+    pub(crate) book: BookChoice,
 }
 
 #[derive(Args, Debug)]
@@ -68,6 +103,8 @@ pub(crate) struct BestArgs {
     /// Players taking turns (2-35).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=35))]
     pub(crate) players: u8,
+    #[command(flatten)]
+    pub(crate) book: BookChoice,
 }
 
 #[derive(Args, Debug)]
@@ -96,6 +133,8 @@ pub(crate) struct PlayArgs {
     /// When to draw the board in colour (auto: on a terminal, unless NO_COLOR is set).
     #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
     pub(crate) color: ColorWhen,
+    #[command(flatten)]
+    pub(crate) book: BookChoice,
 }
 
 /// The computer's level as a command-line value.

@@ -7,13 +7,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Parser;
-use connect_core::solve::{Position, PositionError, Size, Solver};
+use connect_core::solve::{Book, Position, PositionError, Size, Solver};
 use frontend::Failure;
 
 mod args;
 mod play;
 
-use args::{BestArgs, Cli, Command, SolveArgs};
+use args::{BestArgs, BookArgs, BookChoice, Cli, Command, SolveArgs};
 
 fn main() -> ExitCode {
     frontend::finish(run(Cli::parse()))
@@ -24,7 +24,89 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Solve(args) => solve(args),
         Command::Best(args) => best(args),
         Command::Play(args) => play::play(args),
+        Command::Book(args) => book(args),
     }
+}
+
+/// The solver of `size` answering from the book `choice` names: a file,
+/// none, or the built-in one (7x6 only).
+pub(crate) fn solver(size: Size, choice: &BookChoice) -> Result<Solver, Failure> {
+    if choice.no_book {
+        return Ok(Solver::without_book(size));
+    }
+    let Some(path) = &choice.book else {
+        return Ok(Solver::new(size));
+    };
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::Usage(format!("--book {shown}: cannot read it: {e}")))?;
+    let book = Book::from_text(&text)
+        .map_err(|e| Failure::Usage(format!("--book {shown}: {}", cnf_escape(&e.to_string()))))?;
+    let mut solver = Solver::without_book(size);
+    solver.set_book(book).map_err(|e| {
+        Failure::Usage(format!(
+            "--book {shown}: {e}; give --width/--height of the book's board"
+        ))
+    })?;
+    Ok(solver)
+}
+
+fn book(args: BookArgs) -> Result<ExitCode, Failure> {
+    let size = size(args.board.width, args.board.height)?;
+    let mut solver = Solver::without_book(size);
+    let start = std::time::Instant::now();
+    let book = Book::compute(&mut solver, args.depth, |p| {
+        frontend::note(&format!(
+            "{} stone{}: {} of {} positions scored ({:.1} s)",
+            p.stones,
+            if p.stones == 1 { "" } else { "s" },
+            p.done,
+            p.total,
+            start.elapsed().as_secs_f64()
+        ));
+    })
+    .map_err(|e| Failure::Usage(e.to_string()))?;
+    let mut text = book.to_text();
+    text.push_str(&format!(
+        "# {} entries; made by `connect book --depth {}` (connect {}) in {:.1} s, {} nodes searched\n",
+        book.len(),
+        args.depth,
+        env!("CARGO_PKG_VERSION"),
+        start.elapsed().as_secs_f64(),
+        solver.nodes()
+    ));
+    match &args.output {
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+        Some(path) => write_whole(path, text.as_bytes())
+            .map_err(|e| Failure::Usage(format!("--output {}: {e}", path.display())))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `bytes` to `path` whole or not at all: a temporary file beside
+/// it, then a rename.
+fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 /// The board size of `--width`/`--height`, for the digit notation (at most 9 columns).
@@ -114,7 +196,7 @@ fn cnf_escape(text: &str) -> String {
 
 fn solve(args: SolveArgs) -> Result<ExitCode, Failure> {
     let size = size(args.board.width, args.board.height)?;
-    let mut solver = Solver::new(size);
+    let mut solver = solver(size, &args.book)?;
     each_line(args.file.as_deref(), |moves, out| {
         let p = match Position::from_moves(size, moves) {
             Ok(p) => p,
@@ -142,7 +224,7 @@ fn best(args: BestArgs) -> Result<ExitCode, Failure> {
     let width = args.board.width;
     if args.players == 2 {
         let size = size(width, args.board.height)?;
-        let mut solver = Solver::new(size);
+        let mut solver = solver(size, &args.book)?;
         return each_line(args.file.as_deref(), |moves, out| {
             let p = match Position::from_moves(size, moves) {
                 Ok(p) => p,

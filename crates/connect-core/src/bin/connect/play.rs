@@ -64,6 +64,14 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut game = setup(&args)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let mut computer = Computer::new(level(args.level), seed);
+    // The perfect player and the hint solve with the book --book or
+    // --no-book names (else the built-in one, made when first needed).
+    let chosen = args.book.book.is_some() || args.book.no_book;
+    if let Ok(size) = connect_core::solve::Size::new(game.board().width(), game.board().height())
+        && chosen
+    {
+        computer.set_solver(crate::solver(size, &args.book)?);
+    }
     let color = args.color.for_stdout();
     let terminal = io::stdin().is_terminal();
     let mut out = io::stdout().lock();
