@@ -234,6 +234,38 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         1,
         "No Possible States Exist.\n",
     ),
+    (
+        &["connect", "solve", "--width", "12"],
+        "",
+        2,
+        "error: --width 12: positions are written with the digits 1-9, so --width is 1 to 9\n",
+    ),
+    (
+        &["connect", "solve"],
+        "44444444\n",
+        2,
+        "error: <stdin>:1: move 7: column 4 is full\n",
+    ),
+    (
+        &["connect", "solve", "--book", "no/such/book"],
+        "",
+        2,
+        "error: --book no/such/book: cannot read it: ",
+    ),
+    (
+        &[
+            "connect", "book", "--depth", "1", "--width", "5", "--height", "5",
+        ],
+        "",
+        2,
+        "error: a book is made for boards of an even number of cells; 5x5 has 25\n",
+    ),
+    (
+        &["connect", "play", "--players", "40"],
+        "",
+        2,
+        "error: invalid value '40' for '--players <PLAYERS>'",
+    ),
 ];
 
 #[test]
