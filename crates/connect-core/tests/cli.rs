@@ -384,3 +384,18 @@ fn a_bad_book_or_one_of_another_board_is_refused() {
         .stdout_is("")
         .stderr_is("error: a book is made for boards of an even number of cells; 5x5 has 25\n");
 }
+
+#[test]
+fn a_bad_key_is_shown_escaped_bidirectional_overrides_too() {
+    // U+202E would make the rest of the line display right to left, and
+    // ESC [2J would clear the screen.
+    connect()
+        .args(["play", "--color", "never"])
+        .stdin("\u{202e}1\n\u{1b}[2J\nq\n")
+        .run()
+        .code(2)
+        .stderr_has("error: <stdin>:1: \"\\u{202e}1\": not a move")
+        .stderr_has("error: <stdin>:2: \"\\u{1b}[2J\": not a move")
+        .stderr_lacks("\u{202e}")
+        .stderr_lacks("\u{1b}");
+}

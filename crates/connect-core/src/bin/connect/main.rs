@@ -41,7 +41,7 @@ pub(crate) fn solver(size: Size, choice: &BookChoice) -> Result<Solver, Failure>
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::Usage(format!("--book {shown}: cannot read it: {e}")))?;
     let book = Book::from_text(&text)
-        .map_err(|e| Failure::Usage(format!("--book {shown}: {}", cnf_escape(&e.to_string()))))?;
+        .map_err(|e| Failure::Usage(format!("--book {shown}: {}", escaped(&e.to_string()))))?;
     let mut solver = Solver::without_book(size);
     solver.set_book(book).map_err(|e| {
         Failure::Usage(format!(
@@ -166,7 +166,7 @@ fn each_line(
                 "{}{name}:{}: {}",
                 frontend::PREFIX,
                 i + 1,
-                cnf_escape(&e.to_string())
+                escaped(&e.to_string())
             );
         }
         if interactive {
@@ -181,11 +181,13 @@ fn each_line(
     })
 }
 
-/// Control characters of a bad line shown as escapes, never sent to the terminal.
-fn cnf_escape(text: &str) -> String {
+/// Text from a file or the keyboard as it may be shown: control
+/// characters and the bidirectional overrides and isolates (which reorder
+/// what a terminal shows) written as escapes, never sent to the terminal.
+pub(crate) fn escaped(text: &str) -> String {
     text.chars()
         .flat_map(|c| {
-            if c.is_control() {
+            if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
                 c.escape_default().collect::<Vec<_>>()
             } else {
                 vec![c]

@@ -138,13 +138,13 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         line_no += 1;
         let cmd = line.trim();
         let refuse = |why: String, bad: &mut bool| {
-            let shown = escape(cmd);
+            let shown = crate::escaped(cmd);
             if terminal {
-                frontend::note(&format!("{shown:?}: {why}"));
+                frontend::note(&format!("\"{shown}\": {why}"));
             } else {
                 *bad = true;
                 eprintln!(
-                    "{}{}:{line_no}: {shown:?}: {why}",
+                    "{}{}:{line_no}: \"{shown}\": {why}",
                     frontend::PREFIX,
                     frontend::STDIN
                 );
@@ -183,7 +183,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                     continue;
                 }
                 match save(&game, Path::new(path)) {
-                    Ok(()) => writeln!(out, "Saved {}.", escape(path))?,
+                    Ok(()) => writeln!(out, "Saved {}.", crate::escaped(path))?,
                     Err(e) => refuse(format!("cannot save: {e}"), &mut bad),
                 }
             }
@@ -225,19 +225,6 @@ fn level_name(level: LevelArg) -> &'static str {
         LevelArg::Medium => "medium",
         LevelArg::Perfect => "perfect",
     }
-}
-
-/// Control characters shown as escapes, so typed bytes never drive the terminal.
-fn escape(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
 }
 
 fn outcome(game: &Game) -> Option<String> {
