@@ -11,19 +11,7 @@ use cnf_grader::report::gradebook::CsvLayout;
 use cnf_grader::sandbox::{BackendKind, Config, DEFAULT_UID, Limits, Sandbox};
 use connect_core::Function;
 
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum Format {
-    /// One line per case, diffs of failures, then the totals.
-    Human,
-    /// One JSON document.
-    Json,
-    /// JUnit XML, for CI systems.
-    Junit,
-    /// Gradescope's autograder results.json (students' view: hidden tests show no details).
-    Gradescope,
-    /// One self-contained HTML page (students' view: hidden tests show no details).
-    Html,
-}
+pub(crate) use cnf_grader::report::Format;
 
 pub(crate) use frontend::ColorWhen;
 

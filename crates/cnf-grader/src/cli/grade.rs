@@ -16,11 +16,6 @@ use cnf_grader::model::shard::Shard;
 use cnf_grader::model::submission::NO_SANDBOX_WARNING;
 use cnf_grader::output::check_output_file;
 use cnf_grader::report::ReportOptions;
-use cnf_grader::report::gradescope::gradescope;
-use cnf_grader::report::html;
-use cnf_grader::report::human::human;
-use cnf_grader::report::json::json;
-use cnf_grader::report::junit::junit;
 use cnf_grader::sandbox::Bind;
 
 pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
@@ -206,27 +201,7 @@ pub(crate) fn write_run(
 ) -> Result<ExitCode, String> {
     let to_terminal = output.is_none() && matches!(format, Format::Human);
     let style = report_style(to_terminal, color);
-    let text = match format {
-        Format::Human => human(cases, options, style),
-        Format::Json => json(cases, options),
-        Format::Junit => junit(cases, options),
-        Format::Gradescope => gradescope(
-            cases,
-            options.points.unwrap_or(&points(cases)),
-            options.warning,
-            options.provenance,
-            options.extra,
-            None,
-        ),
-        Format::Html => html::report(
-            cases,
-            ReportOptions {
-                student: true,
-                ..options
-            },
-            &format!("cnf-grader: {}", Totals::of(cases).summary()),
-        ),
-    };
+    let text = cnf_grader::report::run(format, cases, options, style);
     emit(&text, output, to_terminal.then_some(color))?;
     Ok(if Totals::of(cases).all_passed() {
         ExitCode::SUCCESS

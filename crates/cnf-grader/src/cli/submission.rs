@@ -17,12 +17,9 @@ use cnf_grader::model::submission::NO_SANDBOX_WARNING;
 use cnf_grader::output::{
     check_output_dir, check_output_file, check_outside_graded, fixture_roots,
 };
-use cnf_grader::report::ReportOptions;
 use cnf_grader::report::gradebook;
 use cnf_grader::report::gradebook::CsvLayout;
 use cnf_grader::report::html;
-use cnf_grader::report::json::json;
-use cnf_grader::report::junit::junit;
 use cnf_grader::submission::cache::Cache;
 use cnf_grader::submission::ghc::Ghc;
 use cnf_grader::submission::roster::Roster;
@@ -166,43 +163,20 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
     let protected = protected_paths(&args.fixtures, &[args.report.output.as_deref()]);
     let (options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
-    let cases = report.all_cases();
-    let mut info = cnf_grader::report::submission::info(&report);
-    info["ghc"] = options.ghc.version.clone().into();
-    let submission = [("submission", info)];
-    let report_options = ReportOptions {
-        extra: &submission,
-        ..cnf_grader::report::submission::options(&report, !args.report.no_times, false)
-    };
     let to_terminal = args.report.output.is_none() && matches!(args.report.format, Format::Human);
     let style = report_style(to_terminal, args.report.color);
-    let text = match args.report.format {
-        Format::Human => cnf_grader::report::submission::human(
-            &report,
-            &options.ghc.version,
-            !args.report.no_times,
-            style,
-            false,
-        ),
-        Format::Json => json(&cases, report_options),
-        Format::Junit => junit(&cases, report_options),
-        Format::Gradescope => {
-            cnf_grader::report::gradescope::submission(&report, started.elapsed())
-        }
-        Format::Html => {
-            let name = args.dir.file_name().map_or_else(
-                || args.dir.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            html::submission(
-                &report,
-                &name,
-                &options.ghc.version,
-                !args.report.no_times,
-                true,
-            )
-        }
+    let name = args.dir.file_name().map_or_else(
+        || args.dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let view = cnf_grader::report::SubmissionView {
+        name: &name,
+        ghc: &options.ghc.version,
+        times: !args.report.no_times,
+        elapsed: started.elapsed(),
+        style,
     };
+    let text = cnf_grader::report::submission(args.report.format, &report, &view);
     emit(
         &text,
         args.report.output.as_deref(),

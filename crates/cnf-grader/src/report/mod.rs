@@ -22,10 +22,95 @@ pub enum Style {
     Color,
 }
 
+use std::time::Duration;
+
+use crate::model::case::{CaseReport, Totals};
 use crate::model::compare::Compare;
-use crate::model::points::Points;
+use crate::model::points::{Points, points};
 use crate::model::provenance::Provenance;
 use crate::model::run::ShardInfo;
+use crate::model::submission::SubmissionReport;
+
+/// A report format of a run or a submission (`--format`). A new format is
+/// a renderer file in this folder and an arm in [`run`] and [`submission`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Format {
+    /// One line per case, diffs of failures, then the totals.
+    Human,
+    /// One JSON document.
+    Json,
+    /// JUnit XML, for CI systems.
+    Junit,
+    /// Gradescope's autograder results.json (students' view: hidden tests show no details).
+    Gradescope,
+    /// One self-contained HTML page (students' view: hidden tests show no details).
+    Html,
+}
+
+/// A run's report (`grade`, `merge`) in `format`; `style` is for `human`.
+pub fn run(
+    format: Format,
+    cases: &[CaseReport],
+    options: ReportOptions<'_>,
+    style: Style,
+) -> String {
+    match format {
+        Format::Human => human::human(cases, options, style),
+        Format::Json => json::json(cases, options),
+        Format::Junit => junit::junit(cases, options),
+        Format::Gradescope => gradescope::gradescope(
+            cases,
+            options.points.unwrap_or(&points(cases)),
+            options.warning,
+            options.provenance,
+            options.extra,
+            None,
+        ),
+        Format::Html => html::report(
+            cases,
+            ReportOptions {
+                student: true,
+                ..options
+            },
+            &format!("cnf-grader: {}", Totals::of(cases).summary()),
+        ),
+    }
+}
+
+/// What a submission's report shows besides the graded submission.
+#[derive(Debug, Clone, Copy)]
+pub struct SubmissionView<'a> {
+    /// The submission's name (its folder's).
+    pub name: &'a str,
+    /// The version of GHC that compiled it.
+    pub ghc: &'a str,
+    /// Show durations.
+    pub times: bool,
+    /// How long grading it took, from start to end (Gradescope's `execution_time`).
+    pub elapsed: Duration,
+    /// For `human`.
+    pub style: Style,
+}
+
+/// A submission's report (`submission`) in `format`.
+pub fn submission(format: Format, report: &SubmissionReport, view: &SubmissionView<'_>) -> String {
+    let mut info = submission::info(report);
+    info["ghc"] = view.ghc.into();
+    let extra = [("submission", info)];
+    let options = ReportOptions {
+        extra: &extra,
+        ..submission::options(report, view.times, false)
+    };
+    let cases = report.all_cases();
+    match format {
+        Format::Human => submission::human(report, view.ghc, view.times, view.style, false),
+        Format::Json => json::json(&cases, options),
+        Format::Junit => junit::junit(&cases, options),
+        Format::Gradescope => gradescope::submission(report, view.elapsed),
+        Format::Html => html::submission(report, view.name, view.ghc, view.times, true),
+    }
+}
 
 /// What goes into a report besides the cases.
 #[derive(Debug, Clone, Copy, Default)]
