@@ -89,7 +89,7 @@ fn book(args: BookArgs) -> Result<ExitCode, Failure> {
 
 /// Writes `bytes` to `path` whole or not at all: a temporary file beside
 /// it, then a rename.
-fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;

@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use connect_core::cnf::{parse_cnf, render_cnf};
@@ -267,22 +267,7 @@ fn computer_hint(computer: &mut Computer, game: &Game) -> Option<String> {
 fn save(game: &Game, path: &Path) -> io::Result<()> {
     let moves: Vec<i64> = game.moves().iter().map(|&c| c as i64 + 1).collect();
     let text = render_cnf(game.start(), &moves);
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::other("not a file name"))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    fs::write(&tmp, text)?;
-    fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = fs::remove_file(&tmp);
-    })
+    crate::write_whole(path, text.as_bytes())
 }
 
 /// A player's token, coloured when `color` is set.
