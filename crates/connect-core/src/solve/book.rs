@@ -28,7 +28,7 @@
 //! # }
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::{Position, PositionError, Size, Solver};
 
@@ -126,25 +126,23 @@ impl Book {
     ) -> Result<Book, BookError> {
         let size = solver.size();
         check_size(size, depth)?;
-        // Every level, each position once: its key and the first moves to it.
-        let mut levels: Vec<BTreeMap<(u128, u128), (String, Position)>> = Vec::new();
-        let mut first = BTreeMap::new();
-        let empty = Position::new(size);
-        first.insert(empty.symmetric_key(), (String::new(), empty));
-        levels.push(first);
+        // Every level, each position once with the first moves to it. The
+        // parents are in move order and each one's children follow in
+        // column order, so every level is in move order too.
+        let mut levels: Vec<Vec<(String, Position)>> =
+            vec![vec![(String::new(), Position::new(size))]];
         for _ in 0..depth {
-            let mut next = BTreeMap::new();
-            let mut parents: Vec<&(String, Position)> =
-                levels.last().expect("level 0").values().collect();
-            parents.sort_by(|a, b| a.0.cmp(&b.0));
-            for (moves, p) in parents {
+            let mut seen = HashSet::new();
+            let mut next = Vec::new();
+            for (moves, p) in levels.last().expect("level 0") {
                 for col in 0..size.width() {
                     let mut child = *p;
                     if child.try_play(col).is_err() || child.is_over() {
                         continue;
                     }
-                    let line = format!("{moves}{}", col + 1);
-                    next.entry(child.symmetric_key()).or_insert((line, child));
+                    if seen.insert(child.symmetric_key()) {
+                        next.push((format!("{moves}{}", col + 1), child));
+                    }
                 }
             }
             levels.push(next);
@@ -157,9 +155,7 @@ impl Book {
         };
         for (stones, level) in levels.iter().enumerate().rev() {
             let total = level.len();
-            let mut order: Vec<&(String, Position)> = level.values().collect();
-            order.sort_by(|a, b| a.0.cmp(&b.0));
-            for (done, (moves, p)) in order.into_iter().enumerate() {
+            for (done, (moves, p)) in level.iter().enumerate() {
                 let score = if stones == depth {
                     solver.solve(p)
                 } else {
