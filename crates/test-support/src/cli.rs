@@ -175,22 +175,23 @@ impl Cli {
     /// dropped (nothing reads it, so it never fills a pipe) and returns it
     /// running; the caller waits for it or kills it.
     pub fn spawn_quiet(&self) -> Child {
-        self.command()
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{} does not start: {e}", self.shown()))
+        self.start(Stdio::null)
     }
 
     /// Starts the program with standard input closed and standard output
     /// and error piped, and returns it running; the caller reads, waits for
     /// it or kills it.
     pub fn spawn(&self) -> Child {
+        self.start(Stdio::piped)
+    }
+
+    /// Starts the program, standard input closed, its output and error to
+    /// what `output` makes.
+    fn start(&self, output: fn() -> Stdio) -> Child {
         self.command()
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stdout(output())
+            .stderr(output())
             .spawn()
             .unwrap_or_else(|e| panic!("{} does not start: {e}", self.shown()))
     }
