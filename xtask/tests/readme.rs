@@ -1,6 +1,8 @@
-//! The README cannot drift: every ```` ```console ```` block of `README.md` is
-//! run, command by command, and what the command prints is compared with what
-//! the block shows.
+//! The documentation cannot drift: every ```` ```console ```` block of
+//! `README.md` and of the user guide's pages (`docs/*.md`) is run, command by
+//! command, and what the command prints is compared with what the block
+//! shows. The links between those pages must lead somewhere too, and every
+//! picture under `docs/` must be shown by one of them.
 //!
 //! The format is trycmd's, plus a shell and a tool requirement:
 //!
@@ -19,7 +21,8 @@
 //!
 //! Any other code block that shows a `$ ` prompt is an error, so an example
 //! cannot stay unchecked by mistake. A section's examples are checked by
-//! writing them as `console` blocks: nothing here names a section.
+//! writing them as `console` blocks: nothing here names a section, and a new
+//! page under `docs/` is read as soon as it exists (its sub-folders are not).
 
 mod support;
 
@@ -29,11 +32,11 @@ use support::{build_binaries, root};
 
 use test_support::{Cli, Tool};
 
-/// How many `$` commands the README's `console` blocks held when this was
-/// last raised: a guard against examples silently dropping out of the check
+/// How many `$` commands the `console` blocks of the README and the guide
+/// held, together, when this was last raised: a guard against examples silently dropping out of the check
 /// (a fence this reader no longer sees, say). Adding examples needs no
 /// change here; removing one means lowering it.
-const MIN_COMMANDS: usize = 9;
+const MIN_COMMANDS: usize = 32;
 
 /// The longest any one example may run (a cold GHC build of the sample class
 /// included) before it is killed and reported.
@@ -45,7 +48,9 @@ const SHOWN: usize = 60;
 /// One `$` command of a `console` block and what it must print.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Example {
-    /// The README line of the `$`.
+    /// The document it is in, relative to the repository root.
+    file: String,
+    /// The line of the `$` in that document.
     line: usize,
     /// The `## ` heading it is under.
     section: String,
@@ -68,12 +73,27 @@ fn tool(name: &str) -> Option<Tool> {
     }
 }
 
-/// Every command of every `console` block of `text`, or the list of what is
-/// wrong with the blocks (each as `README.md:LINE: …`).
-fn examples(text: &str) -> Result<Vec<Example>, Vec<String>> {
+/// The documents whose examples are run: `README.md`, then every `docs/*.md`
+/// in name order, each relative to the repository root.
+fn documents() -> Vec<String> {
+    let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .expect("read the folder docs/")
+        .map(|entry| entry.expect("an entry of docs/").file_name())
+        .filter_map(|name| name.into_string().ok())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    pages.sort();
+    pages.insert(0, "README.md".to_string());
+    pages
+}
+
+/// Every command of every `console` block of `text`, the document `file`,
+/// or the list of what is wrong with the blocks (each as `FILE:LINE: …`).
+fn examples(file: &str, text: &str) -> Result<Vec<Example>, Vec<String>> {
     /// The code block being read.
     struct Block {
-        /// The README line of its opening fence.
+        /// The line of its opening fence.
         line: usize,
         /// The fence's indentation (blocks in list items are indented).
         indent: usize,
@@ -105,7 +125,7 @@ fn examples(text: &str) -> Result<Vec<Example>, Vec<String>> {
                 for word in words.filter(|_| console) {
                     let Some(list) = word.strip_prefix("needs=") else {
                         problems.push(format!(
-                            "README.md:{number}: unknown attribute {word:?} of a console block; the only one is needs=TOOL,..."
+                            "{file}:{number}: unknown attribute {word:?} of a console block; the only one is needs=TOOL,..."
                         ));
                         continue;
                     };
@@ -113,7 +133,7 @@ fn examples(text: &str) -> Result<Vec<Example>, Vec<String>> {
                         match tool(name) {
                             Some(t) => needs.push(t),
                             None => problems.push(format!(
-                                "README.md:{number}: unknown tool {name:?}; the tools are ghc and bwrap"
+                                "{file}:{number}: unknown tool {name:?}; the tools are ghc and bwrap"
                             )),
                         }
                     }
@@ -132,7 +152,7 @@ fn examples(text: &str) -> Result<Vec<Example>, Vec<String>> {
         if body == "```" {
             if open.console && out.len() == open.first {
                 problems.push(format!(
-                    "README.md:{}: a console block without a `$ COMMAND` line",
+                    "{file}:{}: a console block without a `$ COMMAND` line",
                     open.line
                 ));
             }
@@ -145,13 +165,14 @@ fn examples(text: &str) -> Result<Vec<Example>, Vec<String>> {
         if !open.console {
             if line.starts_with("$ ") {
                 problems.push(format!(
-                    "README.md:{number}: a code block shows a `$ ` prompt but is not a console block, so nothing checks it; make it ```console"
+                    "{file}:{number}: a code block shows a `$ ` prompt but is not a console block, so nothing checks it; make it ```console"
                 ));
             }
             continue;
         }
         if let Some(command) = line.strip_prefix("$ ") {
             out.push(Example {
+                file: file.to_string(),
                 line: number,
                 section: section.clone(),
                 needs: open.needs.clone(),
@@ -164,7 +185,7 @@ fn examples(text: &str) -> Result<Vec<Example>, Vec<String>> {
         }
         if out.len() == open.first {
             problems.push(format!(
-                "README.md:{number}: output before the first `$ COMMAND` line of its console block"
+                "{file}:{number}: output before the first `$ COMMAND` line of its console block"
             ));
             continue;
         }
@@ -173,7 +194,7 @@ fn examples(text: &str) -> Result<Vec<Example>, Vec<String>> {
             Some(code) => match code.trim().parse() {
                 Ok(code) => example.status = code,
                 Err(_) => problems.push(format!(
-                    "README.md:{number}: `? {code}` is not an exit code; write e.g. `? 2`"
+                    "{file}:{number}: `? {code}` is not an exit code; write e.g. `? 2`"
                 )),
             },
             None => example.expected.push(line),
@@ -182,7 +203,7 @@ fn examples(text: &str) -> Result<Vec<Example>, Vec<String>> {
     }
     if let Some(open) = block {
         problems.push(format!(
-            "README.md:{}: a code block that is never closed",
+            "{file}:{}: a code block that is never closed",
             open.line
         ));
     }
@@ -246,13 +267,25 @@ fn shell(command: &str, path: &std::ffi::OsStr, cache: &Path) -> Cli {
         .timeout(TIMEOUT + Duration::from_secs(60))
 }
 
+/// The text of `file`, a document relative to the repository root.
+fn read(file: &str) -> String {
+    std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("read {file}: {e}"))
+}
+
 #[test]
-fn readme_examples_are_what_the_programs_print() {
-    let text = std::fs::read_to_string(root().join("README.md")).expect("read README.md");
-    let examples = examples(&text).unwrap_or_else(|p| panic!("{}", p.join("\n")));
+fn documentation_examples_are_what_the_programs_print() {
+    let mut examples = Vec::new();
+    let mut problems = Vec::new();
+    for file in documents() {
+        match self::examples(&file, &read(&file)) {
+            Ok(found) => examples.extend(found),
+            Err(found) => problems.extend(found),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(
         examples.len() >= MIN_COMMANDS,
-        "README.md has {} console commands, this test expects at least {MIN_COMMANDS}: lower MIN_COMMANDS only when an example was removed on purpose",
+        "README.md and docs/*.md have {} console commands, this test expects at least {MIN_COMMANDS}: lower MIN_COMMANDS only when an example was removed on purpose",
         examples.len()
     );
     let mut path = std::env::join_paths(build_binaries()).expect("a PATH");
@@ -266,8 +299,8 @@ fn readme_examples_are_what_the_programs_print() {
     let mut failures = Vec::new();
     for example in &examples {
         let name = format!(
-            "README.md:{} ({}: `{}`)",
-            example.line, example.section, example.command
+            "{}:{} ({}: `{}`)",
+            example.file, example.line, example.section, example.command
         );
         if !example.needs.is_empty() && !test_support::require(&name, &example.needs) {
             continue;
@@ -281,7 +314,7 @@ fn readme_examples_are_what_the_programs_print() {
         let actual: Vec<&str> = printed.lines().collect();
         if status != Some(example.status) || !matches(&example.expected, &actual) {
             failures.push(format!(
-                "{name}\n  the README shows exit code {} and:\n{}\n  the program ended with {} and printed:\n{}",
+                "{name}\n  the page shows exit code {} and:\n{}\n  the program ended with {} and printed:\n{}",
                 example.status,
                 indent(&example.expected),
                 status.map_or("a signal or the time limit".to_string(), |c| format!("exit code {c}")),
@@ -297,6 +330,161 @@ fn readme_examples_are_what_the_programs_print() {
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+}
+
+/// The anchor GitHub gives a heading: lower case, with every character but
+/// letters, digits, `-`, `_` and spaces dropped, and each space a `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// Each line of `text` outside code blocks, with its line number.
+fn prose(text: &str) -> Vec<(usize, &str)> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            out.push((index + 1, line));
+        }
+    }
+    out
+}
+
+/// The anchors of `text`'s headings, a repeated one numbered as GitHub
+/// numbers it (`name-1`, `name-2`, …).
+fn anchors(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (_, line) in prose(text) {
+        let level = line.len() - line.trim_start_matches('#').len();
+        let Some(heading) = line[level..]
+            .strip_prefix(' ')
+            .filter(|_| (1..=6).contains(&level))
+        else {
+            continue;
+        };
+        let base = slug(heading);
+        let mut anchor = base.clone();
+        let mut n = 0;
+        while out.contains(&anchor) {
+            n += 1;
+            anchor = format!("{base}-{n}");
+        }
+        out.push(anchor);
+    }
+    out
+}
+
+/// The targets of the links and pictures of `text` (`[…](TARGET)`) outside
+/// code blocks and code spans, with their line numbers; links to other sites
+/// are left out.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (number, line) in prose(text) {
+        // Code spans out, so `[a](b)` written as code is not a link.
+        let plain: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, piece)| piece)
+            .collect::<Vec<_>>()
+            .join("");
+        let mut rest = plain.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let end = rest.find(')').unwrap_or(rest.len());
+            let target = &rest[..end];
+            if !target.contains("://") && !target.starts_with("mailto:") {
+                out.push((number, target.to_string()));
+            }
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+/// What is wrong with the link `target` on line `number` of the document
+/// `file`: a file that does not exist, or an anchor no heading has.
+fn broken_link(file: &str, number: usize, target: &str) -> Option<String> {
+    let (path, anchor) = match target.split_once('#') {
+        Some((path, anchor)) => (path, Some(anchor)),
+        None => (target, None),
+    };
+    let folder = Path::new(file).parent().unwrap_or(Path::new(""));
+    let linked = if path.is_empty() {
+        Path::new(file).to_path_buf()
+    } else {
+        folder.join(path)
+    };
+    let full = root().join(&linked);
+    if !full.exists() {
+        return Some(format!(
+            "{file}:{number}: the link {target:?} leads to {}, which does not exist",
+            linked.display()
+        ));
+    }
+    let anchor = anchor?;
+    if full.extension().is_none_or(|e| e != "md") {
+        return None;
+    }
+    let text = std::fs::read_to_string(&full).expect("read a linked page");
+    if anchors(&text).iter().any(|a| a == anchor) {
+        return None;
+    }
+    Some(format!(
+        "{file}:{number}: the link {target:?} leads to no heading of {}; its headings' anchors are {:?}",
+        linked.display(),
+        anchors(&text)
+    ))
+}
+
+#[test]
+fn links_between_the_pages_lead_somewhere() {
+    let mut broken = Vec::new();
+    for file in documents() {
+        for (number, target) in links(&read(&file)) {
+            broken.extend(broken_link(&file, number, &target));
+        }
+    }
+    assert!(broken.is_empty(), "\n{}", broken.join("\n"));
+}
+
+#[test]
+fn every_picture_under_docs_is_shown() {
+    let mut shown = Vec::new();
+    for file in documents() {
+        let folder = Path::new(&file)
+            .parent()
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
+        for (_, target) in links(&read(&file)) {
+            shown.push(folder.join(target.split('#').next().unwrap_or("")));
+        }
+    }
+    let mut pictures = Vec::new();
+    for entry in std::fs::read_dir(root().join("docs")).expect("read docs/") {
+        let name = entry.expect("an entry of docs/").file_name();
+        let name = name.to_string_lossy();
+        if [".png", ".svg", ".jpg", ".gif"]
+            .iter()
+            .any(|e| name.ends_with(e))
+        {
+            pictures.push(Path::new("docs").join(name.as_ref()));
+        }
+    }
+    assert!(!pictures.is_empty(), "docs/ holds pictures to check");
+    let unshown: Vec<_> = pictures.iter().filter(|p| !shown.contains(p)).collect();
+    assert!(
+        unshown.is_empty(),
+        "no page shows {unshown:?}: show each picture in the page it belongs to, or delete it"
+    );
 }
 
 /// `lines`, each indented by four spaces.
@@ -340,11 +528,12 @@ mod format {
     #[test]
     fn blocks_commands_status_and_needs() {
         let text = "## One\n\n```console\n$ a x\n? 2\nout\n? 3\n$ b\n```\n\n## Two\n\n  ```console needs=ghc,bwrap\n  $ c\n    indented\n x\n\n  ```\n```sh\nnot run\n```\n";
-        let found = examples(text).unwrap();
+        let found = examples("README.md", text).unwrap();
         assert_eq!(found.len(), 3);
         assert_eq!(
             found[0],
             Example {
+                file: "README.md".into(),
                 line: 4,
                 section: "One".into(),
                 needs: vec![],
@@ -361,8 +550,44 @@ mod format {
     }
 
     #[test]
+    fn anchors_are_github_s_and_links_are_found_outside_code() {
+        assert_eq!(
+            slug("Grading any program (`--exec`)"),
+            "grading-any-program---exec"
+        );
+        assert_eq!(slug("Gradescope's report"), "gradescopes-report");
+        assert_eq!(
+            anchors("# A\n## B c\n```\n# not a heading\n```\n## B c\n#no\n"),
+            vec!["a", "b-c", "b-c-1"]
+        );
+        let text = "see [a](x.md#y) and ![p](p.png), [web](https://e.org)\n`[c](code)`\n```\n[d](block)\n```\n";
+        assert_eq!(
+            links(text),
+            vec![(1, "x.md#y".to_string()), (1, "p.png".to_string())]
+        );
+    }
+
+    #[test]
+    fn problems_name_the_page_they_are_in() {
+        let problems = examples("docs/peg.md", "```sh\n$ peg\n```\n").unwrap_err();
+        assert!(problems[0].starts_with("docs/peg.md:2: "), "{problems:?}");
+    }
+
+    #[test]
+    fn the_guide_s_pages_are_read_after_the_readme() {
+        let documents = documents();
+        assert_eq!(documents[0], "README.md");
+        for page in ["docs/grading-fixtures.md", "docs/peg.md", "docs/sandbox.md"] {
+            assert!(
+                documents.iter().any(|d| d == page),
+                "{page} in {documents:?}"
+            );
+        }
+    }
+
+    #[test]
     fn unchecked_prompts_and_malformed_blocks_are_refused() {
-        let problems = |text: &str| examples(text).unwrap_err().join("\n");
+        let problems = |text: &str| examples("README.md", text).unwrap_err().join("\n");
         assert!(
             problems("```sh\n$ part02 x\n```\n")
                 .contains("README.md:2: a code block shows a `$ ` prompt")
