@@ -21,7 +21,7 @@
 //! cannot stay unchecked by mistake. A section's examples are checked by
 //! writing them as `console` blocks: nothing here names a section.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::time::Duration;
