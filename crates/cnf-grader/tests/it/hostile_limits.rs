@@ -6,7 +6,7 @@
 //! linear) and the full sizes are `#[ignore]`d, to be run in release:
 //!
 //! ```text
-//! cargo test --release -p cnf-grader --test hostile_limits -- --include-ignored
+//! cargo test --release -p cnf-grader --test it hostile_limits:: -- --include-ignored
 //! ```
 
 use cnf_grader::format::cnf::parse_cnf;

@@ -24,7 +24,7 @@
 //! writing them as `console` blocks: nothing here names a section, and a new
 //! page under `docs/` is read as soon as it exists (its sub-folders are not).
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::time::Duration;

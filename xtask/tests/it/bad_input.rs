@@ -3,7 +3,7 @@
 //! convention, `crates/frontend`), with nothing on standard output; the
 //! assignment's own errors keep their exact text and exit 1.
 
-mod support;
+use crate::support;
 
 use support::{build_binaries, root};
 use test_support::Cli;
