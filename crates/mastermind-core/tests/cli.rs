@@ -419,6 +419,17 @@ fn check_tree_accepts_a_written_tree() {
 }
 
 #[test]
+fn check_tree_skips_a_byte_order_mark() {
+    // Windows Notepad saves UTF-8 with a byte-order mark in front.
+    mastermind()
+        .args(["check-tree", "-"])
+        .stdin(format!("\u{feff}{}", knuth_tree()))
+        .run()
+        .clean()
+        .stdout_has("total: 5801\n");
+}
+
+#[test]
 fn check_tree_refuses_a_changed_score() {
     // At the first node (depth-first) where some score is given by no secret, move one
     // branch to that score.

@@ -138,6 +138,26 @@ fn next_without_a_black_peg_is_the_exact_error() {
 }
 
 #[test]
+fn a_byte_order_mark_at_the_start_is_skipped() {
+    // Windows Notepad saves UTF-8 with a byte-order mark in front.
+    peg()
+        .arg("next")
+        .stdin("\u{feff}[Peg (0,0) W, Peg (1,0) B]")
+        .run()
+        .code(0)
+        .stdout_is("[S (M (1,0)) [Peg (0,0) W,Peg (1,0) W]]\n");
+    // Columns on the first line are counted after it, and it is not shown.
+    peg()
+        .arg("next")
+        .stdin("\u{feff}[Peg (0,0) X]")
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_has("<stdin>:1:12:")
+        .stderr_has("\n1 | [Peg (0,0) X]\n  |            ^");
+}
+
+#[test]
 fn unreadable_board_exits_2_with_line_and_column() {
     peg()
         .arg("next")
