@@ -309,6 +309,39 @@ fn count_finishes_a_board_from_the_flag_or_stdin() {
 }
 
 #[test]
+fn count_help_describes_what_verbose_prints() {
+    let board = "[Peg (0,0) W,Peg (1,0) B,Peg (-1,0) B]";
+    let verbose = peg().args(["count", "--verbose", "--board", board]).run();
+    verbose.code(0).stdout_is("2\n");
+    let help = peg().args(["count", "--help"]).run();
+    help.code(0);
+    // The entry of --verbose, up to the next option.
+    let entry = help
+        .stdout
+        .split("--verbose")
+        .nth(1)
+        .and_then(|rest| rest.split("--method").next())
+        .unwrap_or_else(|| panic!("no --verbose entry in:\n{}", help.stdout));
+    let entry = entry.split_whitespace().collect::<Vec<_>>().join(" ");
+    for words in ["orbits", "stored", "method", "symmetries", "largest layer"] {
+        assert!(
+            verbose.stderr.contains(words),
+            "--verbose prints no {words:?}: {}",
+            verbose.stderr
+        );
+        assert!(
+            entry.contains(words),
+            "the help of --verbose says no {words:?}: {entry}"
+        );
+    }
+    assert!(entry.contains("time"), "{entry}");
+    assert!(
+        !entry.contains("states"),
+        "--verbose prints no states: {entry}"
+    );
+}
+
+#[test]
 fn count_refuses_bad_boards_and_mixed_requests() {
     peg()
         .arg("count")
