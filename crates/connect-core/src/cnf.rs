@@ -11,6 +11,12 @@
 //! move   := '(' move ')' | '-'? digit+
 //! ```
 //!
+//! A byte-order mark (U+FEFF) at the very start, as Windows Notepad saves
+//! UTF-8, is skipped: `read` would refuse it, but it is an invisible mark of
+//! the encoding, not text a person wrote, and an error naming it would point
+//! at nothing visible. Lines and columns are counted after it. Anywhere else
+//! it is an unexpected character, as for `read`.
+//!
 //! Parentheses are counted, never recursed into, so any depth of nesting is
 //! safe. Parse errors stop at the first one; validation problems (a bad cell,
 //! a ragged row, a move outside the board) are all collected.
@@ -19,8 +25,8 @@ use crate::{Board, BoardError, Cell, GameError, check_move};
 
 use haskell_text::diagnostic::{Diagnostic, Diagnostics};
 use haskell_text::{
-    Res, SyntaxError, close_parens, fail, open_parens, show_string, string_literal, to_failure,
-    token, ws,
+    Res, SyntaxError, close_parens, fail, open_parens, show_string, skip_bom, string_literal,
+    to_failure, token, ws,
 };
 
 /// Parser input: the unread rest of the source.
@@ -45,7 +51,7 @@ pub fn parse_cnf(source: &str) -> Result<CnfGame, Diagnostics> {
         problems: Vec::new(),
         dropped: 0,
     };
-    match parser.game(source) {
+    match parser.game(skip_bom(source)) {
         Ok((_, Some(game))) if parser.problems.is_empty() => Ok(game),
         Ok(_) => Err(parser.finish()),
         Err(e) => {
@@ -365,6 +371,25 @@ mod tests {
         let spaced = ok("\r\n\t ( [ \"-1\" ,\r\n \"2-\" ] ,\x0c[ 1 , 2 ]\r\n\r\n ) \r\n");
         assert_eq!(one_line, spaced);
         assert_eq!(rows(&one_line), ["-1", "2-"]);
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped_and_not_counted() {
+        assert_eq!(ok("\u{feff}([\"-1\"],[1])"), ok("([\"-1\"],[1])"));
+        assert_eq!(ok(&format!("\u{feff}{TEST03}")), ok(TEST03));
+        // Errors on the first line count columns after the mark and show
+        // the line without it.
+        assert_eq!(
+            err("\u{feff}([\"--\",\"-\"],[1])"),
+            "t.cnf:1:8: row 2 has 1 cell, but row 1 has 2; every row must have the same length\n1 | ([\"--\",\"-\"],[1])\n  |        ^"
+        );
+        // Only at the very start: elsewhere it is a character like any other.
+        assert!(
+            err("([\"-1\"],\u{feff}[1])").contains("found '\u{feff}'"),
+            "{}",
+            err("([\"-1\"],\u{feff}[1])")
+        );
+        assert!(err(" \u{feff}([\"-1\"],[1])").contains("1:2:"));
     }
 
     #[test]

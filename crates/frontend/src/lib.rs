@@ -104,12 +104,17 @@ pub fn message(failure: &Failure) -> Option<String> {
 
 /// The exit code of a run, printing its error (if any) on standard error.
 pub fn finish(result: Result<ExitCode, Failure>) -> ExitCode {
+    finish_to(result, &mut io::stderr())
+}
+
+/// [`finish`], printing the error on `errors`.
+fn finish_to(result: Result<ExitCode, Failure>, errors: &mut dyn Write) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(failure) => match message(&failure) {
             None => ExitCode::SUCCESS,
             Some(text) => {
-                let _ = writeln!(io::stderr(), "{text}");
+                let _ = writeln!(errors, "{text}");
                 ExitCode::from(2)
             }
         },
@@ -189,10 +194,23 @@ mod tests {
     }
 
     #[test]
-    fn exit_codes() {
-        assert_eq!(finish(Ok(ExitCode::from(1))), ExitCode::from(1));
-        assert_eq!(finish(Err(Failure::Usage("x".into()))), ExitCode::from(2));
+    fn exit_codes_and_what_is_printed() {
+        // Printed into a buffer: the test run's standard error stays clean.
+        let mut errors = Vec::new();
+        assert_eq!(
+            finish_to(Ok(ExitCode::from(1)), &mut errors),
+            ExitCode::from(1)
+        );
+        assert_eq!(errors, b"");
+        let usage = Failure::Usage("bad --pegs 9".into());
+        assert_eq!(finish_to(Err(usage), &mut errors), ExitCode::from(2));
+        assert_eq!(String::from_utf8_lossy(&errors), "error: bad --pegs 9\n");
+        errors.clear();
         let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
-        assert_eq!(finish(Err(Failure::Io(pipe))), ExitCode::SUCCESS);
+        assert_eq!(
+            finish_to(Err(Failure::Io(pipe)), &mut errors),
+            ExitCode::SUCCESS
+        );
+        assert_eq!(errors, b"", "a closed pipe is quiet");
     }
 }

@@ -81,12 +81,21 @@ impl fmt::Display for Rendered<'_> {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
+/// The text after a leading byte-order mark (U+FEFF, as Windows Notepad
+/// saves UTF-8), or all of it. The mark is not part of the text: readers skip
+/// it, and [`line_column`] and the rendered line do not count or show it.
+pub fn skip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// 1-based line and column (in characters) of a byte offset; a leading
+/// byte-order mark is not counted.
 pub fn line_column(source: &str, offset: usize) -> (usize, usize) {
     let offset = floor_char_boundary(source, offset.min(source.len()));
     let before = &source[..offset];
     let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+    let bom = source.len() - skip_bom(source).len();
+    let line_start = before.rfind('\n').map_or(bom.min(offset), |p| p + 1);
     let column = source[line_start..offset].chars().count() + 1;
     (line, column)
 }
@@ -102,6 +111,7 @@ fn write_one(f: &mut fmt::Formatter<'_>, file: &str, source: &str, d: &Diagnosti
     let (line, column) = line_column(source, d.offset);
     writeln!(f, "{file}:{line}:{column}: {}", d.message)?;
     let text = source.lines().nth(line - 1).unwrap_or("");
+    let text = if line == 1 { skip_bom(text) } else { text };
     let text = text.strip_suffix('\r').unwrap_or(text);
     let chars: Vec<char> = text.chars().collect();
     // Show a window of the line when it is long, keeping the caret inside.
@@ -143,6 +153,20 @@ mod tests {
         assert_eq!(line_column(src, src.find('x').unwrap()), (3, 1));
         assert_eq!(line_column(src, src.find('\r').unwrap()), (2, 3));
         assert_eq!(line_column(src, src.len()), (3, 4));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_neither_counted_nor_shown() {
+        let src = "\u{feff}(x";
+        assert_eq!(line_column(src, src.find('x').unwrap()), (1, 2));
+        assert_eq!(line_column(src, 0), (1, 1));
+        let d = Diagnostic::new(src.find('x').unwrap(), "bad");
+        assert_eq!(
+            d.render("g.cnf", src).to_string(),
+            "g.cnf:1:2: bad\n1 | (x\n  |  ^"
+        );
+        assert_eq!(skip_bom(src), "(x");
+        assert_eq!(skip_bom("(x\u{feff}"), "(x\u{feff}");
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub mod lex;
 pub mod source;
 pub mod string;
 
-pub use diagnostic::{Diagnostic, Diagnostics, Rendered, line_column};
+pub use diagnostic::{Diagnostic, Diagnostics, Rendered, line_column, skip_bom};
 pub use lex::{
     Res, SyntaxError, close_parens, describe_found, fail, fatal, is_ident_char, is_space,
     open_parens, to_failure, token, ws,

@@ -10,7 +10,8 @@
 //! - `q` or `Q` at a game prompt leaves that game (for the menu, when it was started there);
 //!   in a one-peg game of 17 or more colours, where `q` is a colour, only `Q` leaves;
 //! - with notes enabled ([`Ui::with_notes`]; the `mastermind` binary enables them when
-//!   standard input is a terminal), every silent re-prompt is explained on the notes
+//!   standard input is a terminal), every silent re-prompt (a key not on the menu, a
+//!   guess of the wrong length, an invalid score) is explained on the notes
 //!   writer (standard error), never in the transcript; at end of input the notes writer
 //!   ends the prompt's line, so a terminal's cursor does not stay after the prompt.
 
@@ -213,6 +214,13 @@ pub fn menu<R: BufRead, W: Write>(
             {
                 break *item;
             }
+            // The original shows the prompt again; say why only on the notes.
+            let keys = "type one letter, H, C, B or Q (either case)";
+            ui.note(&if line.is_empty() {
+                format!("no choice: {keys}")
+            } else {
+                format!("'{}' is not on the menu: {keys}", line.escape_debug())
+            })?;
         };
         writeln!(ui.out, "| ==> {text:<w$} |", w = len - 4)?;
         writeln!(ui.out, "{}", rule('\\', '=', '/'))?;
@@ -445,16 +453,31 @@ mod tests {
     #[test]
     fn menu_draws_the_box_and_quits() {
         let p = first_consistent(Game::default());
-        let r = run(" x \nquit\nq\n", true, |ui| {
+        let input = " x \nquit\n\n\u{1b}[2J\nq\n";
+        let r = run(input, true, |ui| {
             menu(ui, &p, &mut || unreachable!("no game is played"))
         });
-        // Two rejected keys show the prompt again; the original's `main` prints one empty
+        // Four rejected keys show the prompt again; the original's `main` prints one empty
         // line after its menu returns.
         assert_eq!(
             r.out,
-            format!("{MENU_BOX}|> |> | ==> Quit                       |\n{BOTTOM}\n")
+            format!("{MENU_BOX}|> |> |> |> | ==> Quit                       |\n{BOTTOM}\n")
         );
-        assert_eq!((r.outcome, r.notes.as_str()), (Outcome::Finished, ""));
+        // Each is explained on the notes, what was typed escaped.
+        let keys = "type one letter, H, C, B or Q (either case)";
+        assert_eq!(
+            r.notes,
+            format!(
+                "'x' is not on the menu: {keys}\n'quit' is not on the menu: {keys}\n\
+                 no choice: {keys}\n'\\u{{1b}}[2J' is not on the menu: {keys}\n"
+            )
+        );
+        assert_eq!(r.outcome, Outcome::Finished);
+        // Without notes the transcript is the same.
+        let quiet = run(input, false, |ui| {
+            menu(ui, &p, &mut || unreachable!("no game is played"))
+        });
+        assert_eq!((quiet.out, quiet.notes), (r.out, String::new()));
     }
 
     #[test]

@@ -17,6 +17,11 @@
 //!   `- 3` reads as -3, `-(3)` and `--3` are refused, as `read` refuses them;
 //!   fractional and exponent literals (`1.0`, `1e3`) are not `Int`s.
 //!
+//! A byte-order mark (U+FEFF) at the very start of the text, as Windows
+//! Notepad saves UTF-8, is skipped (`read` would refuse it), and lines and
+//! columns are counted after it (`haskell_text::skip_bom`); anywhere else it
+//! is an unexpected character.
+//!
 //! Two deliberate differences: `read` silently wraps an `Int` literal that does
 //! not fit in 64 bits; here it is an error. And parentheses nested more than
 //! [`MAX_NESTING`] deep are refused with their place.
@@ -31,7 +36,8 @@
 use std::fmt;
 
 use haskell_text::{
-    Diagnostic, Res, SyntaxError, close_parens, fail, is_ident_char, line_column, open_parens, ws,
+    Diagnostic, Res, SyntaxError, close_parens, fail, is_ident_char, line_column, open_parens,
+    skip_bom, ws,
 };
 use nom::Parser;
 use nom::bytes::complete::take_while1;
@@ -407,7 +413,7 @@ fn run<'a, O>(
         err.message = format!("cannot read {what}: {}", err.message);
         return Err(err);
     }
-    let parsed = p(full).and_then(|(rest, o)| {
+    let parsed = p(skip_bom(full)).and_then(|(rest, o)| {
         let (rest, _) = ws(rest)?;
         if rest.is_empty() {
             Ok((rest, o))

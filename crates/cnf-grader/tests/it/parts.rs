@@ -63,6 +63,26 @@ fn dash_reads_standard_input() {
 }
 
 #[test]
+fn a_byte_order_mark_at_the_start_is_skipped() {
+    // Windows Notepad saves UTF-8 with a byte-order mark in front.
+    let mut src = "\u{feff}".as_bytes().to_vec();
+    src.extend(std::fs::read(fixtures().join("test03.cnf")).unwrap());
+    let expected = std::fs::read(fixtures().join("test03.manyPlayersOneMove.solution")).unwrap();
+    let run = part(Function::ManyPlayersOneMove, &["-"], &src).run();
+    assert_eq!(run.stdout_bytes, expected, "{}", run.describe());
+    run.code(0);
+    // An error on the first line counts its column after the mark and shows
+    // the line without it: the same report as without the mark.
+    let bad = r#"(["--","-"],[1])"#;
+    check_bad(
+        Function::OnePlayerManyMoves,
+        &["-"],
+        format!("\u{feff}{bad}").as_bytes(),
+        "error: <stdin>:1:8: row 2 has 1 cell, but row 1 has 2; every row must have the same length\n1 | ([\"--\",\"-\"],[1])\n  |        ^\n",
+    );
+}
+
+#[test]
 fn players_option_overrides_the_count() {
     // Three players by the board; with --players 2 player 1 plays move 3.
     let src = b"([\"---\",\"--3\"],[1,1,2])";

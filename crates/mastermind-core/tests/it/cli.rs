@@ -419,6 +419,43 @@ fn check_tree_accepts_a_written_tree() {
 }
 
 #[test]
+fn a_key_not_on_the_menu_is_explained_on_a_terminal_only() {
+    let keys = "type one letter, H, C, B or Q (either case)";
+    let run = mastermind()
+        .timeout(std::time::Duration::from_secs(60))
+        .run_on_terminal("x\nhello\n\nQ\n");
+    assert_eq!(run.code, Some(0), "{}", run.screen);
+    for note in [
+        format!("'x' is not on the menu: {keys}\r\n"),
+        format!("'hello' is not on the menu: {keys}\r\n"),
+        format!("no choice: {keys}\r\n"),
+    ] {
+        assert!(
+            run.screen.contains(&note),
+            "no {note:?} in:\n{}",
+            run.screen
+        );
+    }
+    // Piped, the transcript is the original's: the prompt again, no note.
+    mastermind()
+        .stdin("x\nhello\n\nQ\n")
+        .run()
+        .clean()
+        .stdout_has("|> |> |> |> | ==> Quit");
+}
+
+#[test]
+fn check_tree_skips_a_byte_order_mark() {
+    // Windows Notepad saves UTF-8 with a byte-order mark in front.
+    mastermind()
+        .args(["check-tree", "-"])
+        .stdin(format!("\u{feff}{}", knuth_tree()))
+        .run()
+        .clean()
+        .stdout_has("total: 5801\n");
+}
+
+#[test]
 fn check_tree_refuses_a_changed_score() {
     // At the first node (depth-first) where some score is given by no secret, move one
     // branch to that score.

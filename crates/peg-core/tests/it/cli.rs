@@ -138,6 +138,26 @@ fn next_without_a_black_peg_is_the_exact_error() {
 }
 
 #[test]
+fn a_byte_order_mark_at_the_start_is_skipped() {
+    // Windows Notepad saves UTF-8 with a byte-order mark in front.
+    peg()
+        .arg("next")
+        .stdin("\u{feff}[Peg (0,0) W, Peg (1,0) B]")
+        .run()
+        .code(0)
+        .stdout_is("[S (M (1,0)) [Peg (0,0) W,Peg (1,0) W]]\n");
+    // Columns on the first line are counted after it, and it is not shown.
+    peg()
+        .arg("next")
+        .stdin("\u{feff}[Peg (0,0) X]")
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_has("<stdin>:1:12:")
+        .stderr_has("\n1 | [Peg (0,0) X]\n  |            ^");
+}
+
+#[test]
 fn unreadable_board_exits_2_with_line_and_column() {
     peg()
         .arg("next")
@@ -286,6 +306,39 @@ fn count_finishes_a_board_from_the_flag_or_stdin() {
         .stdin(board)
         .run()
         .stderr_starts("board: ");
+}
+
+#[test]
+fn count_help_describes_what_verbose_prints() {
+    let board = "[Peg (0,0) W,Peg (1,0) B,Peg (-1,0) B]";
+    let verbose = peg().args(["count", "--verbose", "--board", board]).run();
+    verbose.code(0).stdout_is("2\n");
+    let help = peg().args(["count", "--help"]).run();
+    help.code(0);
+    // The entry of --verbose, up to the next option.
+    let entry = help
+        .stdout
+        .split("--verbose")
+        .nth(1)
+        .and_then(|rest| rest.split("--method").next())
+        .unwrap_or_else(|| panic!("no --verbose entry in:\n{}", help.stdout));
+    let entry = entry.split_whitespace().collect::<Vec<_>>().join(" ");
+    for words in ["orbits", "stored", "method", "symmetries", "largest layer"] {
+        assert!(
+            verbose.stderr.contains(words),
+            "--verbose prints no {words:?}: {}",
+            verbose.stderr
+        );
+        assert!(
+            entry.contains(words),
+            "the help of --verbose says no {words:?}: {entry}"
+        );
+    }
+    assert!(entry.contains("time"), "{entry}");
+    assert!(
+        !entry.contains("states"),
+        "--verbose prints no states: {entry}"
+    );
 }
 
 #[test]

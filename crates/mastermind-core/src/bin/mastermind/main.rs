@@ -179,7 +179,10 @@ fn read_tree(file: &std::path::Path) -> Result<serde_json::Value, Failure> {
         std::fs::read_to_string(file)
     }
     .map_err(|e| Failure::Usage(format!("cannot read tree {name}: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| Failure::Usage(format!("tree {name} is not JSON: {e}")))
+    // A byte-order mark in front (Windows Notepad saves UTF-8 so) is not JSON
+    // but says nothing about the tree: skip it, as the game-file readers do.
+    let json = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    serde_json::from_str(json).map_err(|e| Failure::Usage(format!("tree {name} is not JSON: {e}")))
 }
 
 fn parse_arg(game: Game, what: &str, text: &str) -> Result<Code, Failure> {

@@ -78,7 +78,8 @@ pub(crate) enum Command {
         /// board that reads, white pegs in one group or several.
         #[arg(long, value_name = "TEXT")]
         board: Option<String>,
-        /// Also print the work done (states, largest layer, symmetries, time) on stderr.
+        /// Also print the work done on stderr: the orbits (of sets of white pegs)
+        /// stored, the method and its symmetries, the largest layer, the time.
         #[arg(long)]
         verbose: bool,
         /// How to walk the sets of white pegs: grouped (one set per orbit under all
