@@ -5,9 +5,8 @@
 //! - `--size` (0.7): the scratch is a host folder (on disk, not in memory)
 //!   whose size the grader checks every 50 ms, ending the run past
 //!   [`crate::Limits::scratch`];
-//! - `--add-seccomp-fd` (0.7): the one filter `--seccomp` takes is the
-//!   main one, so `clone3` is not refused (a nested user namespace can be
-//!   made through it);
+//! - `--add-seccomp-fd` (0.7): nothing, the filter is one program, which
+//!   `--seccomp` takes (`clone3` is refused by it too);
 //! - `--disable-userns` (0.8): the seccomp filter refuses `unshare` and
 //!   `clone` with a new user namespace instead;
 //! - `--clearenv` (0.5): bwrap itself starts with a clean environment;
@@ -167,9 +166,6 @@ impl Bwrap {
         let mut out = Vec::new();
         if !self.has("--size") {
             out.push("scratch on disk, its size checked by polling (no --size)".to_owned());
-        }
-        if !self.has("--add-seccomp-fd") {
-            out.push("clone3 not filtered (no --add-seccomp-fd)".to_owned());
         }
         if !self.proc_ok {
             out.push("no /proc (--proc refused here)".to_owned());

@@ -153,16 +153,24 @@ fn a_run_of_many_processes_is_capped_as_a_whole_where_a_cgroup_can_be_made() {
 }
 
 #[test]
-fn network_sockets_and_ptrace_are_refused() {
-    for (name, s) in backends("network_sockets_and_ptrace_are_refused", Limits::default()) {
+fn sockets_ipc_ptrace_and_clone3_are_refused() {
+    for (name, s) in backends(
+        "sockets_ipc_ptrace_and_clone3_are_refused",
+        Limits::default(),
+    ) {
         let t = Duration::from_secs(10);
         for what in [
             "socket inet",
             "socket inet6",
             "socket packet",
             "socket netlink",
+            "socket unix",
             "ptrace",
             "userns",
+            "shm",
+            "sem",
+            "msg",
+            "mq",
         ] {
             let r = run(&s, &format!("./try {what}"), t);
             assert_eq!(
@@ -175,11 +183,12 @@ fn network_sockets_and_ptrace_are_refused() {
             );
             assert!(r.stderr.contains("not permitted"), "{name}: {what}: {r:?}");
         }
-        // A Unix socket (local, harmless) still works.
-        let r = run(&s, "./try socket unix", t);
+        // clone3 is refused as absent, so the C library uses clone.
+        let r = run(&s, "./try clone3", t);
         assert!(
-            matches!(r.outcome, Outcome::Exited { code: 0, .. }),
-            "{name}: {r:?}"
+            matches!(r.outcome, Outcome::Exited { code: 1, .. })
+                && r.stderr.contains("Function not implemented"),
+            "{name}: clone3 was not refused: {r:?}"
         );
     }
 }

@@ -2,7 +2,9 @@
 //! it worked, 1 when it was refused (printing the error), 2 on bad usage.
 //!
 //! `sandbox-try socket inet|inet6|packet|netlink|unix`, `sandbox-try ptrace`,
-//! `sandbox-try userns`.
+//! `sandbox-try userns`, `sandbox-try clone3`, `sandbox-try shm|sem|msg|mq`
+//! (make a System V segment, semaphore set or message queue, or a POSIX
+//! message queue, each open to every user).
 //!
 //! For the time and memory measures: `sandbox-try burn MS` computes until
 //! its own CPU time (user + system, as `getrusage` gives it) reaches MS
@@ -45,6 +47,41 @@ fn main() -> std::process::ExitCode {
         ["userns"] => {
             // SAFETY: a plain system call.
             let r = unsafe { libc::unshare(libc::CLONE_NEWUSER) };
+            if r < 0 {
+                Err(std::io::Error::last_os_error())
+            } else {
+                Ok(())
+            }
+        }
+        ["clone3"] => {
+            // With no arguments the kernel answers EINVAL or EFAULT; a
+            // filter that refuses it answers first.
+            // SAFETY: a plain system call that reads nothing at NULL/0.
+            let r = unsafe { libc::syscall(libc::SYS_clone3, std::ptr::null::<u8>(), 0usize) };
+            let e = std::io::Error::last_os_error();
+            if r < 0 && e.raw_os_error() == Some(libc::ENOSYS) {
+                Err(e)
+            } else {
+                Ok(())
+            }
+        }
+        ["shm" | "sem" | "msg" | "mq"] => {
+            let key = 0x3c0f_fee0 + i32::from(what[0].len() as u8);
+            // SAFETY: plain system calls; the name is a C string.
+            let r = unsafe {
+                match what[0].as_str() {
+                    "shm" => libc::shmget(key, 4096, libc::IPC_CREAT | 0o666),
+                    "sem" => libc::semget(key, 1, libc::IPC_CREAT | 0o666),
+                    "msg" => libc::msgget(key, libc::IPC_CREAT | 0o666),
+                    _ => libc::syscall(
+                        libc::SYS_mq_open,
+                        c"cnf-sandbox-try".as_ptr(),
+                        libc::O_CREAT | libc::O_RDWR,
+                        0o666,
+                        std::ptr::null::<u8>(),
+                    ) as i32,
+                }
+            };
             if r < 0 {
                 Err(std::io::Error::last_os_error())
             } else {
