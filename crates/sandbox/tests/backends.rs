@@ -551,3 +551,71 @@ fn the_peak_memory_is_at_least_what_the_program_touched() {
         );
     }
 }
+
+#[test]
+fn what_a_run_leaves_anywhere_world_writable_and_its_ipc_objects_are_removed() {
+    if !sandbox::running_as_root() {
+        notice("skipped: what_a_run_leaves_anywhere_world_writable: needs root");
+        return;
+    }
+    let shared = sandbox::user::world_writable();
+    for dir in ["/tmp", "/var/tmp", "/dev/shm"] {
+        assert!(shared.contains(&PathBuf::from(dir)), "{dir}: {shared:?}");
+    }
+    let s = Sandbox::new(Config {
+        backend: Some(BackendKind::User),
+        landlock: false,
+        ..Config::default()
+    })
+    .unwrap();
+    let marker = format!("cnf-sandbox-everywhere-{}", std::process::id());
+    let script: String = shared
+        .iter()
+        .map(|d| format!("echo x > {}/{marker}; ", d.display()))
+        .collect();
+    let r = run(&s, &format!("{script}echo ok"), Duration::from_secs(10));
+    assert!(
+        matches!(r.outcome, Outcome::Exited { code: 0, .. }),
+        "{r:?}"
+    );
+    for dir in &shared {
+        assert!(
+            !dir.join(&marker).exists(),
+            "{}/{marker} was left behind",
+            dir.display()
+        );
+    }
+    // An object the seccomp filter would not have let the run make, made
+    // by that user outside the sandbox (util-linux setpriv and ipcmk).
+    let uid = sandbox::DEFAULT_UID + 7;
+    let made = test_support::Cli::new("setpriv")
+        .args([
+            format!("--reuid={uid}"),
+            format!("--regid={uid}"),
+            "--clear-groups".to_owned(),
+            "ipcmk".to_owned(),
+            "-M".to_owned(),
+            "4096".to_owned(),
+        ])
+        .run();
+    made.code(0);
+    // "Shared memory id: N"
+    let id: i32 = made
+        .stdout
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let listed = |id: i32| {
+        std::fs::read_to_string("/proc/sysvipc/shm")
+            .unwrap()
+            .lines()
+            .skip(1)
+            .any(|l| l.split_whitespace().nth(1) == Some(&id.to_string()))
+    };
+    assert!(listed(id));
+    assert_eq!(sandbox::user::clean_up(uid, &[]), Vec::<String>::new());
+    assert!(!listed(id), "segment {id} of uid {uid} is still there");
+}
