@@ -5,9 +5,8 @@
 //! - `--size` (0.7): the scratch is a host folder (on disk, not in memory)
 //!   whose size the grader checks every 50 ms, ending the run past
 //!   [`crate::Limits::scratch`];
-//! - `--add-seccomp-fd` (0.7): the one filter `--seccomp` takes is the
-//!   main one, so `clone3` is not refused (a nested user namespace can be
-//!   made through it);
+//! - `--add-seccomp-fd` (0.7): nothing, the filter is one program, which
+//!   `--seccomp` takes (`clone3` is refused by it too);
 //! - `--disable-userns` (0.8): the seccomp filter refuses `unshare` and
 //!   `clone` with a new user namespace instead;
 //! - `--clearenv` (0.5): bwrap itself starts with a clean environment;
@@ -28,10 +27,12 @@ use std::os::fd::{AsRawFd as _, OwnedFd};
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use crate::exec::{self, Guard, RunResult};
-use crate::{Bind, Outcome, SCRATCH, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, cgroup, which};
+use crate::usage::Scope;
+use crate::{
+    Bind, Outcome, SCRATCH, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, TimeLimits, cgroup, which,
+};
 
 /// What was found of the installed bwrap.
 #[derive(Debug, Clone)]
@@ -165,9 +166,6 @@ impl Bwrap {
         let mut out = Vec::new();
         if !self.has("--size") {
             out.push("scratch on disk, its size checked by polling (no --size)".to_owned());
-        }
-        if !self.has("--add-seccomp-fd") {
-            out.push("clone3 not filtered (no --add-seccomp-fd)".to_owned());
         }
         if !self.proc_ok {
             out.push("no /proc (--proc refused here)".to_owned());
@@ -348,19 +346,19 @@ impl Bwrap {
         &self,
         sandbox: &Sandbox,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
     ) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
         let mut arg = |a: &dyn AsRef<OsStr>| args.push(a.as_ref().to_owned());
         arg(&self.prlimit);
-        for limit in sandbox.limits.rlimits(wall) {
+        for limit in sandbox.limits.rlimits(time.cpu) {
             arg(&format!("{}={}:{}", limit.prlimit, limit.soft, limit.hard));
         }
         arg(&"--");
         arg(&self.timeout);
         arg(&"-s");
         arg(&"KILL");
-        arg(&format!("{}s", wall.as_secs() + 2));
+        arg(&format!("{}s", time.wall.as_secs() + 2));
         arg(&"sh");
         arg(&"-c");
         arg(&shell);
@@ -375,13 +373,13 @@ impl Bwrap {
         chdir: &Path,
         run_dir: &Path,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
         max_output: usize,
         cgroup: Option<&cgroup::Child>,
     ) -> RunResult {
-        match self.prepare(sandbox, binds, chdir, run_dir, shell, wall, cgroup) {
+        match self.prepare(sandbox, binds, chdir, run_dir, shell, time, cgroup) {
             Ok((command, guard, _fds)) => {
-                let mut r = exec::run(command, wall, max_output, &guard);
+                let mut r = exec::run(command, time, max_output, &guard);
                 // bwrap's own failures (a missing bind, a refused mount)
                 // come before the program starts.
                 if matches!(r.outcome, Outcome::Exited { code: 1, .. })
@@ -410,7 +408,7 @@ impl Bwrap {
         chdir: &Path,
         run_dir: &Path,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
         cgroup: Option<&'a cgroup::Child>,
     ) -> std::io::Result<(Command, BwrapGuard<'a>, Vec<OwnedFd>)> {
         let host_scratch = if self.has("--size") {
@@ -439,19 +437,19 @@ impl Bwrap {
         command.arg("--args").arg(args_fd.as_raw_fd().to_string());
         command
             .arg("--")
-            .args(self.inner_command(sandbox, shell, wall));
+            .args(self.inner_command(sandbox, shell, time));
         let inherit: Vec<i32> = std::iter::once(args_fd.as_raw_fd())
             .chain(seccomp.iter().copied())
             .collect();
         fds.push(args_fd);
-        let procs = cgroup.map(|c| c.procs.as_raw_fd());
+        let procs = cgroup.map(cgroup::Child::procs_fds);
         let uid = sandbox.uid;
         // SAFETY: the closure makes system calls only (no allocation, no
         // lock), on values prepared before fork.
         unsafe {
             command.pre_exec(move || {
-                if let Some(fd) = procs {
-                    crate::cgroup::write_zero(fd)?;
+                if let Some(fds) = procs {
+                    crate::cgroup::join(fds)?;
                 }
                 for fd in &inherit {
                     if libc::fcntl(*fd, libc::F_SETFD, 0) != 0 {
@@ -508,6 +506,12 @@ impl Guard for BwrapGuard<'_> {
     }
     fn out_of_memory(&self) -> bool {
         self.cgroup.is_some_and(cgroup::Child::out_of_memory)
+    }
+    fn scope(&self) -> Scope<'_> {
+        match self.cgroup {
+            Some(c) if c.counts_cpu() => Scope::Cgroup(c),
+            _ => Scope::Tree,
+        }
     }
 }
 

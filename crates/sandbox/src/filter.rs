@@ -1,13 +1,24 @@
 //! The seccomp filter and the Landlock ruleset, both made before `fork`.
 //!
-//! The seccomp filter refuses (EPERM) network sockets (`socket` with
-//! AF_INET, AF_INET6, AF_PACKET or AF_NETLINK), `ptrace`,
-//! `process_vm_readv`/`writev`, `io_uring_setup` (whose operations would
-//! pass the socket rule), `bpf`, `perf_event_open`, `userfaultfd`,
-//! `keyctl`/`add_key`/`request_key`, `unshare`, `setns`, `mount`, and
-//! `clone` with a new user namespace; `clone3` gets ENOSYS, so the C
-//! library falls back to `clone`, whose flags the filter can see. Every
-//! other call is allowed.
+//! The seccomp filter is one program, the same on every backend (so also
+//! through bubblewrap 0.6.1's single `--seccomp`). It refuses (EPERM):
+//! - `socket` of every family: no network, and no named or abstract Unix
+//!   socket, so two runs cannot meet through one (`socketpair`, which
+//!   makes an unnamed connected pair inside one run, stays allowed);
+//! - System V IPC and POSIX message queues (`shmget`, `semget`, `msgget`,
+//!   `mq_open`): objects that any user may open by key or name, and that
+//!   outlive the run; GHC's runtime uses none of them (no variant of
+//!   GHC 9.0.2's `libHSrts*.a` refers to any of these calls or to
+//!   `socket`);
+//! - `ptrace`, `process_vm_readv`/`writev`, `io_uring_setup` (whose
+//!   operations would pass the socket rule), `bpf`, `perf_event_open`,
+//!   `userfaultfd`, `keyctl`/`add_key`/`request_key`, `unshare`, `setns`,
+//!   `mount`, and `clone` with a new user namespace.
+//!
+//! `clone3` gets ENOSYS, so the C library falls back to `clone`, whose
+//! flags the filter can see: a few instructions put before the compiled
+//! rules (a seccomp program has one action per rule set in
+//! `seccompiler`). Every other call is allowed.
 
 use std::os::fd::OwnedFd;
 use std::path::PathBuf;
@@ -17,12 +28,26 @@ use seccompiler::{
     SeccompRule, TargetArch,
 };
 
-/// The address families `socket` refuses.
-pub const REFUSED_FAMILIES: [i32; 4] = [
-    libc::AF_INET,
-    libc::AF_INET6,
-    libc::AF_PACKET,
-    libc::AF_NETLINK,
+/// The calls refused whatever their arguments.
+pub const REFUSED_CALLS: [i64; 18] = [
+    libc::SYS_socket,
+    libc::SYS_shmget,
+    libc::SYS_semget,
+    libc::SYS_msgget,
+    libc::SYS_mq_open,
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_io_uring_setup,
+    libc::SYS_bpf,
+    libc::SYS_perf_event_open,
+    libc::SYS_userfaultfd,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_mount,
 ];
 
 fn arch() -> Result<TargetArch, String> {
@@ -37,13 +62,6 @@ fn arch() -> Result<TargetArch, String> {
 /// The sandbox's seccomp program (see the module docs).
 pub fn program() -> Result<BpfProgram, String> {
     let e = |e: seccompiler::BackendError| e.to_string();
-    let family = |f: i32| -> Result<SeccompRule, String> {
-        SeccompRule::new(vec![
-            SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, f as u64)
-                .map_err(e)?,
-        ])
-        .map_err(e)
-    };
     let newuser = SeccompRule::new(vec![
         SeccompCondition::new(
             0,
@@ -55,29 +73,8 @@ pub fn program() -> Result<BpfProgram, String> {
     ])
     .map_err(e)?;
     let mut rules: std::collections::BTreeMap<i64, Vec<SeccompRule>> = Default::default();
-    rules.insert(
-        libc::SYS_socket,
-        REFUSED_FAMILIES
-            .iter()
-            .map(|f| family(*f))
-            .collect::<Result<_, _>>()?,
-    );
     rules.insert(libc::SYS_clone, vec![newuser]);
-    for call in [
-        libc::SYS_ptrace,
-        libc::SYS_process_vm_readv,
-        libc::SYS_process_vm_writev,
-        libc::SYS_io_uring_setup,
-        libc::SYS_bpf,
-        libc::SYS_perf_event_open,
-        libc::SYS_userfaultfd,
-        libc::SYS_keyctl,
-        libc::SYS_add_key,
-        libc::SYS_request_key,
-        libc::SYS_unshare,
-        libc::SYS_setns,
-        libc::SYS_mount,
-    ] {
+    for call in REFUSED_CALLS {
         rules.insert(call, Vec::new());
     }
     let filter = SeccompFilter::new(
@@ -87,27 +84,31 @@ pub fn program() -> Result<BpfProgram, String> {
         arch()?,
     )
     .map_err(e)?;
-    filter
+    let rules: BpfProgram = filter
         .try_into()
-        .map_err(|e: seccompiler::BackendError| e.to_string())
+        .map_err(|e: seccompiler::BackendError| e.to_string())?;
+    // clone3 first: ENOSYS, then the rules (whose jumps are relative, so
+    // they hold after the prefix). The number is checked before the
+    // architecture, which is harmless: the answer is only a refusal.
+    const LD_W_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
+    const JEQ_K: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+    const RET_K: u16 = 0x06; // BPF_RET | BPF_K
+    const SECCOMP_RET_ERRNO: u32 = 0x0005_0000;
+    let op = |code: u16, jt: u8, jf: u8, k: u32| seccompiler::sock_filter { code, jt, jf, k };
+    let mut program = vec![
+        // seccomp_data.nr is at offset 0.
+        op(LD_W_ABS, 0, 0, 0),
+        op(JEQ_K, 0, 1, libc::SYS_clone3 as u32),
+        op(RET_K, 0, 0, SECCOMP_RET_ERRNO | libc::ENOSYS as u32),
+    ];
+    program.extend(rules);
+    Ok(program)
 }
 
-/// The filters to install, in order: [`program`] and the `clone3` one.
+/// The filters to install, in order: only [`program`] (one program, so
+/// that a bubblewrap with only `--seccomp` installs all of it).
 pub fn programs() -> Result<Vec<BpfProgram>, String> {
-    let e = |e: seccompiler::BackendError| e.to_string();
-    let clone3 = SeccompFilter::new(
-        [(libc::SYS_clone3, Vec::new())].into_iter().collect(),
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
-        arch()?,
-    )
-    .map_err(e)?;
-    Ok(vec![
-        program()?,
-        clone3
-            .try_into()
-            .map_err(|e: seccompiler::BackendError| e.to_string())?,
-    ])
+    Ok(vec![program()?])
 }
 
 /// The raw bytes of a program, as bubblewrap's `--add-seccomp-fd` and

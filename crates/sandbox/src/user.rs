@@ -25,7 +25,8 @@ use std::time::Duration;
 
 use crate::exec::{self, Guard, RunResult};
 use crate::filter::{self, Access};
-use crate::{BackendKind, Bind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, cgroup};
+use crate::usage::Scope;
+use crate::{BackendKind, Bind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, TimeLimits, cgroup};
 
 /// How many user ids the user backend leases from.
 pub const POOL: u32 = 4096;
@@ -36,14 +37,22 @@ pub const POOL: u32 = 4096;
 /// from another grader on the same machine.
 pub const LEASE_OFFSET: u32 = crate::UID_RANGE / 2;
 
-/// The world-writable folders a run's leftovers are removed from.
-pub const SHARED_TMP: [&str; 4] = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock"];
+/// The world-writable folders a run's leftovers are always removed from
+/// (with every other one [`world_writable`] finds).
+pub const SHARED_TMP: [&str; 5] = ["/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/dev/mqueue"];
+
+/// Folders [`world_writable`] does not walk: the kernel's, and the system's
+/// (shown read-only by every backend; a system with a world-writable folder
+/// in `/usr` is broken beyond what a sandbox can mend).
+pub const NOT_WALKED: [&str; 6] = ["/proc", "/sys", "/usr", "/etc", "/opt", "/var/lib/ghc"];
 
 /// What the probe found.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct UserBackend {
     /// The kernel's Landlock ABI (0: none).
     pub(crate) landlock_abi: u32,
+    /// Every folder the run's user could write in (world-writable).
+    pub(crate) shared: Vec<PathBuf>,
 }
 
 impl UserBackend {
@@ -58,7 +67,11 @@ impl UserBackend {
                     .to_owned(),
             );
         }
-        Ok(UserBackend { landlock_abi })
+        let shared = if switch { world_writable() } else { Vec::new() };
+        Ok(UserBackend {
+            landlock_abi,
+            shared,
+        })
     }
 
     pub(crate) fn weaker(&self, kind: BackendKind) -> Vec<String> {
@@ -111,7 +124,7 @@ impl UserBackend {
         chdir: &Path,
         run_dir: &Path,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
         max_output: usize,
         cgroup: Option<&cgroup::Child>,
     ) -> RunResult {
@@ -127,7 +140,7 @@ impl UserBackend {
             None => None,
         };
         let uid = lease.as_ref().map(|l| l.uid);
-        let prepared = match self.prepare(sandbox, binds, chdir, run_dir, shell, wall, uid, cgroup)
+        let prepared = match self.prepare(sandbox, binds, chdir, run_dir, shell, time, uid, cgroup)
         {
             Ok(p) => p,
             Err(e) => {
@@ -140,11 +153,27 @@ impl UserBackend {
             cgroup,
             scratch,
             cap: sandbox.limits.scratch,
+            shared: &self.shared,
         };
-        let result = exec::run(command, wall, max_output, &guard);
+        let result = exec::run(command, time, max_output, &guard);
         if let Some(uid) = uid {
             kill_uid(uid);
-            clean_shared_tmp(uid);
+            let left = clean_up(uid, &self.shared);
+            if !left.is_empty() {
+                // Not leased again by this grader while something of the
+                // run may remain; the lock file stays held too.
+                if let Some(lease) = lease {
+                    std::mem::forget(lease);
+                }
+                return RunResult {
+                    stderr: format!(
+                        "{}\n[sandbox: uid {uid} retired, it left {}]",
+                        result.stderr,
+                        left.join(", ")
+                    ),
+                    ..result
+                };
+            }
         }
         drop(lease);
         result
@@ -158,7 +187,7 @@ impl UserBackend {
         chdir: &Path,
         run_dir: &Path,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
         uid: Option<u32>,
         cgroup: Option<&cgroup::Child>,
     ) -> io::Result<(Command, PathBuf, Vec<OwnedFd>)> {
@@ -218,16 +247,16 @@ impl UserBackend {
         let programs = filter::programs().map_err(io::Error::other)?;
         let mut command = crate::clean_shell(shell, &scratch);
         command.current_dir(&chdir);
-        let limits = rlimits(sandbox, wall);
-        let procs = cgroup.map(|c| c.procs.as_raw_fd());
+        let limits = rlimits(sandbox, time.cpu);
+        let procs = cgroup.map(cgroup::Child::procs_fds);
         let ruleset = landlock.as_ref().map(|f| f.as_raw_fd());
         // SAFETY: the closure makes system calls only (no allocation, no
         // lock), on values prepared before fork; seccompiler's
         // apply_filter is two system calls.
         unsafe {
             command.pre_exec(move || {
-                if let Some(fd) = procs {
-                    crate::cgroup::write_zero(fd)?;
+                if let Some(fds) = procs {
+                    crate::cgroup::join(fds)?;
                 }
                 rustix::process::setsid()?;
                 rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
@@ -309,11 +338,11 @@ impl Drop for Lease {
 
 fn rlimits(
     sandbox: &Sandbox,
-    wall: Duration,
+    run_cpu: Duration,
 ) -> Vec<(rustix::process::Resource, rustix::process::Rlimit)> {
     sandbox
         .limits
-        .rlimits(wall)
+        .rlimits(run_cpu)
         .iter()
         .map(|l| {
             let limit = rustix::process::Rlimit {
@@ -457,11 +486,123 @@ pub fn kill_uid(uid: u32) -> usize {
     sent
 }
 
+/// Every folder that any user may write in ("others" may write and
+/// search it), found by walking the file system from `/` but for
+/// [`NOT_WALKED`] and below folders that others cannot search (nothing
+/// below one is reachable by the run's user); with [`SHARED_TMP`] always.
+pub fn world_writable() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, budget: &mut usize) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            let path = e.path();
+            let Ok(m) = fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if !m.is_dir()
+                || m.mode() & 0o001 == 0
+                || NOT_WALKED.iter().any(|n| path == Path::new(n))
+            {
+                continue;
+            }
+            if m.mode() & 0o002 != 0 {
+                out.push(path.clone());
+            }
+            walk(&path, out, budget);
+        }
+    }
+    let mut out: Vec<PathBuf> = SHARED_TMP
+        .iter()
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir())
+        .collect();
+    let mut budget = 2_000_000;
+    walk(Path::new("/"), &mut out, &mut budget);
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// After a run of `uid` (its processes killed): removes what it left in
+/// the world-writable folders `shared` and every System V IPC object it
+/// owns or made, then checks again; returns what is still there (empty:
+/// clean).
+pub fn clean_up(uid: u32, shared: &[PathBuf]) -> Vec<String> {
+    clean_shared(uid, shared);
+    remove_ipc(uid);
+    let mut left = Vec::new();
+    let procs = processes_of(uid).len();
+    if procs > 0 {
+        left.push(format!("{procs} processes"));
+    }
+    for dir in shared {
+        for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+            if fs::symlink_metadata(e.path()).is_ok_and(|m| m.uid() == uid) {
+                left.push(e.path().display().to_string());
+            }
+        }
+    }
+    let ipc = ipc_of(uid).len();
+    if ipc > 0 {
+        left.push(format!("{ipc} IPC objects"));
+    }
+    left
+}
+
+/// The System V IPC objects owned or made by `uid`: (kind, id).
+fn ipc_of(uid: u32) -> Vec<(&'static str, i32)> {
+    let mut out = Vec::new();
+    // The columns of /proc/sysvipc/*: the id is the second; the owner and
+    // creator uids sit at these places.
+    for (kind, uid_at, cuid_at) in [("shm", 7, 9), ("sem", 4, 6), ("msg", 7, 9)] {
+        let Ok(text) = fs::read_to_string(format!("/proc/sysvipc/{kind}")) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let of = |i: usize| f.get(i).and_then(|v| v.parse::<u32>().ok());
+            if (of(uid_at) == Some(uid) || of(cuid_at) == Some(uid))
+                && let Some(id) = f.get(1).and_then(|v| v.parse::<i32>().ok())
+            {
+                out.push((kind, id));
+            }
+        }
+    }
+    out
+}
+
+/// Removes the System V IPC objects of `uid` (the seccomp filter refuses
+/// making them; this is the second line).
+fn remove_ipc(uid: u32) {
+    for (kind, id) in ipc_of(uid) {
+        // SAFETY: plain system calls; IPC_RMID reads no buffer.
+        unsafe {
+            match kind {
+                "shm" => libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()),
+                "sem" => libc::semctl(id, 0, libc::IPC_RMID),
+                _ => libc::msgctl(id, libc::IPC_RMID, std::ptr::null_mut()),
+            };
+        }
+    }
+}
+
 /// Removes what `uid` left in the shared temporary folders; returns how
 /// many entries it removed.
 pub fn clean_shared_tmp(uid: u32) -> usize {
+    let dirs: Vec<PathBuf> = SHARED_TMP.iter().map(PathBuf::from).collect();
+    clean_shared(uid, &dirs)
+}
+
+/// Removes what `uid` left in the folders `dirs`; returns how many entries
+/// it removed.
+pub fn clean_shared(uid: u32, dirs: &[PathBuf]) -> usize {
     let mut removed = 0;
-    for dir in SHARED_TMP {
+    for dir in dirs {
         let Ok(entries) = fs::read_dir(dir) else {
             continue;
         };
@@ -560,6 +701,7 @@ struct UserGuard<'a> {
     cgroup: Option<&'a cgroup::Child>,
     scratch: PathBuf,
     cap: u64,
+    shared: &'a [PathBuf],
 }
 
 impl Guard for UserGuard<'_> {
@@ -581,13 +723,20 @@ impl Guard for UserGuard<'_> {
     fn check(&self) -> Option<Outcome> {
         let mut used = disk_usage(&[self.scratch.as_path()], None);
         if let Some(uid) = self.uid {
-            let shared: Vec<&Path> = SHARED_TMP.iter().map(Path::new).collect();
+            let shared: Vec<&Path> = self.shared.iter().map(PathBuf::as_path).collect();
             used = used.saturating_add(disk_usage(&shared, Some(uid)));
         }
         (used > self.cap).then_some(Outcome::MemoryLimit)
     }
     fn out_of_memory(&self) -> bool {
         self.cgroup.is_some_and(cgroup::Child::out_of_memory)
+    }
+    fn scope(&self) -> Scope<'_> {
+        match (self.cgroup, self.uid) {
+            (Some(c), _) if c.counts_cpu() => Scope::Cgroup(c),
+            (_, Some(uid)) => Scope::Uid(uid),
+            _ => Scope::Tree,
+        }
     }
 }
 

@@ -418,7 +418,7 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::TimeLimit => {
+                Outcome::TimeLimit(_) => {
                     fail(
                         &mut report,
                         FailureKind::Timeout,
