@@ -291,6 +291,7 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
                 duration: Duration::ZERO,
                 hidden,
                 relaxed: false,
+                group: Default::default(),
             });
         }
     }

@@ -9,7 +9,7 @@ use cnf_grader::grade::discover::{Fixture, discover};
 use cnf_grader::grade::exec::{ExecConfig, ExecSandbox, check_template, named_files};
 use cnf_grader::grade::run::{GradeOptions, Runner, case_count, grade, select};
 use cnf_grader::model::case::{CaseReport, FailureKind, Totals};
-use cnf_grader::model::points::points;
+use cnf_grader::model::points::{Scoring, points_with};
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::model::run::ShardInfo;
 use cnf_grader::model::shard::Shard;
@@ -150,7 +150,12 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
             ));
         }
     }
-    let score = args.points.then(|| points(&cases));
+    let scoring = Scoring {
+        edge_in_base: args.edge_in_base,
+    };
+    // Gradescope's results always carry the points.
+    let score = (args.points || args.report.format == Format::Gradescope)
+        .then(|| points_with(&cases, scoring));
     let report_options = ReportOptions {
         times: !args.report.no_times,
         points: score.as_ref(),

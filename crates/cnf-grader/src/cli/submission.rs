@@ -11,6 +11,7 @@ use cnf_grader::escape;
 use cnf_grader::grade::discover::{Fixture, check_outside, discover};
 use cnf_grader::grade::run::{GradeOptions, case_count, select};
 use cnf_grader::model::class::StudentResult;
+use cnf_grader::model::points::Scoring;
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::model::run::ShardInfo;
 use cnf_grader::model::submission::NO_SANDBOX_WARNING;
@@ -121,6 +122,9 @@ pub(crate) fn submission_setup(
         read_limits: ReadLimits {
             max_file: args.max_source as u64,
             ..ReadLimits::default()
+        },
+        scoring: Scoring {
+            edge_in_base: args.edge_in_base,
         },
     };
     Ok((options, work))

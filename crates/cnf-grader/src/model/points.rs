@@ -8,13 +8,21 @@
 //! [`points_compiled`]) they are granted exactly when GHC succeeded. Cases in `ERROR` (broken fixtures) are not the program's fault and
 //! are left out of the sharing; skipped cases count as not passed. A part
 //! with no case gets no test-case points.
+//!
+//! The groups ([`Group`]): the base is out of 100 and counts base cases
+//! only; extra-credit cases share [`EXTRA_CREDIT`] points (the assignment's
+//! 10 %) equally, scored apart and never part of the 100; edge cases are
+//! counted (passed of graded) and shown apart, and share their part's
+//! test-case points with the base cases only when asked
+//! ([`Scoring::edge_in_base`]). Any case that ran shows that its part
+//! compiled, whatever its group.
 
 use std::fmt::Write as _;
 
 use connect_core::Function;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::model::case::{CaseReport, Status};
+use crate::model::case::{CaseReport, Group, Status};
 
 /// The points of one part.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,10 +57,42 @@ pub struct PartPoints {
 pub struct Points {
     /// Parts 1 to 4.
     pub parts: Vec<PartPoints>,
-    /// Points earned.
+    /// Points earned of the base assignment.
     pub total: f64,
     /// Points available (100).
     pub total_max: f64,
+    /// The extra credit, scored apart from the 100.
+    #[serde(default)]
+    pub extra_credit: GroupScore,
+    /// The edge cases, shown apart.
+    #[serde(default)]
+    pub edge: GroupScore,
+}
+
+/// The result of the extra-credit or the edge cases.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct GroupScore {
+    /// Graded cases of the group (errors left out).
+    pub cases: usize,
+    /// Cases that passed.
+    pub passed: usize,
+    /// Points earned apart from the base (extra credit only).
+    pub points: f64,
+    /// Points available apart from the base: [`EXTRA_CREDIT`] when the
+    /// extra credit has cases, 0 for the edge group.
+    pub points_max: f64,
+    /// Whether the group's cases count in the base parts' points instead.
+    pub in_base: bool,
+}
+
+/// The extra credit's points: 10 % of the assignment's 100.
+pub const EXTRA_CREDIT: f64 = 10.0;
+
+/// How cases are scored beyond the assignment's table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Scoring {
+    /// Edge cases share their part's test-case points with the base cases.
+    pub edge_in_base: bool,
 }
 
 /// A function's name, as [`Function::name`] gives it (an alias, so that
@@ -70,28 +110,39 @@ fn function_name<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Err
 /// The assignment's allocation: (compilation, test cases) per part.
 pub const ALLOCATION: [(f64, f64); 4] = [(10.0, 10.0), (10.0, 10.0), (10.0, 20.0), (10.0, 20.0)];
 
-/// Scores a run's cases.
+/// Scores a run's cases (edge cases apart).
 pub fn points(cases: &[CaseReport]) -> Points {
-    score(cases, None)
+    score(cases, None, Scoring::default())
+}
+
+/// Scores a run's cases as `scoring` says.
+pub fn points_with(cases: &[CaseReport], scoring: Scoring) -> Points {
+    score(cases, None, scoring)
 }
 
 /// Scores a run's cases when it is known which parts compiled (part 1
 /// first): their compilation points follow that, not the cases.
-pub fn points_compiled(cases: &[CaseReport], compiled: [bool; 4]) -> Points {
-    score(cases, Some(compiled))
+pub fn points_compiled(cases: &[CaseReport], compiled: [bool; 4], scoring: Scoring) -> Points {
+    score(cases, Some(compiled), scoring)
 }
 
-fn score(cases: &[CaseReport], known: Option<[bool; 4]>) -> Points {
+fn score(cases: &[CaseReport], known: Option<[bool; 4]>, scoring: Scoring) -> Points {
+    let counted = |c: &&CaseReport| match c.group {
+        Group::Base => true,
+        Group::Edge => scoring.edge_in_base,
+        Group::ExtraCredit => false,
+    };
     let parts: Vec<PartPoints> = Function::ALL
         .iter()
         .zip(ALLOCATION)
         .map(|(&function, (compilation_max, test_cases_max))| {
-            let mine = cases
+            let all = cases
                 .iter()
                 .filter(|c| c.part == Some(function.part()) && c.status != Status::Error);
+            let mine = all.clone().filter(counted);
             let compiled = match known {
                 Some(known) => known[usize::from(function.part() - 1)],
-                None => mine.clone().any(|c| match c.status {
+                None => all.clone().any(|c| match c.status {
                     Status::Pass => true,
                     Status::Fail => c.failure.is_some_and(|k| k.ran()),
                     _ => false,
@@ -120,10 +171,38 @@ fn score(cases: &[CaseReport], known: Option<[bool; 4]>) -> Points {
             }
         })
         .collect();
+    let group = |group: Group| {
+        let graded = cases
+            .iter()
+            .filter(|c| c.group == group && c.part.is_some() && c.status != Status::Error);
+        let n = graded.clone().count();
+        (n, graded.filter(|c| c.status == Status::Pass).count())
+    };
+    let (cases_x, passed_x) = group(Group::ExtraCredit);
+    let extra_max = if cases_x == 0 { 0.0 } else { EXTRA_CREDIT };
+    let (cases_e, passed_e) = group(Group::Edge);
     Points {
         total: parts.iter().map(|p| p.total).sum(),
         total_max: parts.iter().map(|p| p.total_max).sum(),
         parts,
+        extra_credit: GroupScore {
+            cases: cases_x,
+            passed: passed_x,
+            points: if cases_x == 0 {
+                0.0
+            } else {
+                extra_max * passed_x as f64 / cases_x as f64
+            },
+            points_max: extra_max,
+            in_base: false,
+        },
+        edge: GroupScore {
+            cases: cases_e,
+            passed: passed_e,
+            points: 0.0,
+            points_max: 0.0,
+            in_base: scoring.edge_in_base,
+        },
     }
 }
 
@@ -157,7 +236,43 @@ impl Points {
             "",
             format!("{:.2}/{:.0}", self.total, self.total_max)
         );
+        for line in self.apart() {
+            let _ = writeln!(out, "{line}");
+        }
         out
+    }
+
+    /// The lines that follow the table: the extra credit and the edge
+    /// cases, each when it has cases.
+    pub fn apart(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        let x = &self.extra_credit;
+        if x.cases > 0 {
+            lines.push(format!(
+                "{:<4}  {:<20}  {:>11}  {:>16}  {:>12}",
+                "",
+                "extra credit",
+                "",
+                format!("({}/{})", x.passed, x.cases),
+                format!("+{:.2}/{:.0}", x.points, x.points_max)
+            ));
+        }
+        let e = &self.edge;
+        if e.cases > 0 {
+            lines.push(format!(
+                "{:<4}  {:<20}  {:>11}  {:>16}  {}",
+                "",
+                "edge cases",
+                "",
+                format!("({}/{})", e.passed, e.cases),
+                if e.in_base {
+                    "counted in the parts above"
+                } else {
+                    "not counted in the total"
+                }
+            ));
+        }
+        lines
     }
 }
 
@@ -182,6 +297,7 @@ mod tests {
             duration: Duration::ZERO,
             hidden: false,
             relaxed: false,
+            group: Default::default(),
         }
     }
 

@@ -256,7 +256,7 @@ pub(crate) fn run_parts(
             }
         }
     }
-    let points = points_compiled(&cases, built);
+    let points = points_compiled(&cases, built, options.scoring);
     Ok(SubmissionReport {
         dir: prepared.dir,
         refused: prepared.read.refused,

@@ -52,6 +52,7 @@ fn hostile_case(hidden: bool) -> CaseReport {
         duration: std::time::Duration::ZERO,
         hidden,
         relaxed: false,
+        group: Default::default(),
     }
 }
 
