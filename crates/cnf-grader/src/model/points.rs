@@ -328,4 +328,47 @@ mod tests {
         assert!(table.contains("(3/4) 15.00/20"), "{table}");
         assert!(table.ends_with("50.00/100\n"), "{table}");
     }
+
+    #[test]
+    fn extra_credit_and_edge_cases_are_scored_apart() {
+        let grouped = |part, status, group| CaseReport {
+            group,
+            ..case(part, status, None)
+        };
+        let cases = vec![
+            // Part 3: one base case passed, one edge case failed.
+            grouped(3, Status::Pass, Group::Base),
+            grouped(3, Status::Fail, Group::Edge),
+            // Part 4: the base case failed; its extra-credit cases passed,
+            // which also shows the part compiled.
+            grouped(4, Status::Fail, Group::Base),
+            grouped(4, Status::Pass, Group::ExtraCredit),
+            grouped(4, Status::Pass, Group::ExtraCredit),
+            grouped(4, Status::Fail, Group::ExtraCredit),
+            grouped(4, Status::Fail, Group::ExtraCredit),
+        ];
+        let p = points(&cases);
+        // Part 3: 10 + 20 (1/1 base); part 4: 10 + 0 (0/1 base).
+        assert_eq!(p.parts[2].total, 30.0);
+        assert_eq!((p.parts[3].compiled, p.parts[3].total), (true, 10.0));
+        assert_eq!(p.total, 40.0);
+        // 2 of 4 extra-credit cases: 5 of 10.
+        assert_eq!((p.extra_credit.passed, p.extra_credit.cases), (2, 4));
+        assert_eq!(
+            (p.extra_credit.points, p.extra_credit.points_max),
+            (5.0, 10.0)
+        );
+        assert_eq!((p.edge.passed, p.edge.cases, p.edge.in_base), (0, 1, false));
+        let table = p.table();
+        assert!(table.contains("(2/4)      +5.00/10"), "{table}");
+        assert!(table.contains("(0/1)  not counted in the total"), "{table}");
+        // Counted in the base, the edge case halves part 3's test cases.
+        let counted = points_with(&cases, Scoring { edge_in_base: true });
+        assert_eq!(counted.parts[2].total, 20.0);
+        assert_eq!(counted.total, 30.0);
+        assert!(counted.edge.in_base);
+        // No extra-credit case: nothing to earn.
+        let base_only = points(&cases[..3]);
+        assert_eq!(base_only.extra_credit, GroupScore::default());
+    }
 }
