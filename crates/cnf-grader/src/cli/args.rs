@@ -261,6 +261,10 @@ pub(crate) struct ClassOutputArgs {
     /// Gradebook format on standard output.
     #[arg(long, value_enum, default_value = "human")]
     pub(crate) format: BookFormat,
+    /// Write the gradebook (in --format) to FILE (atomically) instead of
+    /// standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
     /// Also write the gradebook as CSV to FILE (atomically).
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,

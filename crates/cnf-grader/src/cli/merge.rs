@@ -149,13 +149,6 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                     );
                 }
             };
-            if args.report.output.is_some() {
-                return Err(
-                    "--output is for a merged `grade` run; a class's gradebook goes to \
-                     standard output, --csv, --reports and --html"
-                        .to_owned(),
-                );
-            }
             let books = files
                 .into_iter()
                 .map(|(name, _, text)| {
@@ -191,6 +184,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                 args.csv.as_deref().map(|p| (p, args.csv_layout.layout())),
                 args.reports_dir.as_deref(),
                 args.html.as_deref(),
+                args.report.output.as_deref(),
             )
         }
     }

@@ -239,6 +239,11 @@ pub fn check_student_name(file: &str, name: &str) -> Result<(), MergeError> {
     }
 }
 
+/// A number as JSON writes it.
+fn json_number(x: f64) -> String {
+    serde_json::to_string(&x).unwrap_or_else(|_| x.to_string())
+}
+
 /// Whether two computed numbers agree (JSON may lose the last bit).
 fn same(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
@@ -285,8 +290,8 @@ fn recompute(file: &str, mut student: StudentResult) -> Result<StudentResult, Me
                 if !same(a, b) {
                     return Err(disagrees(
                         format!("results[{:?}].{field}", student.name),
-                        a.to_string(),
-                        b.to_string(),
+                        json_number(a),
+                        json_number(b),
                     ));
                 }
             }
@@ -294,8 +299,8 @@ fn recompute(file: &str, mut student: StudentResult) -> Result<StudentResult, Me
                 if !same(a.total, b.total) || claimed.parts.len() != 4 {
                     return Err(disagrees(
                         format!("results[{:?}].points.parts[{i}].total", student.name),
-                        a.total.to_string(),
-                        b.total.to_string(),
+                        json_number(a.total),
+                        json_number(b.total),
                     ));
                 }
             }
@@ -316,8 +321,8 @@ fn recompute(file: &str, mut student: StudentResult) -> Result<StudentResult, Me
         if !same(*a, b) {
             return Err(disagrees(
                 field(&format!("parts[{i}]")),
-                a.to_string(),
-                b.to_string(),
+                json_number(*a),
+                json_number(b),
             ));
         }
     }
@@ -327,7 +332,7 @@ fn recompute(file: &str, mut student: StudentResult) -> Result<StudentResult, Me
     ];
     for (name, a, b) in numbers {
         if !same(a, b) {
-            return Err(disagrees(field(name), a.to_string(), b.to_string()));
+            return Err(disagrees(field(name), json_number(a), json_number(b)));
         }
     }
     let counts = [
