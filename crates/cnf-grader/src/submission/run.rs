@@ -205,6 +205,7 @@ pub(crate) fn run_parts(
                     .into_iter()
                     .map(|(part, exe)| Bind::new(exe, Path::new("/build").join(part_exe(part))))
                     .collect(),
+                part_binds: Default::default(),
                 chdir: PathBuf::from("/build"),
             }),
         },
