@@ -12,6 +12,6 @@
 //! `--sandbox-uid` + `i` when the grader is root.
 
 pub use sandbox::{
-    BackendKind, Bind, Config, DEFAULT_UID, Limits, Outcome, PATH, Run, RunResult, SCRATCH,
-    Sandbox, SandboxError, check_uid, give_to, running_as_root,
+    BackendKind, Bind, Clock, Config, DEFAULT_UID, Limits, Outcome, PATH, Run, RunResult, SCRATCH,
+    Sandbox, SandboxError, TimeLimits, Usage, check_uid, give_to, running_as_root,
 };

@@ -28,10 +28,12 @@ use std::os::fd::{AsRawFd as _, OwnedFd};
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use crate::exec::{self, Guard, RunResult};
-use crate::{Bind, Outcome, SCRATCH, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, cgroup, which};
+use crate::usage::Scope;
+use crate::{
+    Bind, Outcome, SCRATCH, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, TimeLimits, cgroup, which,
+};
 
 /// What was found of the installed bwrap.
 #[derive(Debug, Clone)]
@@ -348,19 +350,19 @@ impl Bwrap {
         &self,
         sandbox: &Sandbox,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
     ) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
         let mut arg = |a: &dyn AsRef<OsStr>| args.push(a.as_ref().to_owned());
         arg(&self.prlimit);
-        for limit in sandbox.limits.rlimits(wall) {
+        for limit in sandbox.limits.rlimits(time.cpu) {
             arg(&format!("{}={}:{}", limit.prlimit, limit.soft, limit.hard));
         }
         arg(&"--");
         arg(&self.timeout);
         arg(&"-s");
         arg(&"KILL");
-        arg(&format!("{}s", wall.as_secs() + 2));
+        arg(&format!("{}s", time.wall.as_secs() + 2));
         arg(&"sh");
         arg(&"-c");
         arg(&shell);
@@ -375,13 +377,13 @@ impl Bwrap {
         chdir: &Path,
         run_dir: &Path,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
         max_output: usize,
         cgroup: Option<&cgroup::Child>,
     ) -> RunResult {
-        match self.prepare(sandbox, binds, chdir, run_dir, shell, wall, cgroup) {
+        match self.prepare(sandbox, binds, chdir, run_dir, shell, time, cgroup) {
             Ok((command, guard, _fds)) => {
-                let mut r = exec::run(command, wall, max_output, &guard);
+                let mut r = exec::run(command, time, max_output, &guard);
                 // bwrap's own failures (a missing bind, a refused mount)
                 // come before the program starts.
                 if matches!(r.outcome, Outcome::Exited { code: 1, .. })
@@ -410,7 +412,7 @@ impl Bwrap {
         chdir: &Path,
         run_dir: &Path,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
         cgroup: Option<&'a cgroup::Child>,
     ) -> std::io::Result<(Command, BwrapGuard<'a>, Vec<OwnedFd>)> {
         let host_scratch = if self.has("--size") {
@@ -439,19 +441,19 @@ impl Bwrap {
         command.arg("--args").arg(args_fd.as_raw_fd().to_string());
         command
             .arg("--")
-            .args(self.inner_command(sandbox, shell, wall));
+            .args(self.inner_command(sandbox, shell, time));
         let inherit: Vec<i32> = std::iter::once(args_fd.as_raw_fd())
             .chain(seccomp.iter().copied())
             .collect();
         fds.push(args_fd);
-        let procs = cgroup.map(|c| c.procs.as_raw_fd());
+        let procs = cgroup.map(cgroup::Child::procs_fds);
         let uid = sandbox.uid;
         // SAFETY: the closure makes system calls only (no allocation, no
         // lock), on values prepared before fork.
         unsafe {
             command.pre_exec(move || {
-                if let Some(fd) = procs {
-                    crate::cgroup::write_zero(fd)?;
+                if let Some(fds) = procs {
+                    crate::cgroup::join(fds)?;
                 }
                 for fd in &inherit {
                     if libc::fcntl(*fd, libc::F_SETFD, 0) != 0 {
@@ -508,6 +510,12 @@ impl Guard for BwrapGuard<'_> {
     }
     fn out_of_memory(&self) -> bool {
         self.cgroup.is_some_and(cgroup::Child::out_of_memory)
+    }
+    fn scope(&self) -> Scope<'_> {
+        match self.cgroup {
+            Some(c) if c.counts_cpu() => Scope::Cgroup(c),
+            _ => Scope::Tree,
+        }
     }
 }
 

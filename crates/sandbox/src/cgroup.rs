@@ -3,17 +3,26 @@
 //! controller (`memory.limit_in_bytes`, and `memory.memsw.limit_in_bytes`
 //! where swap is accounted). The child joins it between `fork` and `exec`
 //! by writing `0` to its `cgroup.procs`, opened beforehand.
+//!
+//! The same cgroup counts the run's CPU time (v2's `cpu.stat`, there
+//! whether or not the cpu controller is on) and its peak memory
+//! (`memory.peak`, v1's `memory.max_usage_in_bytes`). In v1, where CPU
+//! time is counted by the separate `cpuacct` controller, the run also gets
+//! a cgroup of its own there when the grader may make one.
 
 use std::fs;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// The folder new run cgroups go in.
 #[derive(Debug)]
 pub(crate) struct Parent {
     dir: PathBuf,
     v2: bool,
+    /// v1: the grader's own `cpuacct` cgroup, where a child can be made.
+    cpuacct: Option<PathBuf>,
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -25,10 +34,20 @@ pub(crate) struct Child {
     v2: bool,
     /// `cgroup.procs`, open for writing.
     pub(crate) procs: OwnedFd,
+    /// v1: the run's `cpuacct` cgroup and its `cgroup.procs`, open for
+    /// writing.
+    pub(crate) cpuacct: Option<(PathBuf, OwnedFd)>,
 }
 
-/// Where the hierarchy holding `controller` is mounted, with its root.
+/// Where the hierarchy holding the memory controller (v1) or the unified
+/// one (v2) is mounted, with its root.
 fn mount_of(v2: bool) -> Option<(PathBuf, String)> {
+    mount_of_controller(if v2 { None } else { Some("memory") })
+}
+
+/// Where the v1 hierarchy holding `controller` (`None`: the v2 one) is
+/// mounted, with its root.
+fn mount_of_controller(controller: Option<&str>) -> Option<(PathBuf, String)> {
     let info = fs::read_to_string("/proc/self/mountinfo").ok()?;
     info.lines().find_map(|line| {
         let (left, right) = line.split_once(" - ")?;
@@ -38,10 +57,9 @@ fn mount_of(v2: bool) -> Option<(PathBuf, String)> {
         let mut r = right.split(' ');
         let fstype = r.next()?;
         let options = r.nth(1).unwrap_or("");
-        let wanted = if v2 {
-            fstype == "cgroup2"
-        } else {
-            fstype == "cgroup" && options.split(',').any(|o| o == "memory")
+        let wanted = match controller {
+            None => fstype == "cgroup2",
+            Some(c) => fstype == "cgroup" && options.split(',').any(|o| o == c),
         };
         wanted.then(|| (PathBuf::from(point), root))
     })
@@ -75,6 +93,7 @@ impl Parent {
             let parent = Parent {
                 dir: point.join(rel),
                 v2,
+                cpuacct: if v2 { None } else { own_v1("cpuacct", &own) },
             };
             if parent.child(64 << 20).is_ok() {
                 return Some(parent);
@@ -95,14 +114,29 @@ impl Parent {
             .dir
             .join(format!("cnf-sandbox-{}-{n}", std::process::id()));
         fs::create_dir(&dir)?;
-        let child = Child {
-            procs: OwnedFd::from(
+        let procs = |dir: &Path| -> std::io::Result<OwnedFd> {
+            Ok(OwnedFd::from(
                 fs::OpenOptions::new()
                     .write(true)
                     .open(dir.join("cgroup.procs"))?,
-            ),
+            ))
+        };
+        let cpuacct = self.cpuacct.as_ref().and_then(|parent| {
+            let dir = parent.join(dir.file_name()?);
+            fs::create_dir(&dir).ok()?;
+            match procs(&dir) {
+                Ok(fd) => Some((dir, fd)),
+                Err(_) => {
+                    let _ = fs::remove_dir(&dir);
+                    None
+                }
+            }
+        });
+        let child = Child {
+            procs: procs(&dir)?,
             dir,
             v2: self.v2,
+            cpuacct,
         };
         if self.v2 {
             fs::write(child.dir.join("memory.max"), memory.to_string())?;
@@ -118,7 +152,69 @@ impl Parent {
     }
 }
 
+/// The grader's own cgroup in the v1 hierarchy of `controller`.
+fn own_v1(controller: &str, own: &str) -> Option<PathBuf> {
+    let path = own.lines().find_map(|line| {
+        let mut f = line.splitn(3, ':');
+        let (_, controllers, path) = (f.next()?, f.next()?, f.next()?);
+        controllers
+            .split(',')
+            .any(|c| c == controller)
+            .then(|| path.to_owned())
+    })?;
+    let (point, root) = mount_of_controller(Some(controller))?;
+    let rel = Path::new(&path)
+        .strip_prefix(&root)
+        .unwrap_or(Path::new(&path))
+        .strip_prefix("/")
+        .unwrap_or(Path::new(""))
+        .to_owned();
+    Some(point.join(rel))
+}
+
 impl Child {
+    /// The CPU time (user + system) of every process that was in it, where
+    /// it is counted.
+    pub(crate) fn cpu_time(&self) -> Option<Duration> {
+        if self.v2 {
+            let text = fs::read_to_string(self.dir.join("cpu.stat")).ok()?;
+            let usec = text
+                .lines()
+                .find_map(|l| l.strip_prefix("usage_usec "))?
+                .trim()
+                .parse()
+                .ok()?;
+            Some(Duration::from_micros(usec))
+        } else {
+            let (dir, _) = self.cpuacct.as_ref()?;
+            let ns = fs::read_to_string(dir.join("cpuacct.usage"))
+                .ok()?
+                .trim()
+                .parse()
+                .ok()?;
+            Some(Duration::from_nanos(ns))
+        }
+    }
+
+    /// Whether its CPU time is counted ([`Child::cpu_time`]).
+    pub(crate) fn counts_cpu(&self) -> bool {
+        self.cpu_time().is_some()
+    }
+
+    /// The most memory its processes used together, in bytes.
+    pub(crate) fn peak_memory(&self) -> Option<u64> {
+        let file = if self.v2 {
+            "memory.peak"
+        } else {
+            "memory.max_usage_in_bytes"
+        };
+        fs::read_to_string(self.dir.join(file))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    }
+
     /// Whether the kernel killed or refused for lack of memory in it.
     pub(crate) fn out_of_memory(&self) -> bool {
         if self.v2 {
@@ -157,12 +253,37 @@ impl Child {
 impl Drop for Child {
     fn drop(&mut self) {
         self.kill_all();
-        for _ in 0..50 {
-            if fs::remove_dir(&self.dir).is_ok() || !self.dir.exists() {
-                return;
+        let dirs =
+            std::iter::once(self.dir.clone()).chain(self.cpuacct.iter().map(|(d, _)| d.clone()));
+        for dir in dirs {
+            for _ in 0..50 {
+                if fs::remove_dir(&dir).is_ok() || !dir.exists() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
             }
-            std::thread::sleep(std::time::Duration::from_millis(10));
         }
+    }
+}
+
+/// Joins the run's cgroups (writes `0` to each `cgroup.procs`), between
+/// fork and exec.
+pub(crate) fn join(fds: (i32, Option<i32>)) -> std::io::Result<()> {
+    write_zero(fds.0)?;
+    if let Some(fd) = fds.1 {
+        write_zero(fd)?;
+    }
+    Ok(())
+}
+
+impl Child {
+    /// The file descriptors [`join`] writes to.
+    pub(crate) fn procs_fds(&self) -> (i32, Option<i32>) {
+        use std::os::fd::AsRawFd as _;
+        (
+            self.procs.as_raw_fd(),
+            self.cpuacct.as_ref().map(|(_, fd)| fd.as_raw_fd()),
+        )
     }
 }
 

@@ -1,6 +1,7 @@
 //! The run loop every backend shares: spawn, read standard output (capped)
-//! and standard error (kept in part) at once, enforce the time limit, poll
-//! a watchdog, and kill the whole run when it must end.
+//! and standard error (kept in part) at once, enforce the CPU and wall
+//! time limits, poll a watchdog, measure the run ([`crate::usage`]), and
+//! kill the whole run when it must end.
 //!
 //! Standard output and standard error are read by two threads, so a child
 //! that fills one pipe cannot deadlock; a process that escapes and keeps a
@@ -14,7 +15,8 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::Outcome;
+use crate::usage::{self, ChildUsage, Meter, Scope};
+use crate::{Clock, Outcome, TimeLimits, Usage};
 
 /// Bytes of standard error kept for the report.
 pub const STDERR_KEPT: usize = 4096;
@@ -28,6 +30,8 @@ pub struct RunResult {
     pub stderr: String,
     /// Whether standard error was longer than what was kept.
     pub stderr_truncated: bool,
+    /// What the run used: CPU time, wall time, peak memory.
+    pub usage: Usage,
 }
 
 impl RunResult {
@@ -36,6 +40,7 @@ impl RunResult {
             outcome: Outcome::CouldNotStart(why),
             stderr: String::new(),
             stderr_truncated: false,
+            usage: Usage::default(),
         }
     }
 }
@@ -57,6 +62,10 @@ pub(crate) trait Guard {
     fn out_of_memory(&self) -> bool {
         false
     }
+    /// Which processes are the run's, for measuring it.
+    fn scope(&self) -> Scope<'_> {
+        Scope::Tree
+    }
 }
 
 /// No guard: the process group is all there is.
@@ -70,22 +79,29 @@ enum Message {
 }
 
 /// Runs a prepared command without a sandbox, in its own process group,
-/// standard input closed, under time limit `timeout` and output cap
-/// `max_output`; the whole group is killed when it must end.
-pub fn run_plain(mut command: Command, timeout: Duration, max_output: usize) -> RunResult {
+/// standard input closed, under time limit `timeout` (both CPU and wall:
+/// [`TimeLimits::same`]) and output cap `max_output`; the whole group is
+/// killed when it must end.
+pub fn run_plain(command: Command, timeout: Duration, max_output: usize) -> RunResult {
+    run_plain_within(command, TimeLimits::same(timeout), max_output)
+}
+
+/// [`run_plain`] under the CPU and wall limits `limits`; the CPU time is
+/// that of the child and its descendants, read from `/proc`.
+pub fn run_plain_within(mut command: Command, limits: TimeLimits, max_output: usize) -> RunResult {
     command.process_group(0);
-    run(command, timeout, max_output, &Plain)
+    run(command, limits, max_output, &Plain)
 }
 
 /// The loop. The command must start its own process group (or session).
 pub(crate) fn run(
     mut command: Command,
-    timeout: Duration,
+    limits: TimeLimits,
     max_output: usize,
     guard: &dyn Guard,
 ) -> RunResult {
     let start = Instant::now();
-    let deadline = start + timeout;
+    let deadline = start + limits.wall;
     let spawned = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -120,16 +136,17 @@ pub(crate) fn run(
         });
     }
     drop(tx);
-    let tick = if guard.polls() {
-        Duration::from_millis(50)
-    } else {
-        Duration::from_secs(3600)
-    };
+    let tick = usage::POLL;
     let pid = child.id();
-    let end = |child: &mut Child| {
-        kill_group(child);
+    let mut meter = Meter::new(guard.scope(), pid);
+    let mut child_usage: Option<ChildUsage> = None;
+    let end = |child: &mut Child, used: &mut Option<ChildUsage>| {
+        if let Some(u) = kill_group(child) {
+            *used = Some(u);
+        }
         guard.kill(Some(pid));
     };
+    let mut next_sample = Instant::now();
 
     let mut stdout: Option<Vec<u8>> = None;
     let mut stderr: Option<(Vec<u8>, bool)> = None;
@@ -142,25 +159,33 @@ pub(crate) fn run(
             // would.
             if ended.is_none()
                 && guard.polls()
-                && let Ok(Some(status)) = child.try_wait()
+                && let Ok(Some((status, used))) = try_reap(&mut child)
             {
                 ended = Some(status);
+                child_usage = used;
                 guard.kill(Some(pid));
             }
             let now = Instant::now();
             if now >= deadline {
-                end(&mut child);
-                break 'run Outcome::TimeLimit;
+                end(&mut child, &mut child_usage);
+                break 'run Outcome::TimeLimit(Clock::Wall);
+            }
+            if now >= next_sample {
+                next_sample = now + tick;
+                if meter.sample() > limits.cpu {
+                    end(&mut child, &mut child_usage);
+                    break 'run Outcome::TimeLimit(Clock::Cpu);
+                }
             }
             if let Some(outcome) = guard.check() {
-                end(&mut child);
+                end(&mut child, &mut child_usage);
                 break 'run outcome;
             }
             match rx.recv_timeout((deadline - now).min(tick)) {
                 Ok(Message::Stdout(bytes)) => stdout = Some(bytes),
                 Ok(Message::Stderr(bytes, truncated)) => stderr = Some((bytes, truncated)),
                 Ok(Message::OverCap) => {
-                    end(&mut child);
+                    end(&mut child, &mut child_usage);
                     break 'run Outcome::OutputCap;
                 }
                 Err(RecvTimeoutError::Timeout) => {}
@@ -173,29 +198,58 @@ pub(crate) fn run(
         }
         let mut poll = Duration::from_micros(10);
         loop {
-            match child.try_wait() {
-                Ok(Some(status)) => {
+            match try_reap(&mut child) {
+                Ok(Some((status, used))) => {
+                    child_usage = used;
                     guard.kill(Some(pid));
                     break 'run exited(status, stdout.take().unwrap_or_default());
                 }
                 Ok(None) => {}
                 Err(e) => {
-                    end(&mut child);
+                    end(&mut child, &mut child_usage);
                     break 'run Outcome::CouldNotStart(format!("cannot wait for the program: {e}"));
                 }
             }
             let now = Instant::now();
             if now >= deadline {
-                end(&mut child);
-                break 'run Outcome::TimeLimit;
+                end(&mut child, &mut child_usage);
+                break 'run Outcome::TimeLimit(Clock::Wall);
+            }
+            // A program that closed its output may still compute.
+            if now >= next_sample {
+                next_sample = now + tick;
+                if meter.sample() > limits.cpu {
+                    end(&mut child, &mut child_usage);
+                    break 'run Outcome::TimeLimit(Clock::Cpu);
+                }
             }
             thread::sleep(poll.min(deadline - now));
             poll = (poll * 2).min(Duration::from_millis(1));
         }
     };
+    let wall = start.elapsed();
+    let (cpu, peak_memory) = meter.finish(child_usage);
+    let usage = Usage {
+        cpu,
+        wall,
+        peak_memory,
+    };
+    // A run ended by the kernel's per-process CPU limit (SIGXCPU, then
+    // SIGKILL a second later), or killed once past its CPU limit, was
+    // stopped by the CPU clock (a shell reports the signal as 128 + it).
+    let signal = match outcome {
+        Outcome::Signalled(s) => Some(s),
+        Outcome::Exited { code, .. } if (129..=192).contains(&code) => Some(code - 128),
+        _ => None,
+    };
+    let outcome = match signal {
+        Some(libc::SIGXCPU) => Outcome::TimeLimit(Clock::Cpu),
+        Some(libc::SIGKILL) if cpu >= limits.cpu => Outcome::TimeLimit(Clock::Cpu),
+        _ => outcome,
+    };
     // A run killed by the kernel for memory says so, whatever its status.
     let outcome = match outcome {
-        Outcome::Signalled(_) | Outcome::Exited { .. } | Outcome::TimeLimit
+        Outcome::Signalled(_) | Outcome::Exited { .. } | Outcome::TimeLimit(_)
             if guard.out_of_memory() =>
         {
             Outcome::MemoryLimit
@@ -218,6 +272,17 @@ pub(crate) fn run(
         outcome,
         stderr: String::from_utf8_lossy(&bytes).into_owned(),
         stderr_truncated,
+        usage,
+    }
+}
+
+/// Reaps the child if it ended, with its `rusage` (read just before).
+fn try_reap(child: &mut Child) -> io::Result<Option<(ExitStatus, Option<ChildUsage>)>> {
+    match usage::peek_exit(child.id(), false) {
+        Ok(None) => Ok(None),
+        Ok(Some(used)) => Ok(child.try_wait()?.map(|status| (status, Some(used)))),
+        // Already reaped (or not ours to peek at): std knows.
+        Err(_) => Ok(child.try_wait()?.map(|status| (status, None))),
     }
 }
 
@@ -230,12 +295,18 @@ fn exited(status: ExitStatus, stdout: Vec<u8>) -> Outcome {
     }
 }
 
-/// Kills the child's process group and reaps the child.
-fn kill_group(child: &mut Child) {
+/// Kills the child's process group and reaps the child; returns its
+/// `rusage` when it could be read.
+fn kill_group(child: &mut Child) -> Option<ChildUsage> {
     let pid = rustix::process::Pid::from_child(child);
     let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
     let _ = child.kill();
+    let used = match child.try_wait() {
+        Ok(Some(_)) => None,
+        _ => usage::peek_exit(child.id(), true).ok().flatten(),
+    };
     let _ = child.wait();
+    used
 }
 
 /// Reads everything, or `None` as soon as more than `cap` bytes arrive.

@@ -69,6 +69,34 @@
 //! out-of-memory kill is reported as [`Outcome::MemoryLimit`]; elsewhere
 //! the description says the bound is per process.
 //!
+//! # Time and memory
+//!
+//! A run has two time limits ([`TimeLimits`]): the CPU time (user +
+//! system) of all its processes together, which does not change with the
+//! machine's load, and a wall-clock backstop for a program that sleeps or
+//! blocks ([`TimeLimits::cpu`]: three times the CPU limit, at least five
+//! seconds). [`Outcome::TimeLimit`] says which [`Clock`] stopped it, and
+//! every [`RunResult`] has its [`Usage`]: CPU time, wall time, peak
+//! memory, as isolate's meta file gives them. [`Run::execute`] keeps the
+//! older meaning, one limit on both clocks ([`TimeLimits::same`]).
+//!
+//! How each backend measures:
+//!
+//! | | CPU time | peak memory |
+//! |---|---|---|
+//! | any, with a cgroup | the cgroup's count (v1 `cpuacct.usage`, v2 `cpu.stat`) | the cgroup's peak, or the largest process's `ru_maxrss` if more |
+//! | user, no cgroup | every process of the run's uid, from `/proc` every 50 ms ([`POLL`]); at the end the direct child's `rusage` (its waited-for descendants included) | the sampled sum of resident sets, or the largest process's `ru_maxrss` if more |
+//! | landlock, no cgroup | the direct child and its descendants, from `/proc` every 50 ms, then the child's `rusage` | as above |
+//! | bubblewrap, no cgroup | the same tree, sampled to the end (bwrap's outer process does not wait for the sandbox's, so no `rusage` sums them: the last 50 ms may be missed) | the sampled sum of resident sets |
+//!
+//! The CPU limit is checked at every poll, so a run may pass it by one
+//! interval; a process that ends between two polls with no parent in the
+//! run to wait for it is not counted. Below these, every process also has
+//! `RLIMIT_CPU` (the run's CPU limit plus one second, or
+//! [`Limits::cpu`]): the kernel ends a process that passes it by itself,
+//! and that too is reported as the CPU limit. The wall backstop ends
+//! whatever the sampling missed.
+//!
 //! # Launching
 //!
 //! Everything a child needs (the seccomp program, the Landlock ruleset,
@@ -82,6 +110,7 @@ pub mod bwrap;
 mod cgroup;
 mod exec;
 pub mod filter;
+mod usage;
 pub mod user;
 
 use std::ffi::OsString;
@@ -91,7 +120,8 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use exec::{RunResult, STDERR_KEPT, run_plain};
+pub use exec::{RunResult, STDERR_KEPT, run_plain, run_plain_within};
+pub use usage::POLL;
 
 /// The user id a root grader's runs start from (no system allocates ids
 /// this high).
@@ -110,7 +140,8 @@ pub const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// Resource limits of one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// CPU seconds per process; `None`: the run's time limit plus one second.
+    /// CPU seconds per process (`RLIMIT_CPU`); `None`: the run's CPU
+    /// limit ([`TimeLimits::cpu`]) plus one second.
     pub cpu: Option<Duration>,
     /// Address space per process, and the whole run's memory where a
     /// cgroup can be made, in bytes.
@@ -139,21 +170,22 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// The CPU limit of a run with time limit `wall`, in whole seconds.
-    pub fn cpu_secs(&self, wall: Duration) -> u64 {
+    /// The per-process CPU rlimit of a run whose CPU limit is `run_cpu`,
+    /// in whole seconds.
+    pub fn cpu_secs(&self, run_cpu: Duration) -> u64 {
         self.cpu
-            .unwrap_or(wall + Duration::from_secs(1))
+            .unwrap_or(run_cpu + Duration::from_secs(1))
             .as_secs()
             .max(1)
     }
 
-    /// Every resource limit set on each process of a run with time limit
-    /// `wall`: the one list both backends apply (bubblewrap's through
+    /// Every resource limit set on each process of a run whose CPU limit
+    /// is `run_cpu`: the one list both backends apply (bubblewrap's through
     /// `prlimit` flags, the user backend's through `setrlimit`), so a new
     /// limit is a field above and a line here.
-    pub fn rlimits(&self, wall: Duration) -> [Rlimit; 6] {
+    pub fn rlimits(&self, run_cpu: Duration) -> [Rlimit; 6] {
         use rustix::process::Resource;
-        let cpu = self.cpu_secs(wall);
+        let cpu = self.cpu_secs(run_cpu);
         let both = |resource, prlimit, n: u64| Rlimit {
             resource,
             prlimit,
@@ -222,14 +254,89 @@ pub enum Outcome {
     },
     /// The program was ended by a signal it did not get from the sandbox.
     Signalled(i32),
-    /// The time limit passed; the run was killed.
-    TimeLimit,
+    /// A time limit passed (which one: [`Clock`]); the run was killed.
+    TimeLimit(Clock),
     /// The run's memory (cgroup) or its scratch folder passed its limit.
     MemoryLimit,
     /// Standard output passed the cap; the run was killed.
     OutputCap,
     /// The run could not be started, and why.
     CouldNotStart(String),
+}
+
+/// Which time limit ended a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Clock {
+    /// The CPU time (user + system) of the run's processes together
+    /// passed [`TimeLimits::cpu`].
+    Cpu,
+    /// The wall-clock time passed [`TimeLimits::wall`] (a program that
+    /// sleeps or blocks).
+    Wall,
+}
+
+impl Clock {
+    /// `CPU` or `wall`, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Clock::Cpu => "CPU",
+            Clock::Wall => "wall",
+        }
+    }
+}
+
+/// The time limits of one run.
+///
+/// A grade should not change with the machine's load, so a case's limit is
+/// its CPU time; the wall clock is only a backstop for a program that
+/// sleeps or waits, by default [`TimeLimits::WALL_FACTOR`] times the CPU
+/// limit and never less than [`TimeLimits::WALL_FLOOR`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeLimits {
+    /// The most CPU time (user + system) the run's processes may use
+    /// together.
+    pub cpu: Duration,
+    /// The most wall-clock time the run may take.
+    pub wall: Duration,
+}
+
+impl TimeLimits {
+    /// The wall backstop is this many times the CPU limit …
+    pub const WALL_FACTOR: u32 = 3;
+    /// … and never less than this.
+    pub const WALL_FLOOR: Duration = Duration::from_secs(5);
+
+    /// A CPU limit of `cpu`, with the default wall backstop
+    /// (`max(WALL_FACTOR × cpu, WALL_FLOOR)`).
+    pub fn cpu(cpu: Duration) -> TimeLimits {
+        TimeLimits {
+            cpu,
+            wall: (cpu * Self::WALL_FACTOR).max(Self::WALL_FLOOR),
+        }
+    }
+
+    /// `limit` on both clocks: the wall clock ends a run that sleeps at
+    /// `limit`, as [`Run::execute`] always did.
+    pub fn same(limit: Duration) -> TimeLimits {
+        TimeLimits {
+            cpu: limit,
+            wall: limit,
+        }
+    }
+}
+
+/// What a run used, as isolate's meta file gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    /// CPU time (user + system) of the run's processes together (how each
+    /// backend measures it: the crate docs, *Time and memory*).
+    pub cpu: Duration,
+    /// Wall-clock time from start to end (or kill).
+    pub wall: Duration,
+    /// Peak memory in bytes: of the run's processes together where a
+    /// memory cgroup counts it, else the largest of the largest single
+    /// process's peak resident set and the sum of resident sets sampled.
+    pub peak_memory: u64,
 }
 
 /// The backends, best first.
@@ -617,6 +724,15 @@ impl Sandbox {
         }
     }
 
+    /// The same sandbox without a cgroup, as on a machine where none can
+    /// be made (Gradescope's Docker): memory bounded per process, CPU time
+    /// read from `/proc`. To check a setup for such a machine, and to test.
+    pub fn without_cgroup(&self) -> Sandbox {
+        let mut copy = self.clone();
+        copy.cgroup = None;
+        copy
+    }
+
     /// The same sandbox for runs as user `uid` (when it switches users).
     pub fn with_uid(&self, uid: u32) -> Sandbox {
         let mut copy = self.clone();
@@ -774,10 +890,18 @@ impl Run<'_> {
         Ok(self.path(&inside))
     }
 
-    /// Runs `sh -c shell` under time limit `wall` (which also sets the
-    /// default CPU limit), keeping at most `max_output` bytes of standard
-    /// output.
-    pub fn execute(self, shell: &str, wall: Duration, max_output: usize) -> RunResult {
+    /// Runs `sh -c shell` with `limit` on both clocks
+    /// ([`TimeLimits::same`]: a sleeping program ends at `limit` too),
+    /// keeping at most `max_output` bytes of standard output.
+    pub fn execute(self, shell: &str, limit: Duration, max_output: usize) -> RunResult {
+        self.execute_within(shell, TimeLimits::same(limit), max_output)
+    }
+
+    /// Runs `sh -c shell` under the CPU and wall limits `time` (for a
+    /// case: [`TimeLimits::cpu`]), keeping at most `max_output` bytes of
+    /// standard output. The result's [`RunResult::usage`] says what it
+    /// used; a [`Outcome::TimeLimit`] says which clock ended it.
+    pub fn execute_within(self, shell: &str, time: TimeLimits, max_output: usize) -> RunResult {
         let sandbox = self.sandbox;
         let cgroup = match &sandbox.cgroup {
             Some(parent) => match parent.child(sandbox.limits.memory) {
@@ -797,7 +921,7 @@ impl Run<'_> {
                 &self.chdir,
                 self.dir.path(),
                 shell,
-                wall,
+                time,
                 max_output,
                 cgroup.as_ref(),
             ),
@@ -807,7 +931,7 @@ impl Run<'_> {
                 &self.path(&self.chdir),
                 self.dir.path(),
                 shell,
-                wall,
+                time,
                 max_output,
                 cgroup.as_ref(),
             ),
@@ -858,6 +982,22 @@ pub(crate) fn clean_shell(shell: &str, scratch: &Path) -> Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_wall_backstop_is_three_cpu_limits_and_at_least_five_seconds() {
+        let s = Duration::from_secs;
+        assert_eq!(TimeLimits::cpu(s(4)).wall, s(12));
+        assert_eq!(TimeLimits::cpu(s(1)).wall, s(5));
+        assert_eq!(TimeLimits::cpu(Duration::from_millis(200)).wall, s(5));
+        assert_eq!(TimeLimits::cpu(s(4)).cpu, s(4));
+        assert_eq!(
+            TimeLimits::same(s(2)),
+            TimeLimits {
+                cpu: s(2),
+                wall: s(2)
+            }
+        );
+    }
 
     #[test]
     fn both_backends_get_the_same_rlimits_from_one_list() {

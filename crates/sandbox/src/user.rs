@@ -25,7 +25,8 @@ use std::time::Duration;
 
 use crate::exec::{self, Guard, RunResult};
 use crate::filter::{self, Access};
-use crate::{BackendKind, Bind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, cgroup};
+use crate::usage::Scope;
+use crate::{BackendKind, Bind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, TimeLimits, cgroup};
 
 /// How many user ids the user backend leases from.
 pub const POOL: u32 = 4096;
@@ -111,7 +112,7 @@ impl UserBackend {
         chdir: &Path,
         run_dir: &Path,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
         max_output: usize,
         cgroup: Option<&cgroup::Child>,
     ) -> RunResult {
@@ -127,7 +128,7 @@ impl UserBackend {
             None => None,
         };
         let uid = lease.as_ref().map(|l| l.uid);
-        let prepared = match self.prepare(sandbox, binds, chdir, run_dir, shell, wall, uid, cgroup)
+        let prepared = match self.prepare(sandbox, binds, chdir, run_dir, shell, time, uid, cgroup)
         {
             Ok(p) => p,
             Err(e) => {
@@ -141,7 +142,7 @@ impl UserBackend {
             scratch,
             cap: sandbox.limits.scratch,
         };
-        let result = exec::run(command, wall, max_output, &guard);
+        let result = exec::run(command, time, max_output, &guard);
         if let Some(uid) = uid {
             kill_uid(uid);
             clean_shared_tmp(uid);
@@ -158,7 +159,7 @@ impl UserBackend {
         chdir: &Path,
         run_dir: &Path,
         shell: &str,
-        wall: Duration,
+        time: TimeLimits,
         uid: Option<u32>,
         cgroup: Option<&cgroup::Child>,
     ) -> io::Result<(Command, PathBuf, Vec<OwnedFd>)> {
@@ -218,16 +219,16 @@ impl UserBackend {
         let programs = filter::programs().map_err(io::Error::other)?;
         let mut command = crate::clean_shell(shell, &scratch);
         command.current_dir(&chdir);
-        let limits = rlimits(sandbox, wall);
-        let procs = cgroup.map(|c| c.procs.as_raw_fd());
+        let limits = rlimits(sandbox, time.cpu);
+        let procs = cgroup.map(cgroup::Child::procs_fds);
         let ruleset = landlock.as_ref().map(|f| f.as_raw_fd());
         // SAFETY: the closure makes system calls only (no allocation, no
         // lock), on values prepared before fork; seccompiler's
         // apply_filter is two system calls.
         unsafe {
             command.pre_exec(move || {
-                if let Some(fd) = procs {
-                    crate::cgroup::write_zero(fd)?;
+                if let Some(fds) = procs {
+                    crate::cgroup::join(fds)?;
                 }
                 rustix::process::setsid()?;
                 rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
@@ -309,11 +310,11 @@ impl Drop for Lease {
 
 fn rlimits(
     sandbox: &Sandbox,
-    wall: Duration,
+    run_cpu: Duration,
 ) -> Vec<(rustix::process::Resource, rustix::process::Rlimit)> {
     sandbox
         .limits
-        .rlimits(wall)
+        .rlimits(run_cpu)
         .iter()
         .map(|l| {
             let limit = rustix::process::Rlimit {
@@ -588,6 +589,13 @@ impl Guard for UserGuard<'_> {
     }
     fn out_of_memory(&self) -> bool {
         self.cgroup.is_some_and(cgroup::Child::out_of_memory)
+    }
+    fn scope(&self) -> Scope<'_> {
+        match (self.cgroup, self.uid) {
+            (Some(c), _) if c.counts_cpu() => Scope::Cgroup(c),
+            (_, Some(uid)) => Scope::Uid(uid),
+            _ => Scope::Tree,
+        }
     }
 }
 

@@ -10,7 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use sandbox::{BackendKind, Bind, Config, Limits, Outcome, Sandbox, SandboxError};
+use sandbox::{
+    BackendKind, Bind, Clock, Config, Limits, Outcome, Sandbox, SandboxError, TimeLimits,
+};
 
 /// A root grader's bubblewrap runs use the configured id itself; the user
 /// backend's tests, in parallel, kill every process of the ids they lease
@@ -95,7 +97,7 @@ fn outcomes_are_typed() {
         let start = Instant::now();
         assert_eq!(
             run(&s, "sleep 1000", Duration::from_millis(500)).outcome,
-            Outcome::TimeLimit,
+            Outcome::TimeLimit(sandbox::Clock::Wall),
             "{name}"
         );
         assert!(start.elapsed() < Duration::from_secs(8), "{name}");
@@ -398,4 +400,145 @@ fn bad_user_ids_are_refused_up_front() {
         }
     }
     sandbox::check_uid(sandbox::DEFAULT_UID, "--sandbox-uid").unwrap();
+}
+
+fn run_within(s: &Sandbox, shell: &str, time: TimeLimits) -> sandbox::RunResult {
+    let mut r = s.run().unwrap();
+    r.bind(Bind::new(env!("CARGO_BIN_EXE_sandbox-try"), "/build/try"));
+    r.chdir(Path::new("/build"));
+    r.execute_within(shell, time, 1 << 16)
+}
+
+/// Each backend, with the cgroup it found (if any) and without one, so the
+/// measures from `/proc` are tested on every machine.
+fn measured(test: &str) -> Vec<(String, Sandbox)> {
+    let mut out = Vec::new();
+    for (name, s) in backends(test, Limits::default()) {
+        if s.description().contains("cgroup") {
+            out.push((format!("{name}, cgroup"), s.clone()));
+        }
+        out.push((format!("{name}, no cgroup"), s.without_cgroup()));
+    }
+    out
+}
+
+fn numbers(stdout: &[u8]) -> Vec<u64> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_cpu_time_of_every_process_of_a_run_is_counted() {
+    for (name, s) in measured("the_cpu_time_of_every_process_of_a_run_is_counted") {
+        // Three processes, two at once; each prints its own CPU time.
+        let r = run_within(
+            &s,
+            "./try burn 300 & ./try burn 300; wait; ./try burn 300",
+            TimeLimits::cpu(Duration::from_secs(20)),
+        );
+        let Outcome::Exited { code: 0, stdout } = &r.outcome else {
+            panic!("{name}: {r:?}");
+        };
+        let own: u64 = numbers(stdout).iter().sum();
+        assert!(own >= 900, "{name}: {stdout:?}");
+        let cpu = r.usage.cpu.as_millis() as u64;
+        // The shell, bwrap and the clock's granularity add a little. Only
+        // bubblewrap without a cgroup is sampled to the end (its outer
+        // process does not wait for the sandbox's, so no rusage sums them):
+        // the last poll may come up to one interval early.
+        let early = if name == "bubblewrap, no cgroup" {
+            2 * sandbox::POLL.as_millis() as u64
+        } else {
+            0
+        };
+        assert!(
+            (own - early..own + 400).contains(&cpu),
+            "{name}: the processes counted {own} ms, the sandbox {cpu} ms"
+        );
+        assert!(r.usage.wall >= Duration::from_millis(300), "{name}: {r:?}");
+    }
+}
+
+#[test]
+fn the_cpu_limit_holds_for_the_run_as_a_whole() {
+    for (name, s) in measured("the_cpu_limit_holds_for_the_run_as_a_whole") {
+        let time = TimeLimits {
+            cpu: Duration::from_secs(1),
+            wall: Duration::from_secs(30),
+        };
+        // One after the other: each is far under the per-process rlimit
+        // (2 s), together they pass the run's 1 s.
+        let start = Instant::now();
+        let r = run_within(&s, "for i in 1 2 3 4 5 6; do ./try burn 400; done", time);
+        assert_eq!(r.outcome, Outcome::TimeLimit(Clock::Cpu), "{name}: {r:?}");
+        assert!(
+            (1000..1600).contains(&r.usage.cpu.as_millis()),
+            "{name}: stopped at {:?} of CPU",
+            r.usage.cpu
+        );
+        assert!(start.elapsed() < Duration::from_secs(20), "{name}");
+        // Two at once.
+        let r = run_within(&s, "./try burn 5000 & ./try burn 5000; wait", time);
+        assert_eq!(r.outcome, Outcome::TimeLimit(Clock::Cpu), "{name}: {r:?}");
+        assert!(r.usage.cpu >= Duration::from_secs(1), "{name}: {r:?}");
+    }
+}
+
+#[test]
+fn a_program_that_sleeps_is_stopped_by_the_wall_clock() {
+    for (name, s) in measured("a_program_that_sleeps_is_stopped_by_the_wall_clock") {
+        let time = TimeLimits {
+            cpu: Duration::from_secs(1),
+            wall: Duration::from_millis(1500),
+        };
+        let r = run_within(&s, "sleep 1000", time);
+        assert_eq!(r.outcome, Outcome::TimeLimit(Clock::Wall), "{name}: {r:?}");
+        assert!(r.usage.wall >= time.wall, "{name}: {r:?}");
+        assert!(r.usage.wall < Duration::from_secs(5), "{name}: {r:?}");
+        assert!(r.usage.cpu < Duration::from_millis(500), "{name}: {r:?}");
+    }
+}
+
+#[test]
+fn the_per_process_cpu_rlimit_is_reported_as_the_cpu_limit() {
+    let limits = Limits {
+        cpu: Some(Duration::from_secs(1)),
+        ..Limits::default()
+    };
+    for (name, s) in backends("the_per_process_cpu_rlimit", limits) {
+        let r = run_within(
+            &s,
+            "./try burn 10000",
+            TimeLimits::cpu(Duration::from_secs(8)),
+        );
+        assert_eq!(r.outcome, Outcome::TimeLimit(Clock::Cpu), "{name}: {r:?}");
+        // The rlimit's clock (sampled at each tick) and the scheduler's
+        // (the cgroup's) may differ by a tenth on a busy machine.
+        assert!(r.usage.cpu >= Duration::from_millis(700), "{name}: {r:?}");
+    }
+}
+
+#[test]
+fn the_peak_memory_is_at_least_what_the_program_touched() {
+    for (name, s) in measured("the_peak_memory_is_at_least_what_the_program_touched") {
+        let r = run_within(
+            &s,
+            "./try touch 100",
+            TimeLimits::cpu(Duration::from_secs(20)),
+        );
+        let Outcome::Exited { code: 0, stdout } = &r.outcome else {
+            panic!("{name}: {r:?}");
+        };
+        // Its own peak resident set, as getrusage gives it (with the pages
+        // of its file, which a cgroup may not be charged for).
+        let own = numbers(stdout)[0] * 1024;
+        assert!(own >= 100 << 20, "{name}: {own}");
+        assert!(
+            (100 << 20..own + (100 << 20)).contains(&r.usage.peak_memory),
+            "{name}: the program's peak {own}, the sandbox's {}",
+            r.usage.peak_memory
+        );
+    }
 }

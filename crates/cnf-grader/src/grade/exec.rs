@@ -342,7 +342,7 @@ mod tests {
         );
         let start = Instant::now();
         let r = run_command("sleep 1000", Duration::from_millis(200), 1024);
-        assert_eq!(r.outcome, Outcome::TimeLimit);
+        assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Wall));
         assert!(start.elapsed() < Duration::from_secs(5));
         assert_eq!(run_command("yes", t, 1 << 16).outcome, Outcome::OutputCap);
         // What a killed program said on standard error is kept.
@@ -353,7 +353,7 @@ mod tests {
         );
         assert_eq!(
             (r.outcome, r.stderr.as_str()),
-            (Outcome::TimeLimit, "waiting\n")
+            (Outcome::TimeLimit(sandbox::Clock::Wall), "waiting\n")
         );
         let r = run_command("echo flooding >&2; yes", t, 1 << 16);
         assert_eq!(
@@ -390,7 +390,7 @@ mod tests {
             shell_quote(&pid_file.to_string_lossy())
         );
         let r = run_command(&command, Duration::from_millis(300), 1024);
-        assert_eq!(r.outcome, Outcome::TimeLimit);
+        assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Wall));
         let pid = std::fs::read_to_string(&pid_file).unwrap();
         let stat = Path::new("/proc").join(pid.trim()).join("stat");
         // The grandchild is gone (or a zombie about to be reaped by init).

@@ -420,7 +420,7 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::TimeLimit => {
+                Outcome::TimeLimit(_) => {
                     fail(
                         &mut report,
                         FailureKind::Timeout,

@@ -77,6 +77,7 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
                 outcome: Outcome::CouldNotStart(format!("cannot prepare the sandbox: {e}")),
                 stderr: String::new(),
                 stderr_truncated: false,
+                usage: Default::default(),
             },
         },
         None => {

@@ -203,7 +203,7 @@ fn came_back(out: &std::process::Output) -> String {
 /// The report of a compilation that did not end with an executable.
 pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> CompileError {
     let output = first_lines(stderr);
-    let timed_out = matches!(outcome, Outcome::TimeLimit);
+    let timed_out = matches!(outcome, Outcome::TimeLimit(_));
     let reason = match outcome {
         Outcome::Exited { code, .. } => format!("GHC failed (exit code {code})"),
         Outcome::Signalled(signal) => {
@@ -212,7 +212,7 @@ pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> Compi
                 crate::grade::exec::signal_name(signal)
             )
         }
-        Outcome::TimeLimit => format!(
+        Outcome::TimeLimit(_) => format!(
             "GHC ran past the {} compile time limit and was killed",
             crate::format::units::show_duration(timeout)
         ),

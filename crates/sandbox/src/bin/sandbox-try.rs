@@ -3,6 +3,12 @@
 //!
 //! `sandbox-try socket inet|inet6|packet|netlink|unix`, `sandbox-try ptrace`,
 //! `sandbox-try userns`.
+//!
+//! For the time and memory measures: `sandbox-try burn MS` computes until
+//! its own CPU time (user + system, as `getrusage` gives it) reaches MS
+//! milliseconds, then prints that time in milliseconds; `sandbox-try
+//! touch MIB` writes to every page of MIB mebibytes, holds them half a
+//! second, then prints its peak resident set in kibibytes.
 
 #![allow(unsafe_code)]
 
@@ -45,6 +51,44 @@ fn main() -> std::process::ExitCode {
                 Ok(())
             }
         }
+        ["burn", ms] => {
+            let Ok(ms) = ms.parse::<u128>() else {
+                return std::process::ExitCode::from(2);
+            };
+            let mut x = 1u64;
+            loop {
+                for _ in 0..100_000 {
+                    x = std::hint::black_box(
+                        x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1),
+                    );
+                }
+                let used = own_usage().0;
+                if used >= ms {
+                    let _ = std::io::Write::write_all(
+                        &mut std::io::stdout(),
+                        format!("{used}\n").as_bytes(),
+                    );
+                    break Ok(());
+                }
+            }
+        }
+        ["touch", mib] => {
+            let Ok(mib) = mib.parse::<usize>() else {
+                return std::process::ExitCode::from(2);
+            };
+            let mut block = vec![0u8; mib << 20];
+            for i in (0..block.len()).step_by(4096) {
+                block[i] = 1;
+            }
+            std::hint::black_box(&block);
+            // Held for ten polls of a sampling sandbox.
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            let _ = std::io::Write::write_all(
+                &mut std::io::stdout(),
+                format!("{}\n", own_usage().1).as_bytes(),
+            );
+            Ok(())
+        }
         _ => return std::process::ExitCode::from(2),
     };
     match result {
@@ -54,4 +98,14 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::from(1)
         }
     }
+}
+
+/// This process's CPU time in milliseconds and peak resident set in KiB.
+fn own_usage() -> (u128, i64) {
+    // SAFETY: rusage is plain data, written by the call.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a plain system call on a live value.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let ms = |t: libc::timeval| t.tv_sec as u128 * 1000 + t.tv_usec as u128 / 1000;
+    (ms(u.ru_utime) + ms(u.ru_stime), u.ru_maxrss)
 }
