@@ -43,9 +43,14 @@ pub(crate) struct GradeArgs {
     /// Most output accepted from one --exec run, e.g. 1MiB, 64KiB, 4096.
     #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
     pub(crate) max_output: usize,
-    /// Add the assignment's score table (out of 100).
+    /// Add the assignment's score table: the base out of 100, then the
+    /// extra credit (out of 10) and the edge cases apart.
     #[arg(long)]
     pub(crate) points: bool,
+    /// Count the edge cases (fixtures under a folder named `edge`) in their
+    /// parts' points, as base cases.
+    #[arg(long)]
+    pub(crate) edge_in_base: bool,
     #[command(flatten)]
     pub(crate) report: ReportArgs,
     /// How outputs are compared: exact (byte for byte), trailing-whitespace
@@ -173,6 +178,10 @@ pub(crate) struct BuildArgs {
     /// whitespace (any run of white space equals any other).
     #[arg(long, value_name = "MODE", default_value = "exact", value_parser = |s: &str| s.parse::<Compare>())]
     pub(crate) compare: Compare,
+    /// Count the edge cases (fixtures under a folder named `edge`) in their
+    /// parts' points, as base cases.
+    #[arg(long)]
+    pub(crate) edge_in_base: bool,
 
     #[command(flatten)]
     pub(crate) sandbox: SandboxArgs,
@@ -252,6 +261,10 @@ pub(crate) struct ClassOutputArgs {
     /// Gradebook format on standard output.
     #[arg(long, value_enum, default_value = "human")]
     pub(crate) format: BookFormat,
+    /// Write the gradebook (in --format) to FILE (atomically) instead of
+    /// standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
     /// Also write the gradebook as CSV to FILE (atomically).
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,

@@ -6,10 +6,10 @@ use crate::cli::args::*;
 use crate::cli::output::*;
 use crate::cli::submission::*;
 use cnf_grader::grade::discover::{Fixture, discover};
-use cnf_grader::grade::exec::{ExecConfig, ExecSandbox, check_template, named_files};
+use cnf_grader::grade::exec::{ExecConfig, ExecSandbox, check_template, fill, named_files};
 use cnf_grader::grade::run::{GradeOptions, Runner, case_count, grade, select};
 use cnf_grader::model::case::{CaseReport, FailureKind, Totals};
-use cnf_grader::model::points::points;
+use cnf_grader::model::points::{Scoring, points_with};
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::model::run::ShardInfo;
 use cnf_grader::model::shard::Shard;
@@ -17,6 +17,7 @@ use cnf_grader::model::submission::NO_SANDBOX_WARNING;
 use cnf_grader::output::check_output_file;
 use cnf_grader::report::ReportOptions;
 use cnf_grader::sandbox::Bind;
+use connect_core::Function;
 
 pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     if let Some(path) = &args.report.output {
@@ -41,31 +42,37 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
                 Some(sandbox) => {
                     let here = std::env::current_dir()
                         .map_err(|e| format!("cannot read the current folder: {e}"))?;
-                    // The program sees the files its command names, not
+                    // Each part's program sees the files its own command
+                    // names once {part} and {function} are filled in, not
                     // the rest of the working folder.
-                    let binds: Vec<Bind> = named_files(command, &here)
-                        .into_iter()
-                        .map(|p| Bind::new(p.clone(), p))
-                        .collect();
-                    for bind in &binds {
-                        sandbox
-                            .check_visible(&bind.host)
-                            .map_err(|e| e.to_string())?;
+                    let part_binds: [Vec<Bind>; 4] = std::array::from_fn(|i| {
+                        named_files(&fill(command, Function::ALL[i]), &here)
+                            .into_iter()
+                            .map(|p| Bind::new(p.clone(), p))
+                            .collect()
+                    });
+                    for binds in &part_binds {
+                        for bind in binds {
+                            sandbox
+                                .check_visible(&bind.host)
+                                .map_err(|e| e.to_string())?;
+                        }
+                        sandbox.check_binds(binds, &here).map_err(|e| {
+                            format!(
+                                "{e}{}",
+                                sandbox.uid.map_or(String::new(), |uid| format!(
+                                    "\nas root, the programs run as user {uid}, which must be \
+                                     able to read the files the command names in {} and pass \
+                                     through every folder above them",
+                                    here.display()
+                                ))
+                            )
+                        })?;
                     }
-                    sandbox.check_binds(&binds, &here).map_err(|e| {
-                        format!(
-                            "{e}{}",
-                            sandbox.uid.map_or(String::new(), |uid| format!(
-                                "\nas root, the programs run as user {uid}, which must be able \
-                                 to read the files the command names in {} and pass through \
-                                 every folder above them",
-                                here.display()
-                            ))
-                        )
-                    })?;
                     Some(ExecSandbox {
                         sandbox: std::sync::Arc::new(sandbox),
-                        binds,
+                        binds: Vec::new(),
+                        part_binds,
                         chdir: here,
                     })
                 }
@@ -124,33 +131,29 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         Some(shard) => shard_of_run(all, shard),
     };
     let bar = progress_bar(case_count(&fixtures), args.exec.is_some());
-    let cases = grade(&fixtures, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
-    bar.finish_and_clear();
-    if let Some(command) = &args.exec {
-        let ran: Vec<_> = cases
-            .iter()
-            .filter(|c| c.failure.is_some() || c.status == cnf_grader::model::case::Status::Pass)
-            .collect();
-        if !ran.is_empty()
-            && ran
-                .iter()
-                .all(|c| c.failure == Some(FailureKind::CommandNotFound))
-        {
-            let said = ran
-                .iter()
-                .find_map(|c| c.stderr.as_deref())
-                .map_or(String::new(), |s| format!("; the shell said: {}", s.trim()));
-            return Err(format!(
-                "--exec {command:?}: the command could not be run on any case (exit code 127 or 126){said}{}",
-                if args.sandbox.no_sandbox {
-                    ""
-                } else {
-                    "; inside the sandbox only the current folder, the system and --sandbox-ro paths exist"
-                }
-            ));
+    let cases = match &options.runner {
+        Runner::InProcess => grade(&fixtures, &options, &|| bar.inc(1)),
+        Runner::Exec(config) => {
+            // The first case of each part runs first: a command that cannot
+            // run at all is refused then, not after the whole tree.
+            let (probes, rest) = split_first_of_each_part(&fixtures);
+            let probed = grade(&probes, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
+            if let Some(refusal) = cannot_run(&probed, config, &args) {
+                bar.finish_and_clear();
+                return Err(refusal);
+            }
+            grade(&rest, &options, &|| bar.inc(1))
+                .map(|others| in_run_order(&fixtures, probed, others))
         }
     }
-    let score = args.points.then(|| points(&cases));
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    let scoring = Scoring {
+        edge_in_base: args.edge_in_base,
+    };
+    // Gradescope's results always carry the points.
+    let score = (args.points || args.report.format == Format::Gradescope)
+        .then(|| points_with(&cases, scoring));
     let report_options = ReportOptions {
         times: !args.report.no_times,
         points: score.as_ref(),
@@ -171,6 +174,130 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         args.report.output.as_deref(),
         args.report.color,
     )
+}
+
+/// The first case of each part, as fixtures of one case each, and the
+/// fixtures of every other case (a fixture left with none is dropped).
+fn split_first_of_each_part(fixtures: &[Fixture]) -> (Vec<Fixture>, Vec<Fixture>) {
+    let mut seen = [false; 4];
+    let mut probes = Vec::new();
+    let mut rest = Vec::new();
+    for fixture in fixtures {
+        let mut others = Vec::new();
+        for case in &fixture.cases {
+            match &case.function {
+                Ok(f) if !seen[usize::from(f.part() - 1)] => {
+                    seen[usize::from(f.part() - 1)] = true;
+                    probes.push(Fixture {
+                        cases: vec![case.clone()],
+                        ..fixture.clone()
+                    });
+                }
+                _ => others.push(case.clone()),
+            }
+        }
+        if fixture.cases.is_empty() || !others.is_empty() {
+            rest.push(Fixture {
+                cases: others,
+                ..fixture.clone()
+            });
+        }
+    }
+    (probes, rest)
+}
+
+/// The reports of `probed` and `others` in the order of `fixtures`' cases.
+fn in_run_order(
+    fixtures: &[Fixture],
+    probed: Vec<CaseReport>,
+    others: Vec<CaseReport>,
+) -> Vec<CaseReport> {
+    let mut probed = probed.into_iter().peekable();
+    let mut others = others.into_iter();
+    let mut out = Vec::new();
+    for fixture in fixtures {
+        if fixture.cases.is_empty() {
+            out.extend(others.next());
+        }
+        for case in &fixture.cases {
+            let solution = case.solution.to_string_lossy();
+            let from_probe = probed.peek().is_some_and(|p| {
+                p.solution == solution && p.fixture == fixture.cnf.to_string_lossy()
+            });
+            out.extend(if from_probe {
+                probed.next()
+            } else {
+                others.next()
+            });
+        }
+    }
+    out
+}
+
+/// The refusal when the first case of a part shows that its command cannot
+/// run at all (the shell's exit code 127 or 126, or no start): what the
+/// program was shown and what to add.
+fn cannot_run(probed: &[CaseReport], config: &ExecConfig, args: &GradeArgs) -> Option<String> {
+    let case = probed.iter().find(|c| {
+        matches!(
+            c.failure,
+            Some(FailureKind::CommandNotFound | FailureKind::SpawnFailed)
+        )
+    })?;
+    let function = Function::from_name(&case.function)?;
+    let command = fill(&config.command, function);
+    let said = case
+        .stderr
+        .as_deref()
+        .or(case.reason.as_deref())
+        .map_or(String::new(), |s| {
+            format!(" (it said: {})", cnf_grader::escape::line(s.trim()))
+        });
+    let shown = match &config.sandbox {
+        None => {
+            return Some(format!(
+                "--exec: part {}'s command {command:?} could not be run on {}{said}; check \
+                 that the program exists and is executable",
+                function.part(),
+                case.fixture
+            ));
+        }
+        Some(s) => {
+            let files: Vec<String> = s.part_binds[usize::from(function.part() - 1)]
+                .iter()
+                .map(|b| b.host.display().to_string())
+                .collect();
+            let ro: Vec<String> = args
+                .sandbox
+                .sandbox_ro
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            let ro = if ro.is_empty() {
+                String::new()
+            } else {
+                format!(" and --sandbox-ro {}", ro.join(", "))
+            };
+            if files.is_empty() {
+                format!(
+                    "inside the sandbox it saw only the system folders{ro}: the command names \
+                     no file of the current folder that exists"
+                )
+            } else {
+                format!(
+                    "inside the sandbox it saw {}, the system folders{ro}",
+                    files.join(", ")
+                )
+            }
+        }
+    };
+    Some(format!(
+        "--exec: part {}'s command {command:?} could not be run on {}{said}; {shown}; if it \
+         needs another file or folder, add --sandbox-ro PATH (or check that the program \
+         exists and is executable)",
+        function.part(),
+        case.fixture
+    ))
 }
 
 /// The fixtures of one shard of a run, and the place in the run of each

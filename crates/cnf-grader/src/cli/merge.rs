@@ -7,7 +7,7 @@ use crate::cli::args::*;
 use crate::cli::grade::write_run;
 use crate::cli::submission::{Class, check_class_outputs, write_class};
 use cnf_grader::model::case::CaseReport;
-use cnf_grader::model::merge::{merge_books, merge_reports};
+use cnf_grader::model::merge::{check_shard_numbers, merge_books, merge_reports};
 use cnf_grader::model::points::points;
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::output::check_output_file;
@@ -89,9 +89,15 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
             let reports = files
                 .into_iter()
                 .map(|(name, _, text)| {
-                    read_json(&text)
-                        .map(|r| (name.clone(), r))
-                        .map_err(|e| format!("{name}: not a report of `grade --format json`: {e}"))
+                    let report = read_json(&text).map_err(|e| {
+                        format!("{name}: not a report of `grade --format json`: {e}")
+                    })?;
+                    let doc: serde_json::Value =
+                        serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+                    let cases: Vec<CaseReport> =
+                        report.cases.iter().map(|(_, c)| c.clone()).collect();
+                    check_shard_numbers(&name, &doc, &cases).map_err(|e| e.to_string())?;
+                    Ok::<_, String>((name, report))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             for flag in [&args.csv, &args.reports_dir, &args.html] {
@@ -143,13 +149,6 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                     );
                 }
             };
-            if args.report.output.is_some() {
-                return Err(
-                    "--output is for a merged `grade` run; a class's gradebook goes to \
-                     standard output, --csv, --reports and --html"
-                        .to_owned(),
-                );
-            }
             let books = files
                 .into_iter()
                 .map(|(name, _, text)| {
@@ -185,6 +184,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                 args.csv.as_deref().map(|p| (p, args.csv_layout.layout())),
                 args.reports_dir.as_deref(),
                 args.html.as_deref(),
+                args.report.output.as_deref(),
             )
         }
     }

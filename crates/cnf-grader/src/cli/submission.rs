@@ -11,6 +11,7 @@ use cnf_grader::escape;
 use cnf_grader::grade::discover::{Fixture, check_outside, discover};
 use cnf_grader::grade::run::{GradeOptions, case_count, select};
 use cnf_grader::model::class::StudentResult;
+use cnf_grader::model::points::Scoring;
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::model::run::ShardInfo;
 use cnf_grader::model::submission::NO_SANDBOX_WARNING;
@@ -122,6 +123,9 @@ pub(crate) fn submission_setup(
             max_file: args.max_source as u64,
             ..ReadLimits::default()
         },
+        scoring: Scoring {
+            edge_in_base: args.edge_in_base,
+        },
     };
     Ok((options, work))
 }
@@ -204,10 +208,14 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
             ("--csv", outputs.csv.as_deref()),
             ("--reports", outputs.reports.as_deref()),
             ("--html", outputs.html.as_deref()),
+            ("--output", outputs.output.as_deref()),
             ("--cache", args.build.cache.as_deref()),
         ],
         (args.root.as_path(), "the class folder"),
     )?;
+    if let Some(path) = &outputs.output {
+        check_output_file("--output", path)?;
+    }
     check_class_outputs(
         outputs.csv.as_deref(),
         outputs.reports.as_deref(),
@@ -258,6 +266,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
             outputs.csv.as_deref(),
             outputs.reports.as_deref(),
             outputs.html.as_deref(),
+            outputs.output.as_deref(),
         ],
     );
     let (options, _work) = submission_setup(&args.build, protected, args.no_times)?;
@@ -300,6 +309,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
             .map(|p| (p, outputs.csv_layout.layout())),
         outputs.reports.as_deref(),
         outputs.html.as_deref(),
+        outputs.output.as_deref(),
     )
 }
 
@@ -351,6 +361,7 @@ pub(crate) fn write_class(
     csv: Option<(&Path, CsvLayout)>,
     reports: Option<&Path>,
     html_dir: Option<&Path>,
+    output: Option<&Path>,
 ) -> Result<ExitCode, String> {
     let students = class.students;
     let provenance = class.provenance;
@@ -431,7 +442,7 @@ pub(crate) fn write_class(
         text.push_str(NO_SANDBOX_WARNING);
         text.push('\n');
     }
-    print_out(&text, None)?;
+    emit(&text, output, None)?;
     Ok(if rows.iter().any(|r| r.error.is_some()) {
         ExitCode::from(1)
     } else {

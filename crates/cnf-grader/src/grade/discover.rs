@@ -5,6 +5,10 @@
 //! - a fixture is hidden when its path passes through a folder named
 //!   `hidden` (e.g. `fixtures/hidden/g.cnf`), so an instructor hides tests
 //!   by moving them, with no marker file to forget;
+//! - a fixture's group comes from its folders the same way: under a folder
+//!   named `extra-credit` its cases are the assignment's extra credit,
+//!   under one named `edge` edge cases (graded and shown apart), anywhere
+//!   else the base assignment ([`Group::of_path`]);
 //! - entries whose name starts with `.` are skipped (hidden files and the
 //!   temporary files of an interrupted `bless`);
 //! - a file is one fixture file however it is spelled: files are
@@ -35,6 +39,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::model::case::Group;
 use crate::model::provenance::digest;
 use connect_core::Function;
 
@@ -63,6 +68,9 @@ pub struct Fixture {
     /// Whether it is a hidden test (its path passes through a folder named
     /// `hidden`): students see only its name, status and points.
     pub hidden: bool,
+    /// Which score its cases count toward (its folder: `extra-credit`,
+    /// `edge`, or the base assignment).
+    pub group: Group,
 }
 
 /// Whether `path` lies in a folder named `hidden` (a hidden test).
@@ -222,6 +230,7 @@ fn group(files: Vec<Found>, base: &Path) -> Vec<Fixture> {
             let cnf = found.shown.with_file_name(&cnf_file);
             Fixture {
                 hidden: is_hidden(&cnf),
+                group: Group::of_path(&cnf),
                 // Any kind of file counts: one that is not a regular file is
                 // reported when it is read.
                 cnf_exists: fs::symlink_metadata(&cnf).is_ok(),

@@ -47,13 +47,18 @@ pub struct ExecSandbox {
     pub sandbox: std::sync::Arc<Sandbox>,
     /// What each run sees besides its game file.
     pub binds: Vec<Bind>,
+    /// What the runs of each part (1 to 4) see besides `binds`: the files
+    /// its own command names once `{part}` and `{function}` are filled in.
+    pub part_binds: [Vec<Bind>; 4],
     /// The working folder inside.
     pub chdir: PathBuf,
 }
 
 impl PartialEq for ExecSandbox {
     fn eq(&self, other: &Self) -> bool {
-        self.binds == other.binds && self.chdir == other.chdir
+        self.binds == other.binds
+            && self.part_binds == other.part_binds
+            && self.chdir == other.chdir
     }
 }
 
@@ -70,7 +75,8 @@ impl ExecSandbox {
         max_output: usize,
     ) -> std::io::Result<ExecResult> {
         let mut run = self.sandbox.run()?;
-        for bind in &self.binds {
+        let part = usize::from(function.part() - 1);
+        for bind in self.binds.iter().chain(&self.part_binds[part]) {
             run.bind(bind.clone());
         }
         run.chdir(&self.chdir);
@@ -104,6 +110,15 @@ pub fn substitute(template: &str, function: Function, input: &Path) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The command of one part with `{part}` and `{function}` filled in and
+/// `{input}` left as it is: what decides which files the part's program
+/// may see.
+pub fn fill(template: &str, function: Function) -> String {
+    template
+        .replace("{part}", &format!("{:02}", function.part()))
+        .replace("{function}", function.name())
 }
 
 /// The placeholders a command template may hold.
@@ -247,6 +262,32 @@ mod tests {
         assert_eq!(
             substitute("{input}", Function::OnePlayerOneMove, Path::new("f/t.cnf")),
             "f/t.cnf"
+        );
+    }
+
+    #[test]
+    fn a_part_names_its_own_program_once_filled_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().canonicalize().unwrap();
+        std::fs::write(d.join("csce322assignment03part01"), "").unwrap();
+        std::fs::write(d.join("csce322assignment03part03"), "").unwrap();
+        let template = "./csce322assignment03part{part} {input}";
+        let one = fill(template, Function::OnePlayerOneMove);
+        assert_eq!(one, "./csce322assignment03part01 {input}");
+        assert_eq!(
+            named_files(&one, &d),
+            vec![d.join("csce322assignment03part01")]
+        );
+        let three = fill(template, Function::ManyPlayersOneMove);
+        assert_eq!(
+            named_files(&three, &d),
+            vec![d.join("csce322assignment03part03")]
+        );
+        // The template itself names nothing: `{` words are left out.
+        assert!(named_files(template, &d).is_empty());
+        assert_eq!(
+            fill("run {function} {input}", Function::ManyPlayersManyMoves),
+            "run manyPlayersManyMoves {input}"
         );
     }
 

@@ -124,6 +124,7 @@ pub fn unpaired(fixture: &Fixture) -> CaseReport {
         duration: Duration::ZERO,
         hidden: fixture.hidden,
         relaxed: false,
+        group: fixture.group,
     }
 }
 
@@ -249,6 +250,7 @@ fn blank(fixture: &Fixture, case: &Case, status: Status, reason: Option<String>)
         duration: Duration::ZERO,
         hidden: fixture.hidden,
         relaxed: false,
+        group: fixture.group,
     }
 }
 

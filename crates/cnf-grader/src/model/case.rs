@@ -30,6 +30,51 @@ impl Status {
     }
 }
 
+/// Which score a case counts toward, from its fixture's folder: a fixture
+/// under a folder named `extra-credit` is extra credit, under one named
+/// `edge` an edge case, anywhere else the base assignment.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Group {
+    /// The assignment's 100 points.
+    #[default]
+    Base,
+    /// The assignment's extra credit: more than nine players.
+    ExtraCredit,
+    /// Cases the assignment's text alone decides: graded and shown apart,
+    /// in the base only when the instructor says so.
+    Edge,
+}
+
+impl Group {
+    /// Whether it is the base assignment (what a report leaves unsaid).
+    pub fn is_base(&self) -> bool {
+        *self == Group::Base
+    }
+
+    /// The group of a fixture file at `path`: the deepest folder named
+    /// `extra-credit` or `edge` on its path decides.
+    pub fn of_path(path: &std::path::Path) -> Group {
+        let folders = path.parent().into_iter().flat_map(|p| p.components());
+        folders.fold(Group::Base, |group, c| match c.as_os_str().to_str() {
+            Some("extra-credit") => Group::ExtraCredit,
+            Some("edge") => Group::Edge,
+            _ => group,
+        })
+    }
+
+    /// The group's name in reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            Group::Base => "base",
+            Group::ExtraCredit => "extra credit",
+            Group::Edge => "edge",
+        }
+    }
+}
+
 /// Why a case failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -100,6 +145,9 @@ pub struct CaseReport {
     pub hidden: bool,
     /// Whether it passed only because of a relaxed comparison mode.
     pub relaxed: bool,
+    /// Which score it counts toward.
+    #[serde(default, skip_serializing_if = "Group::is_base")]
+    pub group: Group,
 }
 
 /// Counts of each verdict.

@@ -31,6 +31,18 @@ pub struct Row {
     pub parts: [f64; 4],
     /// Their sum, out of 100.
     pub total: f64,
+    /// Extra-credit points, apart from the total (out of 10).
+    #[serde(default)]
+    pub extra_credit: f64,
+    /// Extra-credit cases graded (0: the fixtures have none).
+    #[serde(default)]
+    pub extra_cases: usize,
+    /// Edge cases passed.
+    #[serde(default)]
+    pub edge_passed: usize,
+    /// Edge cases graded.
+    #[serde(default)]
+    pub edge_cases: usize,
     /// Tests failed: compilations and cases (a part that did not build fails
     /// its compilation and all its cases).
     pub failed_cases: usize,

@@ -11,7 +11,14 @@
 //!   once; students are sorted by folder name, as a class run sorts them;
 //! - the merged report is the one the unsharded run writes, apart from the
 //!   durations and the date: the date is the earliest shard's (when the
-//!   grading began), or none when a shard left it out.
+//!   grading began), or none when a shard left it out;
+//! - no shard is trusted: a student's name must be one plain folder name
+//!   (not empty, not `.` or `..`, no `/`, no control character), since
+//!   reports are written to files named after it; every number of a
+//!   student (points, total, extra credit, counts) is computed again from
+//!   the student's cases and builds, and a shard whose numbers disagree
+//!   with its own cases is refused, naming the file, the student and the
+//!   field. A `grade` shard's `totals` are checked against its cases too.
 
 use std::collections::BTreeMap;
 
@@ -108,6 +115,242 @@ pub enum MergeError {
     /// The shards' entries do not make up the whole run.
     #[error("the shards do not add up to one run: {0}")]
     Entries(String),
+    /// Two shards come from different selections of fixtures.
+    #[error(
+        "{a} and {b} come from different runs: their selections of fixtures differ \
+         ({a}: {a_entries} entries in the whole run; {b}: {b_entries}); grade every shard \
+         with the same fixtures, --part and --filter"
+    )]
+    Selections {
+        /// One report.
+        a: String,
+        /// Its run's entries.
+        a_entries: usize,
+        /// The other.
+        b: String,
+        /// Its run's entries.
+        b_entries: usize,
+    },
+    /// A student's name is not one plain folder name.
+    #[error(
+        "{file}: the student name {name} is not a plain folder name ({why}); was the shard \
+         edited? grade the shard again"
+    )]
+    StudentName {
+        /// The shard.
+        file: String,
+        /// The name, quoted and escaped.
+        name: String,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+    /// A shard's number disagrees with its own cases.
+    #[error(
+        "{file}: {field} is {claimed}, but {whose} cases give {computed}; was the shard \
+         edited? grade the shard again"
+    )]
+    Disagrees {
+        /// The shard.
+        file: String,
+        /// Whose cases (`the shard's`, `student \"x\"'s`).
+        whose: String,
+        /// The field, as a JSON path.
+        field: String,
+        /// What the shard says.
+        claimed: String,
+        /// What its cases give.
+        computed: String,
+    },
+}
+
+/// Checks that a `grade` shard's own `totals` and `points` (its JSON
+/// report, `doc`) are what its cases give.
+pub fn check_shard_numbers(
+    file: &str,
+    doc: &serde_json::Value,
+    cases: &[crate::model::case::CaseReport],
+) -> Result<(), MergeError> {
+    let disagrees = |field: &str, claimed: String, computed: String| MergeError::Disagrees {
+        file: file.to_owned(),
+        whose: "the shard's".to_owned(),
+        field: field.to_owned(),
+        claimed,
+        computed,
+    };
+    let totals = crate::model::case::Totals::of(cases);
+    let counts = [
+        ("passed", totals.passed),
+        ("failed", totals.failed),
+        ("errors", totals.errors),
+        ("skipped", totals.skipped),
+    ];
+    for (name, computed) in counts {
+        let claimed = &doc["totals"][name];
+        if claimed.as_u64() != Some(computed as u64) {
+            return Err(disagrees(
+                &format!("totals.{name}"),
+                claimed.to_string(),
+                computed.to_string(),
+            ));
+        }
+    }
+    if let Some(claimed) = doc.get("points").filter(|p| !p.is_null()) {
+        let scoring = crate::model::points::Scoring {
+            edge_in_base: claimed["edge"]["in_base"].as_bool().unwrap_or(false),
+        };
+        let points = crate::model::points::points_with(cases, scoring);
+        let numbers = [
+            ("points.total", &claimed["total"], points.total),
+            (
+                "points.extra_credit.points",
+                &claimed["extra_credit"]["points"],
+                points.extra_credit.points,
+            ),
+        ];
+        for (field, claimed, computed) in numbers {
+            if !claimed.as_f64().is_some_and(|c| same(c, computed)) {
+                return Err(disagrees(field, claimed.to_string(), computed.to_string()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `name` is one plain folder name, as a class's student is.
+pub fn check_student_name(file: &str, name: &str) -> Result<(), MergeError> {
+    let why = if name.is_empty() {
+        Some("it is empty")
+    } else if name == "." || name == ".." {
+        Some("it names a folder above or the same folder")
+    } else if name.contains('/') || name.contains('\\') {
+        Some("it holds a path separator")
+    } else if name.chars().any(char::is_control) {
+        Some("it holds a control character")
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(MergeError::StudentName {
+            file: file.to_owned(),
+            name: format!("{:?}", crate::escape::line(name)),
+            why,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A number as JSON writes it.
+fn json_number(x: f64) -> String {
+    serde_json::to_string(&x).unwrap_or_else(|_| x.to_string())
+}
+
+/// Whether two computed numbers agree (JSON may lose the last bit).
+fn same(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+/// A student's numbers computed again from their cases and builds: the
+/// result with its points and row replaced by the computed ones, or the
+/// first field that disagrees.
+fn recompute(file: &str, mut student: StudentResult) -> Result<StudentResult, MergeError> {
+    use crate::model::class::Outcome;
+    check_student_name(file, &student.name)?;
+    let whose = format!("student {:?}'s", crate::escape::line(&student.name));
+    let disagrees = |field: String, claimed: String, computed: String| MergeError::Disagrees {
+        file: file.to_owned(),
+        whose: whose.clone(),
+        field,
+        claimed,
+        computed,
+    };
+    let row = &student.row;
+    let (parts, total, extra, edge, failed, cases) = match &mut student.outcome {
+        Outcome::Graded(report) => {
+            let compiled: [bool; 4] = std::array::from_fn(|i| {
+                report
+                    .builds
+                    .get(i)
+                    .is_some_and(crate::model::submission::PartBuild::compiled)
+            });
+            let scoring = crate::model::points::Scoring {
+                edge_in_base: report.points.edge.in_base,
+            };
+            let points = crate::model::points::points_compiled(&report.cases, compiled, scoring);
+            let claimed = &report.points;
+            let checks = [
+                ("points.total", claimed.total, points.total),
+                ("points.total_max", claimed.total_max, points.total_max),
+                (
+                    "points.extra_credit.points",
+                    claimed.extra_credit.points,
+                    points.extra_credit.points,
+                ),
+            ];
+            for (field, a, b) in checks {
+                if !same(a, b) {
+                    return Err(disagrees(
+                        format!("results[{:?}].{field}", student.name),
+                        json_number(a),
+                        json_number(b),
+                    ));
+                }
+            }
+            for (i, (a, b)) in claimed.parts.iter().zip(&points.parts).enumerate() {
+                if !same(a.total, b.total) || claimed.parts.len() != 4 {
+                    return Err(disagrees(
+                        format!("results[{:?}].points.parts[{i}].total", student.name),
+                        json_number(a.total),
+                        json_number(b.total),
+                    ));
+                }
+            }
+            report.points = points.clone();
+            (
+                std::array::from_fn(|i| points.parts[i].total),
+                points.total,
+                (points.extra_credit.points, points.extra_credit.cases),
+                (points.edge.passed, points.edge.cases),
+                report.failed_cases(),
+                report.builds.len() + report.cases.len(),
+            )
+        }
+        _ => ([0.0; 4], 0.0, (0.0, 0), (0, 0), 0, 0),
+    };
+    let field = |name: &str| format!("results[{:?}].row.{name}", student.name);
+    for (i, (a, b)) in row.parts.iter().zip(parts).enumerate() {
+        if !same(*a, b) {
+            return Err(disagrees(
+                field(&format!("parts[{i}]")),
+                json_number(*a),
+                json_number(b),
+            ));
+        }
+    }
+    let numbers = [
+        ("total", row.total, total),
+        ("extra_credit", row.extra_credit, extra.0),
+    ];
+    for (name, a, b) in numbers {
+        if !same(a, b) {
+            return Err(disagrees(field(name), json_number(a), json_number(b)));
+        }
+    }
+    let counts = [
+        ("extra_cases", row.extra_cases, extra.1),
+        ("edge_passed", row.edge_passed, edge.0),
+        ("edge_cases", row.edge_cases, edge.1),
+        ("failed_cases", row.failed_cases, failed),
+        ("cases", row.cases, cases),
+    ];
+    for (name, a, b) in counts {
+        if a != b {
+            return Err(disagrees(field(name), a.to_string(), b.to_string()));
+        }
+    }
+    student.row.parts = parts;
+    student.row.total = total;
+    student.row.student = student.name.clone();
+    Ok(student)
 }
 
 /// One shard's header, whatever it holds.
@@ -139,10 +382,11 @@ fn check_split(headers: &[Header<'_>]) -> Result<ShardInfo, MergeError> {
             });
         }
         if shard.entries != info.entries && shard.shard.count == info.shard.count {
-            return Err(MergeError::Runs {
+            return Err(MergeError::Selections {
                 a: first.file.to_owned(),
+                a_entries: info.entries,
                 b: h.file.to_owned(),
-                what: "selections of fixtures (numbers of cases in the whole run)",
+                b_entries: shard.entries,
             });
         }
         if shard.shard.count != info.shard.count {
@@ -315,7 +559,12 @@ pub fn merge_books(books: Vec<(String, ReadBook)>) -> Result<MergedClass, MergeE
     }
     let class = first.class.clone();
     let provenance = merged_provenance(books.iter().map(|(_, b)| b.provenance.as_ref()));
-    let mut students: Vec<StudentResult> = books.into_iter().flat_map(|(_, b)| b.results).collect();
+    let mut students: Vec<StudentResult> = Vec::new();
+    for (file, book) in books {
+        for student in book.results {
+            students.push(recompute(&file, student)?);
+        }
+    }
     students.sort_by(|a, b| a.name.cmp(&b.name));
     if let Some(w) = students.windows(2).find(|w| w[0].name == w[1].name) {
         return Err(MergeError::Entries(format!(

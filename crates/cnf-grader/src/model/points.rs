@@ -8,13 +8,21 @@
 //! [`points_compiled`]) they are granted exactly when GHC succeeded. Cases in `ERROR` (broken fixtures) are not the program's fault and
 //! are left out of the sharing; skipped cases count as not passed. A part
 //! with no case gets no test-case points.
+//!
+//! The groups ([`Group`]): the base is out of 100 and counts base cases
+//! only; extra-credit cases share [`EXTRA_CREDIT`] points (the assignment's
+//! 10 %) equally, scored apart and never part of the 100; edge cases are
+//! counted (passed of graded) and shown apart, and share their part's
+//! test-case points with the base cases only when asked
+//! ([`Scoring::edge_in_base`]). Any case that ran shows that its part
+//! compiled, whatever its group.
 
 use std::fmt::Write as _;
 
 use connect_core::Function;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::model::case::{CaseReport, Status};
+use crate::model::case::{CaseReport, Group, Status};
 
 /// The points of one part.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,10 +57,42 @@ pub struct PartPoints {
 pub struct Points {
     /// Parts 1 to 4.
     pub parts: Vec<PartPoints>,
-    /// Points earned.
+    /// Points earned of the base assignment.
     pub total: f64,
     /// Points available (100).
     pub total_max: f64,
+    /// The extra credit, scored apart from the 100.
+    #[serde(default)]
+    pub extra_credit: GroupScore,
+    /// The edge cases, shown apart.
+    #[serde(default)]
+    pub edge: GroupScore,
+}
+
+/// The result of the extra-credit or the edge cases.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct GroupScore {
+    /// Graded cases of the group (errors left out).
+    pub cases: usize,
+    /// Cases that passed.
+    pub passed: usize,
+    /// Points earned apart from the base (extra credit only).
+    pub points: f64,
+    /// Points available apart from the base: [`EXTRA_CREDIT`] when the
+    /// extra credit has cases, 0 for the edge group.
+    pub points_max: f64,
+    /// Whether the group's cases count in the base parts' points instead.
+    pub in_base: bool,
+}
+
+/// The extra credit's points: 10 % of the assignment's 100.
+pub const EXTRA_CREDIT: f64 = 10.0;
+
+/// How cases are scored beyond the assignment's table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Scoring {
+    /// Edge cases share their part's test-case points with the base cases.
+    pub edge_in_base: bool,
 }
 
 /// A function's name, as [`Function::name`] gives it (an alias, so that
@@ -70,28 +110,39 @@ fn function_name<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Err
 /// The assignment's allocation: (compilation, test cases) per part.
 pub const ALLOCATION: [(f64, f64); 4] = [(10.0, 10.0), (10.0, 10.0), (10.0, 20.0), (10.0, 20.0)];
 
-/// Scores a run's cases.
+/// Scores a run's cases (edge cases apart).
 pub fn points(cases: &[CaseReport]) -> Points {
-    score(cases, None)
+    score(cases, None, Scoring::default())
+}
+
+/// Scores a run's cases as `scoring` says.
+pub fn points_with(cases: &[CaseReport], scoring: Scoring) -> Points {
+    score(cases, None, scoring)
 }
 
 /// Scores a run's cases when it is known which parts compiled (part 1
 /// first): their compilation points follow that, not the cases.
-pub fn points_compiled(cases: &[CaseReport], compiled: [bool; 4]) -> Points {
-    score(cases, Some(compiled))
+pub fn points_compiled(cases: &[CaseReport], compiled: [bool; 4], scoring: Scoring) -> Points {
+    score(cases, Some(compiled), scoring)
 }
 
-fn score(cases: &[CaseReport], known: Option<[bool; 4]>) -> Points {
+fn score(cases: &[CaseReport], known: Option<[bool; 4]>, scoring: Scoring) -> Points {
+    let counted = |c: &&CaseReport| match c.group {
+        Group::Base => true,
+        Group::Edge => scoring.edge_in_base,
+        Group::ExtraCredit => false,
+    };
     let parts: Vec<PartPoints> = Function::ALL
         .iter()
         .zip(ALLOCATION)
         .map(|(&function, (compilation_max, test_cases_max))| {
-            let mine = cases
+            let all = cases
                 .iter()
                 .filter(|c| c.part == Some(function.part()) && c.status != Status::Error);
+            let mine = all.clone().filter(counted);
             let compiled = match known {
                 Some(known) => known[usize::from(function.part() - 1)],
-                None => mine.clone().any(|c| match c.status {
+                None => all.clone().any(|c| match c.status {
                     Status::Pass => true,
                     Status::Fail => c.failure.is_some_and(|k| k.ran()),
                     _ => false,
@@ -120,10 +171,38 @@ fn score(cases: &[CaseReport], known: Option<[bool; 4]>) -> Points {
             }
         })
         .collect();
+    let group = |group: Group| {
+        let graded = cases
+            .iter()
+            .filter(|c| c.group == group && c.part.is_some() && c.status != Status::Error);
+        let n = graded.clone().count();
+        (n, graded.filter(|c| c.status == Status::Pass).count())
+    };
+    let (cases_x, passed_x) = group(Group::ExtraCredit);
+    let extra_max = if cases_x == 0 { 0.0 } else { EXTRA_CREDIT };
+    let (cases_e, passed_e) = group(Group::Edge);
     Points {
         total: parts.iter().map(|p| p.total).sum(),
         total_max: parts.iter().map(|p| p.total_max).sum(),
         parts,
+        extra_credit: GroupScore {
+            cases: cases_x,
+            passed: passed_x,
+            points: if cases_x == 0 {
+                0.0
+            } else {
+                extra_max * passed_x as f64 / cases_x as f64
+            },
+            points_max: extra_max,
+            in_base: false,
+        },
+        edge: GroupScore {
+            cases: cases_e,
+            passed: passed_e,
+            points: 0.0,
+            points_max: 0.0,
+            in_base: scoring.edge_in_base,
+        },
     }
 }
 
@@ -157,7 +236,43 @@ impl Points {
             "",
             format!("{:.2}/{:.0}", self.total, self.total_max)
         );
+        for line in self.apart() {
+            let _ = writeln!(out, "{line}");
+        }
         out
+    }
+
+    /// The lines that follow the table: the extra credit and the edge
+    /// cases, each when it has cases.
+    pub fn apart(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        let x = &self.extra_credit;
+        if x.cases > 0 {
+            lines.push(format!(
+                "{:<4}  {:<20}  {:>11}  {:>16}  {:>12}",
+                "",
+                "extra credit",
+                "",
+                format!("({}/{})", x.passed, x.cases),
+                format!("+{:.2}/{:.0}", x.points, x.points_max)
+            ));
+        }
+        let e = &self.edge;
+        if e.cases > 0 {
+            lines.push(format!(
+                "{:<4}  {:<20}  {:>11}  {:>16}  {}",
+                "",
+                "edge cases",
+                "",
+                format!("({}/{})", e.passed, e.cases),
+                if e.in_base {
+                    "counted in the parts above"
+                } else {
+                    "not counted in the total"
+                }
+            ));
+        }
+        lines
     }
 }
 
@@ -182,6 +297,7 @@ mod tests {
             duration: Duration::ZERO,
             hidden: false,
             relaxed: false,
+            group: Default::default(),
         }
     }
 
@@ -211,5 +327,48 @@ mod tests {
         let table = p.table();
         assert!(table.contains("(3/4) 15.00/20"), "{table}");
         assert!(table.ends_with("50.00/100\n"), "{table}");
+    }
+
+    #[test]
+    fn extra_credit_and_edge_cases_are_scored_apart() {
+        let grouped = |part, status, group| CaseReport {
+            group,
+            ..case(part, status, None)
+        };
+        let cases = vec![
+            // Part 3: one base case passed, one edge case failed.
+            grouped(3, Status::Pass, Group::Base),
+            grouped(3, Status::Fail, Group::Edge),
+            // Part 4: the base case failed; its extra-credit cases passed,
+            // which also shows the part compiled.
+            grouped(4, Status::Fail, Group::Base),
+            grouped(4, Status::Pass, Group::ExtraCredit),
+            grouped(4, Status::Pass, Group::ExtraCredit),
+            grouped(4, Status::Fail, Group::ExtraCredit),
+            grouped(4, Status::Fail, Group::ExtraCredit),
+        ];
+        let p = points(&cases);
+        // Part 3: 10 + 20 (1/1 base); part 4: 10 + 0 (0/1 base).
+        assert_eq!(p.parts[2].total, 30.0);
+        assert_eq!((p.parts[3].compiled, p.parts[3].total), (true, 10.0));
+        assert_eq!(p.total, 40.0);
+        // 2 of 4 extra-credit cases: 5 of 10.
+        assert_eq!((p.extra_credit.passed, p.extra_credit.cases), (2, 4));
+        assert_eq!(
+            (p.extra_credit.points, p.extra_credit.points_max),
+            (5.0, 10.0)
+        );
+        assert_eq!((p.edge.passed, p.edge.cases, p.edge.in_base), (0, 1, false));
+        let table = p.table();
+        assert!(table.contains("(2/4)      +5.00/10"), "{table}");
+        assert!(table.contains("(0/1)  not counted in the total"), "{table}");
+        // Counted in the base, the edge case halves part 3's test cases.
+        let counted = points_with(&cases, Scoring { edge_in_base: true });
+        assert_eq!(counted.parts[2].total, 20.0);
+        assert_eq!(counted.total, 30.0);
+        assert!(counted.edge.in_base);
+        // No extra-credit case: nothing to earn.
+        let base_only = points(&cases[..3]);
+        assert_eq!(base_only.extra_credit, GroupScore::default());
     }
 }

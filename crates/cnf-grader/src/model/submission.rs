@@ -111,6 +111,7 @@ impl PartBuild {
             duration: self.duration,
             hidden: false,
             relaxed: false,
+            group: crate::model::case::Group::Base,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! A class's gradebook: one row per student with the points of each part,
-//! the total out of 100 and the number of failed tests, as a terminal
-//! table, CSV or JSON.
+//! the total out of 100, the extra credit (out of 10, apart from the
+//! total), the edge cases passed of graded, and the number of failed
+//! tests, as a terminal table, CSV or JSON.
 //!
 //! `failed` (`failed_cases` in CSV and JSON) and `cases` count tests as
 //! every report of the student does: each part's compilation is one test
@@ -56,8 +57,8 @@ pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
     }
     let _ = writeln!(
         out,
-        "  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  notes",
-        "part1", "part2", "part3", "part4", "total", "failed"
+        "  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  notes",
+        "part1", "part2", "part3", "part4", "total", "extra", "edge", "failed"
     );
     for r in rows {
         let _ = write!(out, "{:<w$}", r.student);
@@ -72,7 +73,16 @@ pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
         for p in r.parts {
             let _ = write!(out, "  {p:>6.2}");
         }
-        let _ = write!(out, "  {:>6.2}  {:>6}", r.total, r.failed_cases);
+        let edge = if r.edge_cases == 0 {
+            "-".to_owned()
+        } else {
+            format!("{}/{}", r.edge_passed, r.edge_cases)
+        };
+        let _ = write!(
+            out,
+            "  {:>6.2}  {:>6.2}  {:>6}  {:>6}",
+            r.total, r.extra_credit, edge, r.failed_cases
+        );
         if !r.notes.is_empty() {
             let _ = write!(out, "  {}", r.notes.join("; "));
         }
@@ -125,6 +135,9 @@ pub fn csv(rows: &[Row]) -> String {
             "part3",
             "part4",
             "total",
+            "extra_credit",
+            "edge_passed",
+            "edge_cases",
             "failed_cases",
             "cases",
             "notes",
@@ -142,6 +155,9 @@ pub fn csv(rows: &[Row]) -> String {
         record.extend(r.parts.iter().map(|p| format!("{p:.2}")));
         record.extend([
             format!("{:.2}", r.total),
+            format!("{:.2}", r.extra_credit),
+            r.edge_passed.to_string(),
+            r.edge_cases.to_string(),
             r.failed_cases.to_string(),
             r.cases.to_string(),
             cell(&r.notes.join("; ")),
@@ -159,33 +175,46 @@ pub fn csv(rows: &[Row]) -> String {
 /// assignment's; the second line is Canvas's `Points Possible` row (100).
 /// `Student` is the roster's name and `SIS User ID` its id, which Canvas
 /// matches students by when `ID` (Canvas's own number) is empty.
+///
+/// When the fixtures have extra-credit cases, a last column
+/// `ASSIGNMENT: extra credit` holds the extra credit with 0 points
+/// possible: Canvas makes an unknown column a new assignment on import,
+/// and an assignment worth 0 adds its points without raising what the
+/// course's total is out of. The assignment's own column stays the base
+/// score out of 100.
 pub fn canvas_csv(rows: &[Row], assignment: &str) -> (String, Vec<String>) {
-    let mut records = vec![
-        [
-            "Student",
-            "ID",
-            "SIS User ID",
-            "SIS Login ID",
-            "Section",
-            &crate::escape::csv_cell(assignment),
-        ]
+    let extra = rows.iter().any(|r| r.extra_cases > 0);
+    let mut header: Vec<String> = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
         .map(String::from)
-        .to_vec(),
-        ["Points Possible", "", "", "", "", "100"]
-            .map(String::from)
-            .to_vec(),
-    ];
+        .to_vec();
+    header.push(crate::escape::csv_cell(assignment));
+    let mut possible: Vec<String> = ["Points Possible", "", "", "", "", "100"]
+        .map(String::from)
+        .to_vec();
+    if extra {
+        header.push(crate::escape::csv_cell(&format!(
+            "{assignment}: extra credit"
+        )));
+        possible.push("0".to_owned());
+    }
+    let mut records = vec![header, possible];
     let mut left_out = Vec::new();
     for r in rows {
         match (&r.name, &r.id) {
-            (Some(name), Some(id)) => records.push(vec![
-                crate::escape::csv_cell(name),
-                String::new(),
-                crate::escape::csv_cell(id),
-                String::new(),
-                String::new(),
-                format!("{:.2}", r.total),
-            ]),
+            (Some(name), Some(id)) => {
+                let mut record = vec![
+                    crate::escape::csv_cell(name),
+                    String::new(),
+                    crate::escape::csv_cell(id),
+                    String::new(),
+                    String::new(),
+                    format!("{:.2}", r.total),
+                ];
+                if extra {
+                    record.push(format!("{:.2}", r.extra_credit));
+                }
+                records.push(record);
+            }
             _ => left_out.push(crate::escape::line(&r.student).into_owned()),
         }
     }
@@ -279,6 +308,10 @@ mod tests {
             id: None,
             parts,
             total: parts.iter().sum(),
+            extra_credit: 0.0,
+            extra_cases: 0,
+            edge_passed: 0,
+            edge_cases: 0,
             failed_cases: failed,
             cases: 20,
             notes: notes.iter().map(|n| (*n).to_owned()).collect(),
@@ -299,15 +332,15 @@ mod tests {
         ];
         assert_eq!(
             table(&rows, None),
-            "student   part1   part2   part3   part4   total  failed  notes\n\
-             ann       20.00   20.00   30.00   30.00  100.00       0\n\
-             bo, jr    20.00   16.00    0.00   26.00   62.00       9  part 3 missing; x \"y\"\n"
+            "student   part1   part2   part3   part4   total   extra    edge  failed  notes\n\
+             ann       20.00   20.00   30.00   30.00  100.00    0.00       -       0\n\
+             bo, jr    20.00   16.00    0.00   26.00   62.00    0.00       -       9  part 3 missing; x \"y\"\n"
         );
         assert_eq!(
             csv(&rows),
-            "student,part1,part2,part3,part4,total,failed_cases,cases,notes\n\
-             ann,20.00,20.00,30.00,30.00,100.00,0,20,\n\
-             \"bo, jr\",20.00,16.00,0.00,26.00,62.00,9,20,\"part 3 missing; x \"\"y\"\"\"\n"
+            "student,part1,part2,part3,part4,total,extra_credit,edge_passed,edge_cases,failed_cases,cases,notes\n\
+             ann,20.00,20.00,30.00,30.00,100.00,0.00,0,0,0,20,\n\
+             \"bo, jr\",20.00,16.00,0.00,26.00,62.00,0.00,0,0,9,20,\"part 3 missing; x \"\"y\"\"\"\n"
         );
         let doc: serde_json::Value = serde_json::from_str(&json(&rows, None)).unwrap();
         assert_eq!(doc["students"][1]["parts"][1], 16.0);
@@ -323,15 +356,15 @@ mod tests {
         let rows = [ann, stray];
         assert_eq!(
             table(&rows, None),
-            "student  name      id     part1   part2   part3   part4   total  failed  notes\n\
-             ann      Lee, Ann  1001   20.00   20.00   30.00   30.00  100.00       0\n\
-             zed      -         -       0.00    0.00    0.00    0.00    0.00      20  not in the roster\n"
+            "student  name      id     part1   part2   part3   part4   total   extra    edge  failed  notes\n\
+             ann      Lee, Ann  1001   20.00   20.00   30.00   30.00  100.00    0.00       -       0\n\
+             zed      -         -       0.00    0.00    0.00    0.00    0.00    0.00       -      20  not in the roster\n"
         );
         assert_eq!(
             csv(&rows),
-            "student,name,id,part1,part2,part3,part4,total,failed_cases,cases,notes\n\
-             ann,\"Lee, Ann\",1001,20.00,20.00,30.00,30.00,100.00,0,20,\n\
-             zed,,,0.00,0.00,0.00,0.00,0.00,20,20,not in the roster\n"
+            "student,name,id,part1,part2,part3,part4,total,extra_credit,edge_passed,edge_cases,failed_cases,cases,notes\n\
+             ann,\"Lee, Ann\",1001,20.00,20.00,30.00,30.00,100.00,0.00,0,0,0,20,\n\
+             zed,,,0.00,0.00,0.00,0.00,0.00,0.00,0,0,20,20,not in the roster\n"
         );
         let (text, left_out) = canvas_csv(&rows, "Assignment 3 (12345)");
         assert_eq!(
@@ -341,5 +374,28 @@ mod tests {
              \"Lee, Ann\",,1001,,,100.00\n"
         );
         assert_eq!(left_out, ["zed"]);
+    }
+
+    #[test]
+    fn the_extra_credit_and_edge_cases_have_columns_of_their_own() {
+        let mut ann = row("ann", [20.0, 20.0, 30.0, 30.0], 1, &[]);
+        ann.name = Some("Ann".into());
+        ann.id = Some("1001".into());
+        (ann.extra_credit, ann.extra_cases) = (5.0, 6);
+        (ann.edge_passed, ann.edge_cases) = (15, 16);
+        let rows = [ann];
+        assert_eq!(
+            table(&rows, None),
+            "student  name  id     part1   part2   part3   part4   total   extra    edge  failed  notes\n\
+             ann      Ann   1001   20.00   20.00   30.00   30.00  100.00    5.00   15/16       1\n"
+        );
+        assert!(csv(&rows).ends_with(",100.00,5.00,15,16,1,20,\n"));
+        let (text, _) = canvas_csv(&rows, "Assignment 3 (12345)");
+        assert_eq!(
+            text,
+            "Student,ID,SIS User ID,SIS Login ID,Section,Assignment 3 (12345),Assignment 3 (12345): extra credit\n\
+             Points Possible,,,,,100,0\n\
+             Ann,,1001,,,100.00,5.00\n"
+        );
     }
 }

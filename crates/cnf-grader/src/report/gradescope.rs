@@ -16,6 +16,20 @@
 //! autograder's own standard output is `hidden` (it is for instructors).
 //! Every text from a case (names, reasons, diffs, standard error) is shown
 //! through [`crate::escape`], as in every other format.
+//!
+//! The extra credit: Gradescope adds up what `score` says, and an
+//! assignment's points are set on Gradescope (100 here), so the extra
+//! credit is the top-level `score` above 100: base + extra credit. Its
+//! cases are their own tests, numbered `5.k` and named `Extra credit, part
+//! N: …`, each with `max_score` 0 and, when passed, `score` its share of
+//! the 10 points (Gradescope shows such a test as extra points). Edge cases
+//! not counted in the base are tests `6.k`, `Edge case (not counted)`, worth
+//! 0 of 0: the student sees how they fared and the score does not move.
+//!
+//! What the student must not see stays out of the student-visible text:
+//! the provenance (sandbox backend, its weaknesses, host paths, GHC) goes
+//! only to `extra_data`, which Gradescope keeps for the instructor and
+//! does not show the student.
 
 use std::time::Duration;
 
@@ -23,7 +37,7 @@ use serde::Serialize;
 
 use crate::escape::{line as esc, text as esc_text};
 
-use crate::model::case::{CaseReport, Status, Totals};
+use crate::model::case::{CaseReport, Group, Status, Totals};
 use crate::model::class::{Member, Outcome, StudentResult};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
@@ -109,44 +123,74 @@ pub fn gradescope(
         } else {
             part.test_cases_max / part.cases as f64
         };
+        let mine = cases.iter().filter(|c| {
+            c.part == Some(part.part)
+                && c.function != "compile"
+                && in_base(c.group, points.edge.in_base)
+        });
+        for (k, case) in mine.enumerate() {
+            tests.push(case_test(
+                case,
+                format!("Part {}: ", part.part),
+                format!("{}.{}", part.part, k + 1),
+                share,
+                true,
+            ));
+        }
+    }
+    // The extra credit: its own tests, worth 0 each in `max_score`, so a
+    // passed one lifts the score above the assignment's 100.
+    let bonus = &points.extra_credit;
+    let share = if bonus.cases == 0 {
+        0.0
+    } else {
+        bonus.points_max / bonus.cases as f64
+    };
+    let mine = cases
+        .iter()
+        .filter(|c| c.group == Group::ExtraCredit && c.part.is_some());
+    for (k, case) in mine.enumerate() {
+        let part = case.part.unwrap_or_default();
+        tests.push(case_test(
+            case,
+            format!("Extra credit, part {part}: "),
+            format!("5.{}", k + 1),
+            share,
+            false,
+        ));
+    }
+    if !points.edge.in_base {
         let mine = cases
             .iter()
-            .filter(|c| c.part == Some(part.part) && c.function != "compile");
+            .filter(|c| c.group == Group::Edge && c.part.is_some());
         for (k, case) in mine.enumerate() {
-            let graded = case.status != Status::Error;
-            let passed = case.status == Status::Pass;
-            tests.push(Test {
-                name: format!(
-                    "Part {}: {} {}",
-                    part.part,
-                    esc(&case.fixture),
-                    esc(&case.function)
-                ),
-                number: format!("{}.{}", part.part, k + 1),
-                score: if passed { share } else { 0.0 },
-                max_score: if graded { share } else { 0.0 },
-                status: if passed { "passed" } else { "failed" },
-                output: case_output(case),
-                visibility: if case.hidden {
-                    "after_published"
-                } else {
-                    "visible"
-                },
-            });
+            let part = case.part.unwrap_or_default();
+            tests.push(case_test(
+                case,
+                format!("Edge case (not counted), part {part}: "),
+                format!("6.{}", k + 1),
+                0.0,
+                false,
+            ));
         }
     }
     // The same totals as every other report: compilations are tests too.
-    let mut output = format!(
-        "{:.2}/{:.0} points; {}",
-        points.total,
-        points.total_max,
-        Totals::of(cases).summary()
-    );
+    let mut output = format!("{:.2}/{:.0} points", points.total, points.total_max);
+    if bonus.cases > 0 {
+        output.push_str(&format!(
+            ", extra credit +{:.2}/{:.0}",
+            bonus.points, bonus.points_max
+        ));
+    }
+    if points.edge.cases > 0 && !points.edge.in_base {
+        output.push_str(&format!(
+            ", edge cases {}/{} passed (not counted)",
+            points.edge.passed, points.edge.cases
+        ));
+    }
+    output.push_str(&format!("; {}", Totals::of(cases).summary()));
     if let Some(warning) = warning {
         output = format!("{}\n{output}", esc_text(warning));
-    }
-    if let Some(p) = provenance {
-        output = format!("{output}\n{}", p.line());
     }
     let mut extra_data: serde_json::Map<String, serde_json::Value> = extra
         .iter()
@@ -159,7 +203,7 @@ pub fn gradescope(
         );
     }
     let results = Results {
-        score: points.total,
+        score: points.total + bonus.points,
         execution_time: seconds(
             elapsed.unwrap_or_else(|| cases.iter().map(|c| c.duration).sum::<Duration>()),
         ),
@@ -172,6 +216,35 @@ pub fn gradescope(
     let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// Whether a case of `group` is among its part's tests.
+fn in_base(group: Group, edge_in_base: bool) -> bool {
+    match group {
+        Group::Base => true,
+        Group::Edge => edge_in_base,
+        Group::ExtraCredit => false,
+    }
+}
+
+/// The test of one case: worth `share` when it passed; `counted` cases
+/// offer it as `max_score`, extra-credit and edge cases offer 0.
+fn case_test(case: &CaseReport, prefix: String, number: String, share: f64, counted: bool) -> Test {
+    let graded = case.status != Status::Error;
+    let passed = case.status == Status::Pass;
+    Test {
+        name: format!("{prefix}{} {}", esc(&case.fixture), esc(&case.function)),
+        number,
+        score: if passed { share } else { 0.0 },
+        max_score: if graded && counted { share } else { 0.0 },
+        status: if passed { "passed" } else { "failed" },
+        output: case_output(case),
+        visibility: if case.hidden {
+            "after_published"
+        } else {
+            "visible"
+        },
+    }
 }
 
 /// `elapsed` in whole seconds (Gradescope's `execution_time` is an

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::escape::{line as esc, text as esc_text};
-use crate::model::case::{CaseReport, FailureKind, Status, Totals};
+use crate::model::case::{CaseReport, FailureKind, Group, Status, Totals};
 use crate::model::compare::Compare;
 use crate::model::diff::Diff;
 use crate::model::points::Points;
@@ -42,6 +42,8 @@ struct JsonCase<'a> {
     hidden: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     relaxed: bool,
+    #[serde(default, skip_serializing_if = "Group::is_base")]
+    group: Group,
     /// Shard reports only: the place in the whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     seq: Option<usize>,
@@ -118,6 +120,7 @@ pub fn read_json(text: &str) -> Result<ReadReport, serde_json::Error> {
                         ),
                         hidden: c.hidden,
                         relaxed: c.relaxed,
+                        group: c.group,
                     },
                 )
             })
@@ -154,6 +157,7 @@ pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
                 stderr: c.stderr.as_deref().map(esc_text),
                 hidden: c.hidden,
                 relaxed: c.relaxed,
+                group: c.group,
                 seq: options.shard.and_then(|(_, seqs)| seqs.get(i).copied()),
                 diff_data: options.shard.and(c.diff.clone()),
             })

@@ -5,6 +5,7 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 
 use crate::escape::{line as esc, text as esc_text};
 use crate::model::case::{CaseReport, FailureKind, Status, Totals};
+use crate::model::points::Points;
 use crate::report::ReportOptions;
 use crate::report::Style;
 use crate::report::human::actual_label;
@@ -64,6 +65,9 @@ pub fn junit(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
                         if let Some((info, _)) = options.shard {
                             properties.push(("shard", info.shard.to_string()));
                         }
+                        if let Some(points) = options.points {
+                            properties.extend(points_properties(points));
+                        }
                         if !properties.is_empty() {
                             w.create_element("properties").write_inner_content(|w| {
                                 for (name, value) in &properties {
@@ -88,6 +92,43 @@ pub fn junit(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
     let mut text = String::from_utf8(writer.into_inner()).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// The score table as properties (`--points`): each part's points, the
+/// total, the extra credit and the edge cases, as `earned/available`.
+fn points_properties(points: &Points) -> Vec<(&'static str, String)> {
+    const PARTS: [&str; 4] = [
+        "points.part1",
+        "points.part2",
+        "points.part3",
+        "points.part4",
+    ];
+    let mut out: Vec<(&'static str, String)> = points
+        .parts
+        .iter()
+        .zip(PARTS)
+        .map(|(p, name)| (name, format!("{:.2}/{:.0}", p.total, p.total_max)))
+        .collect();
+    out.push((
+        "points.total",
+        format!("{:.2}/{:.0}", points.total, points.total_max),
+    ));
+    let x = &points.extra_credit;
+    out.push((
+        "points.extra_credit",
+        format!("{:.2}/{:.0}", x.points, x.points_max),
+    ));
+    let e = &points.edge;
+    out.push((
+        "points.edge",
+        format!(
+            "{}/{} passed, {}",
+            e.passed,
+            e.cases,
+            if e.in_base { "counted" } else { "not counted" }
+        ),
+    ));
+    out
 }
 
 fn write_case(w: &mut Writer<Vec<u8>>, case: &CaseReport, times: bool) -> std::io::Result<()> {

@@ -112,6 +112,8 @@ pub struct SubmissionOptions {
     pub date: Option<String>,
     /// How much of a submission is read (`--max-source`).
     pub read_limits: ReadLimits,
+    /// How the edge cases count (`--edge-in-base`).
+    pub scoring: crate::model::points::Scoring,
 }
 
 impl SubmissionOptions {
@@ -143,7 +145,8 @@ impl SubmissionOptions {
             self.max_output,
             self.sandbox.as_ref().map(|s| &s.limits),
             self.read_limits
-        ) + " compare="
+        ) + &format!(" edge_in_base={}", self.scoring.edge_in_base)
+            + " compare="
             + self.compare.name()
     }
 }

@@ -205,6 +205,7 @@ pub(crate) fn run_parts(
                     .into_iter()
                     .map(|(part, exe)| Bind::new(exe, Path::new("/build").join(part_exe(part))))
                     .collect(),
+                part_binds: Default::default(),
                 chdir: PathBuf::from("/build"),
             }),
         },
@@ -256,7 +257,7 @@ pub(crate) fn run_parts(
             }
         }
     }
-    let points = points_compiled(&cases, built);
+    let points = points_compiled(&cases, built, options.scoring);
     Ok(SubmissionReport {
         dir: prepared.dir,
         refused: prepared.read.refused,

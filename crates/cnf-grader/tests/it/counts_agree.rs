@@ -291,13 +291,14 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
                 duration: Duration::ZERO,
                 hidden,
                 relaxed: false,
+                group: Default::default(),
             });
         }
     }
     SubmissionReport {
         dir: PathBuf::from("class/s"),
         own_helpers: false,
-        points: points_compiled(&reports, built),
+        points: points_compiled(&reports, built, Default::default()),
         builds,
         cases: reports,
         sandboxed: true,

@@ -211,3 +211,103 @@ fn a_sandbox_uid_of_root_an_account_or_too_large_is_refused_up_front() {
             .stdout_is("");
     }
 }
+
+/// A folder holding the four programs under the assignment's names (this
+/// project's own part binaries) and a link `fixtures` to the project's
+/// fixtures, as an instructor's folder would.
+fn assignment_folder(parts: &[u8]) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let bins = [
+        env!("CARGO_BIN_EXE_part01"),
+        env!("CARGO_BIN_EXE_part02"),
+        env!("CARGO_BIN_EXE_part03"),
+        env!("CARGO_BIN_EXE_part04"),
+    ];
+    for &part in parts {
+        let to = tmp.path().join(format!("csce322assignment03part{part:02}"));
+        std::fs::copy(bins[usize::from(part - 1)], to).unwrap();
+    }
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    std::os::unix::fs::symlink(
+        fixtures.canonicalize().unwrap(),
+        tmp.path().join("fixtures"),
+    )
+    .unwrap();
+    tmp
+}
+
+/// The README's line, word for word.
+const README_LINE: [&str; 8] = [
+    "grade",
+    "fixtures/",
+    "--exec",
+    "./csce322assignment03part{part} {input}",
+    "--timeout",
+    "2s",
+    "--points",
+    "--no-times",
+];
+
+#[test]
+fn the_readme_exec_line_works_from_a_folder_holding_the_four_programs() {
+    let dir = assignment_folder(&[1, 2, 3, 4]);
+    let run = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .args(README_LINE)
+        .args(test_support::sandbox_or_not("the_readme_exec_line"))
+        .current_dir(dir.path())
+        .run();
+    run.code(0)
+        .stdout_has("      total                                                  100.00/100\n")
+        .stdout_has("      extra credit                                  (6/6)     +10.00/10\n")
+        .stdout_has("(16/16)  not counted in the total\n")
+        .stdout_has("\n104 passed, 0 failed\n");
+}
+
+#[test]
+fn a_part_whose_program_cannot_run_is_refused_on_its_first_case() {
+    // Part 3's program is missing.
+    let dir = assignment_folder(&[1, 2, 4]);
+    let sandboxed = test_support::sandbox_or_not("a_part_whose_program_cannot_run").is_empty();
+    let run = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .args(README_LINE)
+        .args(test_support::sandbox_or_not(
+            "a_part_whose_program_cannot_run",
+        ))
+        .current_dir(dir.path())
+        .run();
+    run.code(2).stdout_is("").stderr_has(
+        "error: --exec: part 3's command \"./csce322assignment03part03 {input}\" could not be \
+         run on fixtures/crlf.cnf (it said: sh: 1: ./csce322assignment03part03: not found); ",
+    );
+    if sandboxed {
+        run.stderr_has(
+            "; inside the sandbox it saw only the system folders: the command names no file of \
+             the current folder that exists; if it needs another file or folder, add \
+             --sandbox-ro PATH",
+        );
+        // A part whose program is there is shown it, and only it.
+        let dir = assignment_folder(&[1, 2, 3, 4]);
+        std::fs::write(
+            dir.path().join("csce322assignment03part02"),
+            "#!/bin/sh\nexec ./helper \"$@\"\n",
+        )
+        .unwrap();
+        let program = dir
+            .path()
+            .canonicalize()
+            .unwrap()
+            .join("csce322assignment03part02");
+        Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .args(README_LINE)
+            .current_dir(dir.path())
+            .run()
+            .code(2)
+            .stderr_has(&format!(
+                "part 2's command \"./csce322assignment03part02 {{input}}\" could not be run on \
+                 fixtures/crlf.cnf (it said: ./csce322assignment03part02: 2: exec: ./helper: \
+                 not found); inside the sandbox it saw {}, the system folders; if it needs \
+                 another file or folder, add --sandbox-ro PATH",
+                program.display()
+            ));
+    }
+}

@@ -85,8 +85,10 @@ fn a_command_that_cannot_run_or_a_bad_template_is_a_usage_error() {
     );
     exec("./no-such-program-here {input}")
         .code(2)
-        .stderr_has("the command could not be run on any case (exit code 127 or 126)")
-        .stderr_has("no-such-program-here")
+        .stderr_has(
+            "--exec: part 1's command \"./no-such-program-here {input}\" could not be run on \
+             games/test03.cnf (it said: sh: 1: ./no-such-program-here: not found)",
+        )
         // No report for a usage error.
         .stdout_is("");
 }
@@ -149,8 +151,22 @@ fn grade_exec_hides_the_fixtures_and_the_working_folder_is_read_only() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().canonicalize().unwrap();
     spec_tree(&d);
+    // A command that names a fixture file, once {function} is filled in,
+    // is refused before anything runs.
+    let named = "cat games/test03.{function}.solution";
+    grader_in(&d, &["grade", "games", "--exec", named])
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_has(&format!(
+            "{}/games/test03.onePlayerOneMove.solution would be visible to the programs under \
+             test, but it is inside {}/games, which they must not see",
+            d.display(),
+            d.display()
+        ));
+    // One that reaches it without naming it finds nothing there.
     let cheat = format!(
-        "touch written; cat games/test03.{{function}}.solution || cat {}/games/test03.{{function}}.solution",
+        "touch written; cat games/test03.$(echo {{function}}).solution || cat {}/games/test03.$(echo {{function}}).solution",
         d.display()
     );
     let o = grader_in(&d, &["grade", "games", "--no-times", "--exec", &cheat]).run();

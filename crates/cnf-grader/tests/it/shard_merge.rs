@@ -513,3 +513,174 @@ fn the_example_workflow_grades_the_sample_class() {
             .is_file()
     );
 }
+
+/// Replaces `what` (which must be there) by `with` in `from`'s text, into `to`.
+fn forge(from: &Path, to: &Path, what: &str, with: &str) -> String {
+    let text = fs::read_to_string(from).unwrap();
+    assert!(text.contains(what), "{what} not in {}", from.display());
+    fs::write(to, text.replace(what, with)).unwrap();
+    to.display().to_string()
+}
+
+#[test]
+fn a_grade_shard_whose_totals_disagree_with_its_cases_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let s1 = shard(dir, 1, 2, &["--points"], &[]);
+    let s2 = shard(dir, 2, 2, &["--points"], &[]).display().to_string();
+    let doc: serde_json::Value = serde_json::from_str(&fs::read_to_string(&s1).unwrap()).unwrap();
+    let passed = doc["totals"]["passed"].as_u64().unwrap();
+    let total = doc["points"]["total"].as_f64().unwrap();
+    let forged = forge(
+        &s1,
+        &dir.join("passed.json"),
+        &format!("\"passed\": {passed},\n    \"failed\""),
+        &format!("\"passed\": {},\n    \"failed\"", passed + 5),
+    );
+    grader(&["merge", &forged, &s2])
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_has(&format!(
+            "{forged}: totals.passed is {}, but the shard's cases give {passed}",
+            passed + 5
+        ));
+    let text = fs::read_to_string(&s1).unwrap();
+    let at = text.find("\"points\": {").unwrap();
+    let total_text = format!("\"total\": {}", serde_json::to_string(&total).unwrap());
+    let tail = text[at..].replacen(&total_text, "\"total\": 1e308", 1);
+    assert_ne!(tail, text[at..], "{total_text}");
+    let huge = dir.join("huge.json");
+    fs::write(&huge, format!("{}{tail}", &text[..at])).unwrap();
+    let huge = huge.display().to_string();
+    grader(&["merge", &huge, &s2])
+        .run()
+        .code(2)
+        .stderr_has(&format!(
+            "{huge}: points.total is 1e+308, but the shard's cases give"
+        ));
+}
+
+#[test]
+fn differing_fixture_selections_give_both_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let s1 = shard(dir, 1, 2, &[], &[]).display().to_string();
+    let other = dir.join("other");
+    fs::create_dir(&other).unwrap();
+    let s2 = shard(&other, 2, 2, &["--part", "1"], &[])
+        .display()
+        .to_string();
+    let entries = |s: &str| {
+        let doc: serde_json::Value = serde_json::from_str(&fs::read_to_string(s).unwrap()).unwrap();
+        doc["shard"]["entries"].as_u64().unwrap()
+    };
+    grader(&["merge", &s1, &s2])
+        .run()
+        .code(2)
+        .stderr_has(&format!(
+            "their selections of fixtures differ ({s1}: {} entries in the whole run; {s2}: {})",
+            entries(&s1),
+            entries(&s2)
+        ));
+}
+
+#[test]
+fn a_forged_class_shard_is_refused_and_writes_nothing() {
+    if !require(
+        "a_forged_class_shard_is_refused_and_writes_nothing",
+        &[Tool::Ghc, Tool::Bwrap],
+    ) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let class = dir.join("class");
+    fs::create_dir_all(class.join("ann")).unwrap();
+    let correct = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CLASS)
+        .join("correct");
+    for entry in fs::read_dir(&correct).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), class.join("ann").join(entry.file_name())).unwrap();
+    }
+    let book = dir.join("book.json");
+    let cache = dir.join("cache");
+    grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        FIXTURES,
+        "--shard",
+        "1/1",
+        "--format",
+        "json",
+        "--no-times",
+        "--timeout",
+        "5s",
+        "--cache",
+        cache.to_str().unwrap(),
+        "--output",
+        book.to_str().unwrap(),
+    ])
+    .run()
+    .code(0)
+    .stdout_is("");
+    let reports = dir.join("out/reports");
+    let html = dir.join("out/html");
+    fs::create_dir_all(&reports).unwrap();
+    fs::create_dir_all(&html).unwrap();
+    let merge = |file: &str| {
+        grader(&[
+            "merge",
+            file,
+            "--reports",
+            reports.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ])
+        .run()
+    };
+    merge(book.to_str().unwrap()).code(0);
+    fs::remove_dir_all(dir.join("out")).unwrap();
+    fs::create_dir_all(&reports).unwrap();
+    fs::create_dir_all(&html).unwrap();
+    // A name that climbs out of --reports and --html.
+    let text = fs::read_to_string(&book).unwrap();
+    let climbing = dir.join("climbing.json");
+    fs::write(&climbing, text.replace("\"ann\"", "\"../../escaped\"")).unwrap();
+    let climbing = climbing.display().to_string();
+    merge(&climbing).code(2).stderr_has(&format!(
+        "{climbing}: the student name \"../../escaped\" is not a plain folder name (it holds a path separator)"
+    ));
+    // A total no case gives.
+    let huge = forge(
+        &book,
+        &dir.join("huge.json"),
+        "\"total\": 100.0",
+        "\"total\": 1e308",
+    );
+    merge(&huge).code(2).stderr_has(&format!(
+        "{huge}: results[\"ann\"].points.total is 1e+308, but student \"ann\"'s cases give 100.0"
+    ));
+    // A total that disagrees with the cases, in the row only.
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let row_total = doc["results"][0]["row"]["total"].as_f64().unwrap();
+    assert_eq!(row_total, 100.0);
+    let text_rows = text.replacen(
+        "\"parts\": [\n          20.0",
+        "\"parts\": [\n          19.0",
+        1,
+    );
+    assert_ne!(text_rows, text, "the row's parts are written as expected");
+    let parts = dir.join("parts.json");
+    fs::write(&parts, text_rows).unwrap();
+    let parts = parts.display().to_string();
+    merge(&parts).code(2).stderr_has(&format!(
+        "{parts}: results[\"ann\"].row.parts[0] is 19.0, but student \"ann\"'s cases give 20.0"
+    ));
+    // Nothing was written anywhere, inside the folders or above them.
+    for d in [&reports, &html] {
+        assert_eq!(fs::read_dir(d).unwrap().count(), 0, "{}", d.display());
+    }
+    assert!(!dir.join("escaped.txt").exists() && !dir.join("escaped.html").exists());
+}

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::escape;
 use crate::format::units::show_duration;
-use crate::model::case::{CaseReport, Status};
+use crate::model::case::{CaseReport, Group, Status};
 use crate::model::diff::{Diff, LineKind, MAX_LINES};
 use crate::model::points::Points;
 use crate::report::ReportOptions;
@@ -53,16 +53,53 @@ pub(super) fn points_table(out: &mut String, points: &Points) {
         "<tr class=\"total\"><td></td><td>total</td><td></td><td></td><td class=\"num\">{:.2}/{:.0}</td></tr>\n</tbody>\n</table>",
         points.total, points.total_max
     );
+    // The extra credit and the edge cases, apart from the total.
+    let x = &points.extra_credit;
+    let e = &points.edge;
+    let mut apart = String::new();
+    if x.cases > 0 {
+        let _ = writeln!(
+            apart,
+            "<tr class=\"extra-credit\"><td></td><td>extra credit</td><td></td><td class=\"num\">({}/{})</td>\
+             <td class=\"num\">+{:.2}/{:.0}</td></tr>",
+            x.passed, x.cases, x.points, x.points_max
+        );
+    }
+    if e.cases > 0 {
+        let _ = writeln!(
+            apart,
+            "<tr class=\"edge\"><td></td><td>edge cases</td><td></td><td class=\"num\">({}/{})</td><td>{}</td></tr>",
+            e.passed,
+            e.cases,
+            if e.in_base {
+                "counted in the parts above"
+            } else {
+                "not counted in the total"
+            }
+        );
+    }
+    if !apart.is_empty() {
+        // Inserted before the table's end, after the total line.
+        let end = "</tbody>\n</table>";
+        if let Some(at) = out.rfind(end) {
+            out.insert_str(at, &apart);
+        }
+    }
 }
 
 /// A case's points (earned, available) under `points`: an equal share of
 /// its part's test-case points; a broken fixture is worth nothing.
 pub(super) fn case_points(case: &CaseReport, points: &Points) -> Option<(f64, f64)> {
     let part = points.parts.iter().find(|p| Some(p.part) == case.part)?;
-    if case.status == Status::Error || part.cases == 0 {
+    let (cases, max) = match case.group {
+        Group::ExtraCredit => (points.extra_credit.cases, points.extra_credit.points_max),
+        Group::Edge if !points.edge.in_base => (0, 0.0),
+        _ => (part.cases, part.test_cases_max),
+    };
+    if case.status == Status::Error || cases == 0 {
         return Some((0.0, 0.0));
     }
-    let share = part.test_cases_max / part.cases as f64;
+    let share = max / cases as f64;
     Some((
         if case.status == Status::Pass {
             share

@@ -304,7 +304,8 @@ pub fn class_index(
         out.push_str("<th>name</th><th>id</th>");
     }
     out.push_str("<th class=\"num\">part 1</th><th class=\"num\">part 2</th>\
-                  <th class=\"num\">part 3</th><th class=\"num\">part 4</th><th class=\"num\">total</th><th class=\"num\">failed</th><th>notes</th></tr></thead>\n<tbody>\n");
+                  <th class=\"num\">part 3</th><th class=\"num\">part 4</th><th class=\"num\">total</th><th class=\"num\">extra credit</th><th class=\"num\">edge</th>\
+                  <th class=\"num\">failed</th><th>notes</th></tr></thead>\n<tbody>\n");
     for row in rows {
         let _ = write!(
             out,
@@ -323,10 +324,17 @@ pub fn class_index(
         for p in row.parts {
             let _ = write!(out, "<td class=\"num\">{p:.2}</td>");
         }
+        let edge = if row.edge_cases == 0 {
+            "-".to_owned()
+        } else {
+            format!("{}/{}", row.edge_passed, row.edge_cases)
+        };
         let _ = writeln!(
             out,
-            "<td class=\"num\"><strong>{:.2}</strong></td><td class=\"num\">{}</td><td>{}</td></tr>",
+            "<td class=\"num\"><strong>{:.2}</strong></td><td class=\"num\">{:.2}</td><td class=\"num\">{edge}</td>\
+             <td class=\"num\">{}</td><td>{}</td></tr>",
             row.total,
+            row.extra_credit,
             row.failed_cases,
             escape(&row.notes.join("; "))
         );

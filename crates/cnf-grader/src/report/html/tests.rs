@@ -52,6 +52,7 @@ fn hostile_case(hidden: bool) -> CaseReport {
         duration: std::time::Duration::ZERO,
         hidden,
         relaxed: false,
+        group: Default::default(),
     }
 }
 
@@ -125,6 +126,10 @@ fn the_index_escapes_names_and_notes_and_links_each_page() {
         id: None,
         parts: [20.0, 0.0, 30.0, 30.0],
         total: 80.0,
+        extra_credit: 0.0,
+        extra_cases: 0,
+        edge_passed: 0,
+        edge_cases: 0,
         failed_cases: 5,
         cases: 20,
         notes: vec!["<script>x</script>".into()],
@@ -156,6 +161,8 @@ fn the_index_escapes_names_and_notes_and_links_each_page() {
             "30.00",
             "30.00",
             "80.00",
+            "0.00",
+            "-",
             "5",
             "<script>x</script>"
         ]
