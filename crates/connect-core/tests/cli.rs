@@ -378,11 +378,11 @@ fn a_bad_book_or_one_of_another_board_is_refused() {
         .code(2)
         .stderr_has(": line 3: \"\\u{1b}[2J\" is not a score");
     connect()
-        .args(["book", "--depth", "1", "--width", "5", "--height", "5"])
+        .args(["book", "--depth", "16", "--width", "4", "--height", "4"])
         .run()
         .code(2)
         .stdout_is("")
-        .stderr_is("error: a book is made for boards of an even number of cells; 5x5 has 25\n");
+        .stderr_is("error: --depth 16: a 4x4 board has 16 cells; the depth must be below that\n");
 }
 
 #[test]
