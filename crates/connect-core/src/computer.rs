@@ -61,6 +61,17 @@ pub enum PlayError {
     Over,
 }
 
+/// A game as [`Game::saved`] writes it to a `.cnf` file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedGame {
+    /// The file's board.
+    pub board: Board,
+    /// The file's moves, 0-based columns, player 1's first.
+    pub moves: Vec<usize>,
+    /// Whether the board's highest token is the number of players.
+    pub shows_players: bool,
+}
+
 /// A game in progress: the starting board, every move since, whose turn it is.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -238,6 +249,44 @@ impl Game {
     /// Whether the game is over: won, or every column full.
     pub fn is_over(&self) -> bool {
         self.winner.is_some() || self.four_in_file || self.playable().is_empty()
+    }
+
+    /// What a `.cnf` file of this game holds: a board and the moves played
+    /// on it from player 1, and whether that board alone tells the number
+    /// of players.
+    ///
+    /// `part04` and `connect play` take the number of players to be the
+    /// highest token on the file's board, and play the file's moves from
+    /// player 1. So the board is the one after the shortest run of whole
+    /// rounds of moves (a multiple of [`Game::players`], none at best) on
+    /// which the last player has a piece, and the moves are the rest: the
+    /// file replays as this game, the same player to move. Before the last
+    /// player has a piece (the first round of a game from an empty board),
+    /// no board says it: the file is the starting board with every move,
+    /// and [`SavedGame::shows_players`] is false (reload it with
+    /// `--players`).
+    pub fn saved(&self) -> SavedGame {
+        let n = usize::from(self.players);
+        let last = Player::new(self.players);
+        let mut replay = Game::new(self.start.clone(), self.players, &[]);
+        for (done, &c) in self.moves.iter().enumerate() {
+            if done.is_multiple_of(n) && replay.board.highest_player() == last {
+                break;
+            }
+            replay.step(c);
+        }
+        let shows_players = replay.board.highest_player() == last;
+        let (board, moves) = if shows_players && replay.moves.len().is_multiple_of(n) {
+            (replay.board, self.moves[replay.moves.len()..].to_vec())
+        } else {
+            (self.start.clone(), self.moves.clone())
+        };
+        let shows_players = board.highest_player() == last;
+        SavedGame {
+            board,
+            moves,
+            shows_players,
+        }
     }
 
     /// The position for the exact solver: two players' pieces, none floating.
@@ -525,6 +574,34 @@ mod tests {
         // Player 1 has three stacked in column 4: player 2 blocks it.
         let g = Game::from_moves(7, 6, 2, "41424").unwrap();
         assert_eq!(Computer::new(Level::Easy, 1).choose(&g), Some(3));
+    }
+
+    #[test]
+    fn a_saved_game_replays_as_the_same_game() {
+        // Columns chosen by hand: some repeat, so pieces stack.
+        let columns = [3, 3, 4, 2, 3, 4, 5, 1, 1, 0, 6, 2, 2];
+        for players in 2..=4u8 {
+            for len in 0..=columns.len() {
+                let empty = Board::empty(7, 6).unwrap();
+                let game = Game::new(empty, players, &columns[..len]);
+                let saved = game.saved();
+                let again = Game::new(saved.board.clone(), players, &saved.moves);
+                // A four ends the game early.
+                let len = game.moves().len();
+                let what = format!("{players} players, {len} moves");
+                assert_eq!(again.board(), game.board(), "{what}");
+                assert_eq!(again.to_move(), game.to_move(), "{what}");
+                // The last player's first piece comes with move `players`.
+                assert_eq!(saved.shows_players, len >= usize::from(players), "{what}");
+                if saved.shows_players {
+                    let highest = saved.board.highest_player().unwrap().number();
+                    assert_eq!(highest, players, "{what}");
+                    assert_eq!(saved.moves.len(), len - usize::from(players), "{what}");
+                } else {
+                    assert_eq!(saved.moves.len(), len, "{what}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -254,11 +254,11 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
     ),
     (
         &[
-            "connect", "book", "--depth", "1", "--width", "5", "--height", "5",
+            "connect", "book", "--depth", "16", "--width", "4", "--height", "4",
         ],
         "",
         2,
-        "error: a book is made for boards of an even number of cells; 5x5 has 25\n",
+        "error: --depth 16: a 4x4 board has 16 cells; the depth must be below that\n",
     ),
     (
         &["connect", "play", "--players", "40"],

@@ -11,9 +11,9 @@
 //! The text is `connect solve`'s output for those positions, one line each,
 //! `MOVES SCORE` (the empty board's line is ` SCORE`), under one header line
 //! `# connect book WxH depth N`; further lines starting with `#` are
-//! comments. Books are made for boards of an even number of cells only: on
-//! the others the public score of a first-player win with the last stone is
-//! 0, as a draw's, and negamax over public scores would be wrong.
+//! comments. Books are made for every board size the solver takes, with an
+//! odd number of cells too (a score's sign is always the outcome there, see
+//! [`super`]).
 //!
 //! ```
 //! use connect_core::solve::{Book, Position, Size, Solver};
@@ -47,17 +47,6 @@ pub struct Book {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BookError {
-    /// Occurs when the board has an odd number of cells (module docs).
-    #[error(
-        "a book is made for boards of an even number of cells; {width}x{height} has {}",
-        width * height
-    )]
-    OddBoard {
-        /// Columns.
-        width: usize,
-        /// Rows.
-        height: usize,
-    },
     /// Occurs when the depth reaches the end of the game.
     #[error("--depth {depth}: a {width}x{height} board has {} cells; the depth must be below that", width * height)]
     TooDeep {
@@ -318,9 +307,6 @@ impl Book {
 
 fn check_size(size: Size, depth: usize) -> Result<(), BookError> {
     let (width, height) = (size.width(), size.height());
-    if size.area() % 2 == 1 {
-        return Err(BookError::OddBoard { width, height });
-    }
     if depth >= size.area() {
         return Err(BookError::TooDeep {
             depth,
@@ -380,14 +366,7 @@ mod tests {
     }
 
     #[test]
-    fn odd_boards_and_depths_past_the_end_are_refused() {
-        let mut solver = Solver::with_table_bits(size(5, 5), 12);
-        assert_eq!(
-            Book::compute(&mut solver, 1, |_| {})
-                .unwrap_err()
-                .to_string(),
-            "a book is made for boards of an even number of cells; 5x5 has 25"
-        );
+    fn depths_past_the_end_are_refused() {
         let mut solver = Solver::with_table_bits(size(2, 2), 12);
         assert_eq!(
             Book::compute(&mut solver, 4, |_| {})

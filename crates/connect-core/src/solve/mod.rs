@@ -2,14 +2,16 @@
 //! every column's score, and the move a perfect player makes.
 //!
 //! # Scores
-//! From the side to move: 0 for a draw; a win made with the winner's k-th
-//! stone scores ⌊W·H/2⌋ + 1 − k, a loss the negative (22 − k on 7 × 6).
-//! On boards of an even number of cells this is exactly the convention of
-//! Pascal Pons's benchmark sets, `(W·H + 1 − m) / 2` for a win by the m-th
-//! stone of the game (rounded down). On boards of an odd number of cells
-//! the two differ by one for wins of the first player (who has one stone
-//! more): there a first-player win with its very last stone scores 0, as a
-//! draw does; `--weak` and [`Solver::solve_weak`] still tell them apart.
+//! From the side to move: 0 for a draw; a win scores one more than the
+//! stones the winner still holds after its winning stone, a loss the
+//! negative. Put otherwise, a win with the winner's k-th stone scores
+//! S + 1 − k, where S is the winner's share of a full board: ⌈W·H/2⌉ for
+//! the first player, ⌊W·H/2⌋ for the second (22 − k for both on 7 × 6).
+//! This is the convention of Pascal Pons's benchmark sets and solver,
+//! `(W·H + 2 − m) / 2` (rounded down) for a win by the m-th stone of the
+//! game, on boards of an odd number of cells too: there the first player's
+//! win with its very last stone scores 1, never 0, so a score's sign is
+//! always the outcome.
 //!
 //! # Search
 //! Negamax with alpha-beta, over two integers per position (the side to
@@ -80,20 +82,6 @@ macro_rules! with_engine {
             Inner::Large($e) => $body,
         }
     };
-}
-
-/// A score from the side to move's view, in the public convention, from an
-/// internal score (see the module docs).
-fn public_score(size: Size, first_to_move: bool, internal: i32) -> i32 {
-    if internal == 0 {
-        return 0;
-    }
-    let winner_first = (internal > 0) == first_to_move;
-    if size.area() % 2 == 1 && winner_first {
-        internal - internal.signum()
-    } else {
-        internal
-    }
 }
 
 /// A position's two bit sets and empty cells in the engine's integer type.
@@ -187,7 +175,7 @@ impl Solver {
         assert_eq!(p.size(), self.size, "a position of another board size");
     }
 
-    /// The internal score (see [`search`]) of a position, won or not.
+    /// The score (or, `weak`, its sign) of a position, won or not.
     fn internal(&mut self, p: &Position, weak: bool) -> i32 {
         self.check(p);
         if p.won_at().is_some() {
@@ -210,8 +198,7 @@ impl Solver {
         if let Some(s) = self.book_score(p) {
             return s;
         }
-        let s = self.internal(p, false);
-        public_score(self.size, p.first_to_move(), s)
+        self.internal(p, false)
     }
 
     /// 1 when the side to move wins, 0 for a draw, −1 when it loses.
@@ -231,7 +218,6 @@ impl Solver {
         if p.is_over() {
             return vec![None; size.width()];
         }
-        let first = p.first_to_move();
         let known: Vec<Option<i32>> = (0..size.width())
             .map(|col| self.child_from_book(p, col))
             .collect();
@@ -244,11 +230,7 @@ impl Solver {
                     }
                     e.can_play(m, col).then(|| {
                         let s = e.score_move(c, m, empty, col, weak);
-                        if weak {
-                            s.signum()
-                        } else {
-                            public_score(size, first, s)
-                        }
+                        if weak { s.signum() } else { s }
                     })
                 })
                 .collect()
@@ -263,11 +245,8 @@ impl Solver {
         if p.is_over() {
             return None;
         }
-        let size = self.size;
-        let first = p.first_to_move();
         if let Some(best) = self.book_score(p) {
             let order: Vec<u32> = with_engine!(self, e, e.order().to_vec());
-            // Books are of even boards, where public and internal scores agree.
             let found = order.into_iter().find(|&col| {
                 p.can_play(col as usize)
                     && match self.child_from_book(p, col as usize) {
@@ -289,7 +268,7 @@ impl Solver {
             order
                 .into_iter()
                 .find(|&col| e.can_play(m, col) && e.move_reaches(c, m, empty, col, best))
-                .map(|col| (col as usize, public_score(size, first, best)))
+                .map(|col| (col as usize, best))
         })
     }
 

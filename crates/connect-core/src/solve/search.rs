@@ -1,10 +1,9 @@
 //! The exact search: negamax with alpha-beta over bitboards, a
 //! transposition table, and the move ordering of the fast solvers.
 //!
-//! Scores here are "internal": a win for the side to move, made with a
-//! stone placed when `e` cells were empty, scores `(e + 1) / 2`, a loss the
-//! negative, a draw 0. This is Pascal Pons's convention, and on boards of
-//! an even number of cells it is the public one (see [`super`]).
+//! A win for the side to move, made with a stone placed when `e` cells
+//! were empty, scores `(e + 1) / 2`, a loss the negative, a draw 0: the
+//! public score of [`super`], Pascal Pons's convention.
 
 use super::bits::Bits;
 use super::position::Size;

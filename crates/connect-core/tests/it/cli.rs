@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use connect_core::Function;
 use connect_core::cnf::parse_cnf;
 use connect_core::solve::{Position, Size, Solver};
 use test_support::Cli;
@@ -231,12 +232,15 @@ fn undo_hint_save_and_reload_on_a_terminal() {
         "{cells:?}\n{}",
         run.screen
     );
-    // The file holds the empty board and every move, undo applied.
+    // The file replays (as part04 plays it: players in turn from player 1,
+    // as many as the highest token) to the position, undo applied.
     let saved = std::fs::read_to_string(dir.path().join("game.cnf")).unwrap();
     let game = parse_cnf(&saved).unwrap();
-    let expected: Vec<i64> = moves.chars().map(|c| i64::from(c as u8 - b'0')).collect();
-    assert_eq!(game.moves, expected);
-    assert!(game.board.row_strings().all(|r| r == "-------"));
+    let replayed = Function::ManyPlayersManyMoves
+        .apply(&game.board, &game.moves, None)
+        .unwrap();
+    assert_eq!(replayed, p.to_board(), "{saved}");
+    assert_eq!(game.moves.len() % 2, 1, "player 2 to move: {saved}");
     // Loading it goes on from the same position: player 2 to move.
     let again = connect()
         .args(["play", "game.cnf"])
@@ -256,6 +260,91 @@ fn undo_hint_save_and_reload_on_a_terminal() {
         "{}",
         again.screen
     );
+}
+
+/// Rows of `board` as `connect play` draws them piped: cells apart.
+fn drawn(board: &connect_core::Board) -> String {
+    board
+        .row_strings()
+        .map(|r| r.chars().map(String::from).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_three_player_save_reloads_as_the_same_game() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two moves: player 3 has no piece yet, so the file cannot say how
+    // many play; the note says to give --players.
+    connect()
+        .args(["play", "--players", "3"])
+        .current_dir(dir.path())
+        .stdin(
+            "4
+4
+s early.cnf
+q
+",
+        )
+        .run()
+        .code(0)
+        .stdout_has("Saved early.cnf. Player 3 has no piece on the board yet")
+        .stdout_has("connect play --players 3 early.cnf, part04 --players 3 early.cnf");
+    // Five moves, player 3 has played: the file alone says 3 players.
+    connect()
+        .args(["play", "--players", "3"])
+        .current_dir(dir.path())
+        .stdin(
+            "4
+4
+5
+3
+4
+s game.cnf
+q
+",
+        )
+        .run()
+        .code(0)
+        .stdout_has("Saved game.cnf.\n");
+    // By hand: columns 4, 4, 5, 3, 4 by players 1, 2, 3, 1, 2.
+    let expected = connect_core::Board::from_rows([
+        "-------", "-------", "-------", "---2---", "---2---", "--113--",
+    ])
+    .unwrap();
+    let saved = std::fs::read_to_string(dir.path().join("game.cnf")).unwrap();
+    let game = parse_cnf(&saved).unwrap();
+    // What part04 does with it (connect_core's manyPlayersManyMoves, the
+    // number of players from the highest token).
+    let replayed = Function::ManyPlayersManyMoves
+        .apply(&game.board, &game.moves, None)
+        .unwrap();
+    assert_eq!(replayed, expected, "{saved}");
+    // connect play: the same board, 3 players, player 3 to move.
+    connect()
+        .args(["play", "game.cnf"])
+        .current_dir(dir.path())
+        .stdin(
+            "q
+",
+        )
+        .run()
+        .code(0)
+        .stdout_has("Connect Four: 3 players")
+        .stdout_has(&drawn(&expected))
+        .stdout_has("Player 3 to move");
+    // The early save, loaded with --players 3: player 3 to move.
+    connect()
+        .args(["play", "--players", "3", "early.cnf"])
+        .current_dir(dir.path())
+        .stdin(
+            "q
+",
+        )
+        .run()
+        .code(0)
+        .stdout_has("Connect Four: 3 players")
+        .stdout_has("Player 3 to move");
 }
 
 #[test]
@@ -378,11 +467,11 @@ fn a_bad_book_or_one_of_another_board_is_refused() {
         .code(2)
         .stderr_has(": line 3: \"\\u{1b}[2J\" is not a score");
     connect()
-        .args(["book", "--depth", "1", "--width", "5", "--height", "5"])
+        .args(["book", "--depth", "16", "--width", "4", "--height", "4"])
         .run()
         .code(2)
         .stdout_is("")
-        .stderr_is("error: a book is made for boards of an even number of cells; 5x5 has 25\n");
+        .stderr_is("error: --depth 16: a 4x4 board has 16 cells; the depth must be below that\n");
 }
 
 #[test]

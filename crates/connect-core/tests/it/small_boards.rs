@@ -1,8 +1,9 @@
 //! The solver on small boards against a brute-force minimax written here
 //! from the rules and the score's definition alone: columns as vectors,
 //! fours found by walking the four lines through the last stone, a win
-//! scored ⌊W·H/2⌋ + 1 − k by counting the winner's stones (k), every move
-//! tried, positions memoised by their columns. Every position reachable in
+//! scored S + 1 − k by counting the winner's stones (k) and its share of a
+//! full board (S: the first player places ⌈W·H/2⌉ stones, the second
+//! ⌊W·H/2⌋), every move tried, positions memoised by their columns. Every position reachable in
 //! the first few moves is compared, with every column's score (`analyze`)
 //! and the weak result, once searched and once answered from an opening
 //! book that the solver computed (its positions scored from their
@@ -47,10 +48,16 @@ impl Brute {
         })
     }
 
+    /// A win's score for `me` (1 or 2) made with its `k`-th stone.
+    fn win_score(&self, me: u8, k: i32) -> i32 {
+        let cells = (self.w * self.h) as i32;
+        let share = if me == 1 { (cells + 1) / 2 } else { cells / 2 };
+        share + 1 - k
+    }
+
     /// The score and the outcome (1 win, 0 draw, −1 loss) for the side to
-    /// move (`me`, 1 or 2) of a position with no four. On boards of an odd
-    /// number of cells a last-stone win scores 0 like a draw, so the outcome
-    /// is searched on its own.
+    /// move (`me`, 1 or 2) of a position with no four; the outcome is
+    /// searched on its own, to check the score's sign.
     fn solve(&mut self, cols: &mut Vec<Vec<u8>>, me: u8) -> (i32, i32) {
         let key = cols.iter().rev().fold(0u128, |k, col| {
             let bits = col
@@ -72,7 +79,7 @@ impl Brute {
             cols[c].push(me);
             let s = if self.four_through(cols, c) {
                 let k = cols.iter().flatten().filter(|&&x| x == me).count() as i32;
-                ((self.w * self.h / 2) as i32 + 1 - k, 1)
+                (self.win_score(me, k), 1)
             } else {
                 let (s, o) = self.solve(cols, 3 - me);
                 (-s, -o)
@@ -146,11 +153,34 @@ fn check_with_book(w: usize, h: usize, depth: usize, book_depth: usize) {
 }
 
 #[track_caller]
-fn check_solver(w: usize, h: usize, depth: usize, mut solver: Solver) {
+fn check_solver(w: usize, h: usize, depth: usize, solver: Solver) {
+    check_sequences(w, h, sequences(w, depth), solver);
+}
+
+/// [`check`] on the positions of `tests/data/other-sizes/WxH` (random
+/// play) with at most `max_empty` empty cells.
+#[track_caller]
+fn check_late(w: usize, h: usize, max_empty: usize) {
+    let path = format!(
+        "{}/tests/data/other-sizes/{w}x{h}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let seqs = text
+        .lines()
+        .map(|l| l.split(' ').next().unwrap())
+        .filter(|moves| moves.len() + max_empty >= w * h)
+        .map(|moves| moves.bytes().map(|b| usize::from(b - b'1')).collect())
+        .collect();
+    check_sequences(w, h, seqs, Solver::new(Size::new(w, h).unwrap()));
+}
+
+#[track_caller]
+fn check_sequences(w: usize, h: usize, seqs: Vec<Vec<usize>>, mut solver: Solver) {
     let size = solver.size();
     let mut brute = Brute::new(w, h);
     let mut checked = 0;
-    for seq in sequences(w, depth) {
+    for seq in seqs {
         let text: String = seq.iter().map(|c| char::from(b'1' + *c as u8)).collect();
         let Some((mut cols, me, won)) = brute.play(&seq) else {
             assert!(
@@ -178,7 +208,7 @@ fn check_solver(w: usize, h: usize, depth: usize, mut solver: Solver) {
                     cols[c].push(me);
                     let s = if brute.four_through(&cols, c) {
                         let k = cols.iter().flatten().filter(|&&x| x == me).count() as i32;
-                        (w * h / 2) as i32 + 1 - k
+                        brute.win_score(me, k)
                     } else {
                         -brute.score(&mut cols, 3 - me)
                     };
@@ -218,10 +248,22 @@ fn four_by_four_from_a_book() {
 
 #[test]
 fn odd_boards_five_by_three_and_three_by_five() {
-    // An odd number of cells: the first player's wins score one less
-    // than in Pons's formula.
+    // An odd number of cells: the first player has one stone more.
     check(5, 3, 3);
     check(3, 5, 3);
+}
+
+#[test]
+fn late_positions_of_six_by_five_and_seven_by_five() {
+    check_late(6, 5, 12);
+    check_late(7, 5, 12);
+}
+
+#[test]
+#[ignore = "release: positions of 6x5 and 7x5 with up to 18 empty cells"]
+fn deeper_positions_of_six_by_five_and_seven_by_five() {
+    check_late(6, 5, 18);
+    check_late(7, 5, 18);
 }
 
 #[test]

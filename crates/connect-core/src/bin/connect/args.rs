@@ -24,8 +24,8 @@ pub(crate) enum Command {
     /// anything after a space on the line (the score column of a benchmark
     /// set) is ignored. Each answer is
     /// `MOVES SCORE`, from the side to move: 0 a draw, 22 - k a win with
-    /// the winner's k-th stone on 7x6 (floor(W*H/2) + 1 - k in general), the
-    /// negative a loss.
+    /// the winner's k-th stone on 7x6 (in general S + 1 - k, S the stones
+    /// the winner places on a full board), the negative a loss.
     Solve(SolveArgs),
     /// Print the column a perfect player plays in each position (`MOVES COLUMN`).
     ///

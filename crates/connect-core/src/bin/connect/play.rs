@@ -183,7 +183,15 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                     continue;
                 }
                 match save(&game, Path::new(path)) {
-                    Ok(()) => writeln!(out, "Saved {}.", crate::escaped(path))?,
+                    Ok(true) => writeln!(out, "Saved {}.", crate::escaped(path))?,
+                    Ok(false) => writeln!(
+                        out,
+                        "Saved {path}. Player {n} has no piece on the board yet, so the file \
+                         does not say how many play: load it with --players {n} \
+                         (connect play --players {n} {path}, part04 --players {n} {path}).",
+                        path = crate::escaped(path),
+                        n = game.players(),
+                    )?,
                     Err(e) => refuse(format!("cannot save: {e}"), &mut bad),
                 }
             }
@@ -262,12 +270,14 @@ fn computer_hint(computer: &mut Computer, game: &Game) -> Option<String> {
     })
 }
 
-/// Writes the game as a `.cnf` (its first board and every move) through a
-/// temporary file and a rename.
-fn save(game: &Game, path: &Path) -> io::Result<()> {
-    let moves: Vec<i64> = game.moves().iter().map(|&c| c as i64 + 1).collect();
-    let text = render_cnf(game.start(), &moves);
-    crate::write_whole(path, text.as_bytes())
+/// Writes the game as a `.cnf` ([`Game::saved`]) through a temporary file
+/// and a rename; true when the file's board tells the number of players.
+fn save(game: &Game, path: &Path) -> io::Result<bool> {
+    let saved = game.saved();
+    let moves: Vec<i64> = saved.moves.iter().map(|&c| c as i64 + 1).collect();
+    let text = render_cnf(&saved.board, &moves);
+    crate::write_whole(path, text.as_bytes())?;
+    Ok(saved.shows_players)
 }
 
 /// A player's token, coloured when `color` is set.
