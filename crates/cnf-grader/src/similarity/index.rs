@@ -46,10 +46,12 @@ struct Printed {
 fn fingerprint_files(files: &[&str], options: &Options) -> (Vec<Print>, Vec<Vec<String>>) {
     let lexed: Vec<_> = files.iter().map(|text| lex(text)).collect();
     let own: HashSet<&str> = lexed.iter().flat_map(|l| l.top_level_names()).collect();
+    let definitions: Vec<_> = lexed.iter().flat_map(|l| l.shape_input()).collect();
+    let shape = super::shape::shape(&definitions);
     let mut prints = Vec::new();
     let mut names = Vec::new();
     for (file, lexed) in lexed.iter().enumerate() {
-        let definitions = lexed.definitions(&own);
+        let definitions = lexed.definitions(&own, &shape);
         names.push(definitions.iter().map(|d| d.name.clone()).collect());
         for (definition, d) in definitions.iter().enumerate() {
             for f in fingerprints(&d.codes, options.k, options.window) {

@@ -48,6 +48,7 @@ pub mod fingerprint;
 pub mod index;
 mod known;
 pub mod normalise;
+pub mod shape;
 
 use std::path::{Path, PathBuf};
 
