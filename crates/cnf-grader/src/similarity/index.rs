@@ -18,7 +18,9 @@ use rayon::prelude::*;
 use super::StudentSource;
 use super::fingerprint::fingerprints;
 use super::normalise::lex;
-use crate::model::similarity::{Match, Options, Pair, Region, Report, SourceText, Student};
+use crate::model::similarity::{
+    Match, Options, Pair, Region, Report, SourceText, Student, cut, score,
+};
 
 /// One fingerprint of a student and where it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -26,7 +28,8 @@ struct Print {
     hash: u64,
     file: u32,
     definition: u32,
-    lines: (u32, u32),
+    /// The index of the k-gram's first token in the definition.
+    start: u32,
 }
 
 /// A student fingerprinted.
@@ -39,34 +42,39 @@ struct Printed {
     names: Vec<Vec<String>>,
     /// The name of each file.
     files: Vec<String>,
+    /// The line of each normalised token of each definition of each file.
+    lines: Vec<Vec<Vec<u32>>>,
 }
 
 /// The fingerprints of files that belong to one author (one student, or
 /// one base file): the top-level names of all of them are that author's.
-fn fingerprint_files(files: &[&str], options: &Options) -> (Vec<Print>, Vec<Vec<String>>) {
+fn fingerprint_files(
+    files: &[&str],
+    options: &Options,
+) -> (Vec<Print>, Vec<Vec<String>>, Vec<Vec<Vec<u32>>>) {
     let lexed: Vec<_> = files.iter().map(|text| lex(text)).collect();
     let own: HashSet<&str> = lexed.iter().flat_map(|l| l.top_level_names()).collect();
     let definitions: Vec<_> = lexed.iter().flat_map(|l| l.shape_input()).collect();
     let shape = super::shape::shape(&definitions);
     let mut prints = Vec::new();
     let mut names = Vec::new();
+    let mut lines = Vec::new();
     for (file, lexed) in lexed.iter().enumerate() {
         let definitions = lexed.definitions(&own, &shape);
         names.push(definitions.iter().map(|d| d.name.clone()).collect());
         for (definition, d) in definitions.iter().enumerate() {
             for f in fingerprints(&d.codes, options.k, options.window) {
-                let first = f.start as usize;
-                let last = (first + options.k - 1).min(d.token_lines.len() - 1);
                 prints.push(Print {
                     hash: f.hash,
                     file: file as u32,
                     definition: definition as u32,
-                    lines: (d.token_lines[first], d.token_lines[last]),
+                    start: f.start,
                 });
             }
         }
+        lines.push(definitions.into_iter().map(|d| d.token_lines).collect());
     }
-    (prints, names)
+    (prints, names, lines)
 }
 
 /// The distinct fingerprints (hashes, sorted) of one student's files,
@@ -109,7 +117,7 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
         .par_iter()
         .map(|s| {
             let texts: Vec<&str> = s.files.iter().map(|f| f.text.as_str()).collect();
-            let (mut prints, names) = fingerprint_files(&texts, options);
+            let (mut prints, names, lines) = fingerprint_files(&texts, options);
             prints.retain(|p| !base.contains(&p.hash));
             prints.sort_unstable();
             let mut set: Vec<u64> = prints.iter().map(|p| p.hash).collect();
@@ -120,6 +128,7 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
                 set,
                 names,
                 files,
+                lines,
             }
         })
         .collect();
@@ -154,13 +163,14 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
     }
     let n = students.len();
     // Each student's neighbours, counted over the whole index: their
-    // closest pairs and those at or above the threshold are kept, so the
-    // pairs kept grow with the class, not its square.
-    let kept: Vec<(Vec<Pair>, usize)> = (0..n)
+    // closest pairs are kept, so the pairs kept grow with the class, not
+    // its square; every sharing pair is counted in a histogram of
+    // similarities (in hundredths) for the cut.
+    let counted = (0..n)
         .into_par_iter()
-        .map_init(
-            || (vec![0u32; n], Vec::new()),
-            |(counts, touched), a| {
+        .fold(
+            || (vec![0u32; n], Vec::new(), Vec::new(), vec![0u64; 101]),
+            |(mut counts, mut touched, mut kept, mut histogram), a| {
                 for h in &printed[a].set {
                     let Some(list) = postings.get(h) else {
                         continue;
@@ -181,35 +191,58 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
                     .map(|&b| {
                         let shared = counts[b] as usize;
                         counts[b] = 0;
-                        let smaller = printed[a].set.len().min(printed[b].set.len());
+                        let similarity = score(shared, printed[a].set.len(), printed[b].set.len());
+                        if b > a {
+                            histogram[(similarity * 100.0).round() as usize] += 1;
+                        }
                         Pair {
                             a: a.min(b),
                             b: a.max(b),
                             shared,
-                            similarity: shared as f64 / smaller.max(1) as f64,
+                            similarity,
                             matches: Vec::new(),
                         }
                     })
                     .collect();
-                // Pairs with a later student, counted once.
-                let sharing = touched.iter().filter(|&&b| b > a).count();
                 touched.clear();
                 found.sort_by(order);
-                let mut keep = 0;
-                found.retain(|p| {
-                    keep += 1;
-                    keep <= options.closest || p.similarity >= options.keep_above
-                });
-                (found, sharing)
+                found.truncate(options.closest);
+                kept.extend(found);
+                (counts, touched, kept, histogram)
             },
         )
-        .collect();
-    let sharing = kept.iter().map(|(_, s)| s).sum();
-    let mut pairs: Vec<Pair> = kept.into_iter().flat_map(|(p, _)| p).collect();
+        .map(|(_, _, kept, histogram)| (kept, histogram))
+        .reduce(
+            || (Vec::new(), vec![0u64; 101]),
+            |(mut kept, mut histogram), (more, other)| {
+                kept.extend(more);
+                for (h, o) in histogram.iter_mut().zip(other) {
+                    *h += o;
+                }
+                (kept, histogram)
+            },
+        );
+    let (mut pairs, mut histogram) = counted;
+    let sharing = histogram.iter().sum::<u64>() as usize;
+    // The distribution is over every pair: those sharing nothing score 0.
+    let all_pairs = (n as u64) * (n as u64).saturating_sub(1) / 2;
+    histogram[0] += all_pairs.saturating_sub(sharing as u64);
+    let mut cut = cut(&histogram);
+    if let Some(at) = options.threshold {
+        cut.at = at;
+        cut.fixed = true;
+    }
+    let above_cut = histogram
+        .iter()
+        .skip(1)
+        .enumerate()
+        .filter(|&(i, _)| (i + 1) as f64 / 100.0 >= cut.at - 1e-9)
+        .map(|(_, &c)| c as usize)
+        .sum();
     pairs.sort_by(order);
     pairs.dedup_by(|x, y| (x.a, x.b) == (y.a, y.b));
     pairs.par_iter_mut().for_each(|pair| {
-        pair.matches = matches(&printed[pair.a], &printed[pair.b]);
+        pair.matches = matches(&printed[pair.a], &printed[pair.b], options.k);
     });
     let students = students
         .iter()
@@ -226,6 +259,8 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
         students,
         pairs,
         sharing,
+        cut,
+        above_cut,
         options: options.clone(),
         share_limit: limit,
         base_fingerprints: base.len(),
@@ -250,11 +285,16 @@ const PLACES: usize = 8;
 /// from the pair sharing most down, each pair kept when one of its two
 /// definitions is not matched yet (a definition copied into each of four
 /// part files matches its copy in the same file, not all four).
-fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
+fn matches(a: &Printed, b: &Printed, k: usize) -> Vec<Match> {
     // (file, definition) of a, then of b.
     type Key = (u32, u32, u32, u32);
-    // How many fingerprints, and the lines they span in a and in b.
-    type Found = (usize, (u32, u32), (u32, u32));
+    // How many fingerprints, and the lines of their tokens in a and in b.
+    type Found = (usize, Vec<u32>, Vec<u32>);
+    let kgram_lines = |side: &Printed, p: &Print| -> Vec<u32> {
+        let lines = &side.lines[p.file as usize][p.definition as usize];
+        let start = (p.start as usize).min(lines.len());
+        lines[start..(start + k).min(lines.len())].to_vec()
+    };
     let mut found: HashMap<Key, Found> = HashMap::new();
     let (mut i, mut j) = (0, 0);
     while i < a.prints.len() && j < b.prints.len() {
@@ -272,23 +312,36 @@ fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
         for pa in a.prints[i..ia].iter().take(PLACES) {
             for pb in b.prints[j..jb].iter().take(PLACES) {
                 let key = (pa.file, pa.definition, pb.file, pb.definition);
-                let entry = found.entry(key).or_insert((0, pa.lines, pb.lines));
+                let entry = found.entry(key).or_default();
                 entry.0 += 1;
-                entry.1 = (entry.1.0.min(pa.lines.0), entry.1.1.max(pa.lines.1));
-                entry.2 = (entry.2.0.min(pb.lines.0), entry.2.1.max(pb.lines.1));
+                entry.1.extend(kgram_lines(a, pa));
+                entry.2.extend(kgram_lines(b, pb));
             }
         }
         (i, j) = (ia, jb);
     }
     let mut candidates: Vec<(Key, Found)> = found.into_iter().collect();
     // Most shared first; then a match within the same file name, then by place.
-    candidates.sort_by_key(|&((fa, da, fb, db), (n, _, _))| {
-        let other_file = a.files[fa as usize] != b.files[fb as usize];
-        (std::cmp::Reverse(n), other_file, fa, da, fb, db)
+    candidates.sort_by_key(|((fa, da, fb, db), (n, _, _))| {
+        let other_file = a.files[*fa as usize] != b.files[*fb as usize];
+        (std::cmp::Reverse(*n), other_file, *fa, *da, *fb, *db)
     });
     let mut used_a = HashSet::new();
     let mut used_b = HashSet::new();
     let mut out = Vec::new();
+    let region = |file: u32, definition: u32, mut lines: Vec<u32>| {
+        lines.sort_unstable();
+        lines.dedup();
+        Region {
+            file: file as usize,
+            definition: definition as usize,
+            lines: (
+                lines.first().copied().unwrap_or(0),
+                lines.last().copied().unwrap_or(0),
+            ),
+            matched: lines,
+        }
+    };
     for ((fa, da, fb, db), (shared, la, lb)) in candidates {
         let fresh_a = used_a.insert((fa, da));
         let fresh_b = used_b.insert((fb, db));
@@ -296,16 +349,8 @@ fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
             continue;
         }
         out.push(Match {
-            a: Region {
-                file: fa as usize,
-                definition: da as usize,
-                lines: la,
-            },
-            b: Region {
-                file: fb as usize,
-                definition: db as usize,
-                lines: lb,
-            },
+            a: region(fa, da, la),
+            b: region(fb, db, lb),
             shared,
         });
     }
