@@ -186,7 +186,7 @@ pub fn human(report: &Report, provenance: &Provenance, max_rows: usize) -> Strin
         if all.len() > pairs.len() {
             let _ = writeln!(
                 out,
-                "… and {} more pairs at or above the cut, not shown (raise --max-pages, or see --format json)",
+                "… and {} more listed pairs, not shown (raise --max-pages, or see --format json)",
                 all.len() - pairs.len()
             );
         }
@@ -216,8 +216,8 @@ pub fn json(report: &Report, provenance: &Provenance) -> String {
                 .iter()
                 .map(|m| {
                     json!({
-                        "a": {"file": escape::line(&a.files[m.a.file].name), "lines": [m.a.lines.0, m.a.lines.1]},
-                        "b": {"file": escape::line(&b.files[m.b.file].name), "lines": [m.b.lines.0, m.b.lines.1]},
+                        "a": {"file": escape::line(&a.files[m.a.file].name), "lines": [m.a.lines.0, m.a.lines.1], "matched": m.a.matched},
+                        "b": {"file": escape::line(&b.files[m.b.file].name), "lines": [m.b.lines.0, m.b.lines.1], "matched": m.b.matched},
                     })
                 })
                 .collect();
@@ -354,7 +354,7 @@ pub fn html(
         if all.len() > pairs.len() {
             let _ = writeln!(
                 index,
-                "<p class=\"notice\">{} more pairs at or above the cut are left out of this index and have no page \
+                "<p class=\"notice\">{} more listed pairs are left out of this index and have no page \
                  (at most {max_pages}: raise <code>--max-pages</code>, or see <code>--format json</code>).</p>",
                 all.len() - pairs.len()
             );

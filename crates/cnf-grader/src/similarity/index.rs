@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use rayon::prelude::*;
 
 use super::StudentSource;
-use super::fingerprint::fingerprints;
+use super::fingerprint::{kgram_hashes, winnow};
 use super::normalise::lex;
 use crate::model::similarity::{
     Match, Options, Pair, Region, Report, SourceText, Student, cut, score,
@@ -44,14 +44,23 @@ struct Printed {
     files: Vec<String>,
     /// The line of each normalised token of each definition of each file.
     lines: Vec<Vec<Vec<u32>>>,
+    /// Every k-gram's hash (winnowed or not) of each definition of each
+    /// file, to find every line two matching definitions share.
+    kgrams: Vec<Vec<Vec<u64>>>,
 }
+
+/// Every fingerprint, then per file and definition: names, token lines,
+/// k-gram hashes.
+type Fingerprinted = (
+    Vec<Print>,
+    Vec<Vec<String>>,
+    Vec<Vec<Vec<u32>>>,
+    Vec<Vec<Vec<u64>>>,
+);
 
 /// The fingerprints of files that belong to one author (one student, or
 /// one base file): the top-level names of all of them are that author's.
-fn fingerprint_files(
-    files: &[&str],
-    options: &Options,
-) -> (Vec<Print>, Vec<Vec<String>>, Vec<Vec<Vec<u32>>>) {
+fn fingerprint_files(files: &[&str], options: &Options) -> Fingerprinted {
     let lexed: Vec<_> = files.iter().map(|text| lex(text)).collect();
     let own: HashSet<&str> = lexed.iter().flat_map(|l| l.top_level_names()).collect();
     let definitions: Vec<_> = lexed.iter().flat_map(|l| l.shape_input()).collect();
@@ -59,11 +68,14 @@ fn fingerprint_files(
     let mut prints = Vec::new();
     let mut names = Vec::new();
     let mut lines = Vec::new();
+    let mut kgrams = Vec::new();
     for (file, lexed) in lexed.iter().enumerate() {
         let definitions = lexed.definitions(&own, &shape);
         names.push(definitions.iter().map(|d| d.name.clone()).collect());
+        let mut hashes = Vec::with_capacity(definitions.len());
         for (definition, d) in definitions.iter().enumerate() {
-            for f in fingerprints(&d.codes, options.k, options.window) {
+            let all = kgram_hashes(&d.codes, options.k);
+            for f in winnow(&all, options.window) {
                 prints.push(Print {
                     hash: f.hash,
                     file: file as u32,
@@ -71,10 +83,12 @@ fn fingerprint_files(
                     start: f.start,
                 });
             }
+            hashes.push(all);
         }
         lines.push(definitions.into_iter().map(|d| d.token_lines).collect());
+        kgrams.push(hashes);
     }
-    (prints, names, lines)
+    (prints, names, lines, kgrams)
 }
 
 /// The distinct fingerprints (hashes, sorted) of one student's files,
@@ -117,7 +131,7 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
         .par_iter()
         .map(|s| {
             let texts: Vec<&str> = s.files.iter().map(|f| f.text.as_str()).collect();
-            let (mut prints, names, lines) = fingerprint_files(&texts, options);
+            let (mut prints, names, lines, kgrams) = fingerprint_files(&texts, options);
             prints.retain(|p| !base.contains(&p.hash));
             prints.sort_unstable();
             let mut set: Vec<u64> = prints.iter().map(|p| p.hash).collect();
@@ -129,6 +143,7 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
                 names,
                 files,
                 lines,
+                kgrams,
             }
         })
         .collect();
@@ -242,7 +257,7 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
     pairs.sort_by(order);
     pairs.dedup_by(|x, y| (x.a, x.b) == (y.a, y.b));
     pairs.par_iter_mut().for_each(|pair| {
-        pair.matches = matches(&printed[pair.a], &printed[pair.b], options.k);
+        pair.matches = matches(&printed[pair.a], &printed[pair.b], options.k, &base);
     });
     let students = students
         .iter()
@@ -285,16 +300,11 @@ const PLACES: usize = 8;
 /// from the pair sharing most down, each pair kept when one of its two
 /// definitions is not matched yet (a definition copied into each of four
 /// part files matches its copy in the same file, not all four).
-fn matches(a: &Printed, b: &Printed, k: usize) -> Vec<Match> {
+fn matches(a: &Printed, b: &Printed, k: usize, base: &HashSet<u64>) -> Vec<Match> {
     // (file, definition) of a, then of b.
     type Key = (u32, u32, u32, u32);
-    // How many fingerprints, and the lines of their tokens in a and in b.
-    type Found = (usize, Vec<u32>, Vec<u32>);
-    let kgram_lines = |side: &Printed, p: &Print| -> Vec<u32> {
-        let lines = &side.lines[p.file as usize][p.definition as usize];
-        let start = (p.start as usize).min(lines.len());
-        lines[start..(start + k).min(lines.len())].to_vec()
-    };
+    // How many fingerprints.
+    type Found = usize;
     let mut found: HashMap<Key, Found> = HashMap::new();
     let (mut i, mut j) = (0, 0);
     while i < a.prints.len() && j < b.prints.len() {
@@ -312,17 +322,14 @@ fn matches(a: &Printed, b: &Printed, k: usize) -> Vec<Match> {
         for pa in a.prints[i..ia].iter().take(PLACES) {
             for pb in b.prints[j..jb].iter().take(PLACES) {
                 let key = (pa.file, pa.definition, pb.file, pb.definition);
-                let entry = found.entry(key).or_default();
-                entry.0 += 1;
-                entry.1.extend(kgram_lines(a, pa));
-                entry.2.extend(kgram_lines(b, pb));
+                *found.entry(key).or_default() += 1;
             }
         }
         (i, j) = (ia, jb);
     }
     let mut candidates: Vec<(Key, Found)> = found.into_iter().collect();
     // Most shared first; then a match within the same file name, then by place.
-    candidates.sort_by_key(|((fa, da, fb, db), (n, _, _))| {
+    candidates.sort_by_key(|((fa, da, fb, db), n)| {
         let other_file = a.files[*fa as usize] != b.files[*fb as usize];
         (std::cmp::Reverse(*n), other_file, *fa, *da, *fb, *db)
     });
@@ -342,12 +349,16 @@ fn matches(a: &Printed, b: &Printed, k: usize) -> Vec<Match> {
             matched: lines,
         }
     };
-    for ((fa, da, fb, db), (shared, la, lb)) in candidates {
+    for ((fa, da, fb, db), shared) in candidates {
         let fresh_a = used_a.insert((fa, da));
         let fresh_b = used_b.insert((fb, db));
         if !(fresh_a || fresh_b) {
             continue;
         }
+        let ka = &a.kgrams[fa as usize][da as usize];
+        let kb = &b.kgrams[fb as usize][db as usize];
+        let la = shared_lines(ka, kb, &a.lines[fa as usize][da as usize], k, base);
+        let lb = shared_lines(kb, ka, &b.lines[fb as usize][db as usize], k, base);
         out.push(Match {
             a: region(fa, da, la),
             b: region(fb, db, lb),
@@ -356,6 +367,33 @@ fn matches(a: &Printed, b: &Printed, k: usize) -> Vec<Match> {
     }
     out.sort_by_key(|m| (m.a.file, m.a.lines, m.b.file, m.b.lines));
     out
+}
+
+/// The lines of the tokens of `mine` (a definition's k-gram hashes, its
+/// token lines `lines`) covered by a k-gram `theirs` has too, base code
+/// aside: every run the two definitions share, not only the winnowed ones.
+fn shared_lines(
+    mine: &[u64],
+    theirs: &[u64],
+    lines: &[u32],
+    k: usize,
+    base: &HashSet<u64>,
+) -> Vec<u32> {
+    let theirs: HashSet<u64> = theirs.iter().copied().collect();
+    let mut covered = vec![false; lines.len()];
+    for (i, h) in mine.iter().enumerate() {
+        if theirs.contains(h) && !base.contains(h) {
+            for c in covered.iter_mut().skip(i).take(k) {
+                *c = true;
+            }
+        }
+    }
+    lines
+        .iter()
+        .zip(covered)
+        .filter(|(_, c)| *c)
+        .map(|(l, _)| *l)
+        .collect()
 }
 
 #[cfg(test)]
@@ -458,7 +496,7 @@ mod tests {
     }
 
     #[test]
-    fn base_and_common_code_are_removed_and_pairs_scored_by_the_smaller() {
+    fn base_and_common_code_are_removed_and_pairs_scored_by_both_sizes() {
         let student = |name: &str, files: &[&str]| StudentSource {
             name: name.to_owned(),
             files: files
@@ -488,8 +526,14 @@ mod tests {
         assert_eq!(report.students[2].fingerprints, 0);
         assert_eq!(report.pairs.len(), 1);
         let pair = &report.pairs[0];
-        assert_eq!((pair.a, pair.b, pair.similarity), (0, 1, 1.0));
-        assert!(report.students[1].fingerprints > report.students[0].fingerprints);
+        let (fa, fb) = (
+            report.students[0].fingerprints,
+            report.students[1].fingerprints,
+        );
+        assert!(fb > fa);
+        // All of a's are shared: the mean of 1 and a's share of b's.
+        assert_eq!((pair.a, pair.b, pair.shared), (0, 1, fa));
+        assert!((pair.similarity - (1.0 + fa as f64 / fb as f64) / 2.0).abs() < 1e-12);
         assert_eq!(pair.matches.len(), 1);
         let m = &pair.matches[0];
         assert_eq!(report.students[0].definition(&m.a), "g");
