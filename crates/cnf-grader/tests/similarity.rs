@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 
 use test_support::{Cli, Run};
 
+#[path = "similarity/shapes.rs"]
+mod shapes;
+
 /// `cnf-grader ARGS`.
 fn grader(args: &[&str]) -> Cli {
     Cli::new(env!("CARGO_BIN_EXE_cnf-grader")).args(args)

@@ -139,8 +139,8 @@ fn eta(body: &mut Vec<Token<'_>>, name: &str) -> bool {
     {
         return false;
     }
-    // Applied to something: the token before is a name, a literal or a
-    // list, with nothing but `)`, `$` and `.` between.
+    // Applied to something: the token before (grouping aside) is a name,
+    // a literal or a list.
     let before = body[..last].iter().rposition(|t| !is_grouping(t));
     let applied = before.is_some_and(|b| {
         let t = &body[b];
@@ -149,10 +149,7 @@ fn eta(body: &mut Vec<Token<'_>>, name: &str) -> bool {
             Kind::Var | Kind::Con | Kind::Integer | Kind::Float | Kind::Char | Kind::String
         ) || (t.kind == Kind::Special && t.text == "]")
     });
-    let through = body[before.map_or(0, |b| b + 1)..last]
-        .iter()
-        .all(|t| !(t.kind == Kind::Special && t.text == "("));
-    if !(applied && through) {
+    if !applied {
         return false;
     }
     body.remove(last);
