@@ -476,6 +476,109 @@ mod tests {
         }
     }
 
+    /// Definitions in two shapes each, the same meaning: `.0` as written
+    /// by one student, `.1` by a copier's rewrite (named after it).
+    const REWRITES: [(&str, &str, &str); 8] = [
+        (
+            "guards to if",
+            "@A @x @y\n  | @x > @y = @x - @y\n  | @x == 0 = length (show @y)\n  | otherwise = @y * 2 + @x",
+            "@A @x @y = if @x > @y then @x - @y else if @x == 0 then length (show @y) else @y * 2 + @x",
+        ),
+        (
+            "where to let",
+            "@B @x = @y + @z * 2\n  where\n    @y = sum (map abs @x)\n    @z = length (filter even @x)",
+            "@B @x =\n  let @z = length (filter even @x)\n      @y = sum (map abs @x)\n   in @y + @z * 2",
+        ),
+        (
+            "comprehension to map and filter",
+            "@C @x = sum [ @y * 3 + 1 | @y <- @x, odd @y, @y > 2 ] + length @x",
+            "@C @x = sum (map (\\@y -> @y * 3 + 1) (filter (\\@y -> odd @y && @y > 2) @x)) + length @x",
+        ),
+        (
+            "parentheses to $ and .",
+            "@D @x = show (length (filter (> 3) (map abs @x))) ++ \"!\"",
+            "@D @x = (show . length . filter (> 3) $ map abs @x) ++ \"!\"",
+        ),
+        (
+            "eta-reduction",
+            "@E @x = reverse (concatMap (replicate 2) (take 10 (drop 1 @x)))",
+            "@E = reverse . concatMap (replicate 2) . take 10 . drop 1",
+        ),
+        (
+            "aliases",
+            "@F @x = map negate (filter (/= 0) (zipWith (-) @x (tail @x)))",
+            "@G @f @q = map @f @q\n@H = filter\n@F @x = @G negate (@H (/= 0) (zipWith (-) @x (tail @x)))",
+        ),
+        (
+            "arguments swapped",
+            "@I @x @y @z = take @y (drop @z @x) ++ [@z + @y]\n@J @w = @I @w 2 (length @w) ++ @w",
+            "@I @z @x @y = take @y (drop @z @x) ++ [@z + @y]\n@J @w = @I (length @w) @w 2 ++ @w",
+        ),
+        (
+            "boolean case to if",
+            "@K @x = case null @x of\n  True -> 0\n  False -> head @x * 2 + last @x",
+            "@K @x = if null @x then 0 else head @x * 2 + last @x",
+        ),
+    ];
+
+    const SHAPE_MARKERS: [&str; 17] = [
+        "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "f", "q", "w", "x", "y", "z",
+    ];
+
+    /// The program of `REWRITES`, rewritten where `rewritten` says so, in
+    /// `order`, names from `names`.
+    fn shaped(rewritten: &[bool], order: &[usize], names: &[String]) -> String {
+        let mut out = String::new();
+        for &d in order {
+            let (_, plain, rewrite) = REWRITES[d];
+            let mut text = if rewritten[d] { rewrite } else { plain }.to_owned();
+            for (marker, name) in SHAPE_MARKERS.iter().zip(names) {
+                text = text.replace(&format!("@{marker}"), name);
+            }
+            out.push_str(&text);
+            out.push_str("\n\n");
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn each_shape_rewrite_and_any_combination_changes_no_fingerprint(
+            rewritten in proptest::collection::vec(any::<bool>(), REWRITES.len()),
+            order in Just((0..REWRITES.len()).collect::<Vec<usize>>()).prop_shuffle(),
+            prefixes in proptest::collection::vec("[a-z]{1,6}", SHAPE_MARKERS.len()),
+        ) {
+            let options = Options { k: 8, window: 4, ..Options::default() };
+            let plain_names: Vec<String> = SHAPE_MARKERS.iter().map(|m| format!("n{m}")).collect();
+            let names: Vec<String> = prefixes.iter().enumerate().map(|(i, p)| format!("{p}{i}x")).collect();
+            let all: Vec<usize> = (0..REWRITES.len()).collect();
+            let original = shaped(&[false; REWRITES.len()], &all, &plain_names);
+            let changed = shaped(&rewritten, &order, &names);
+            let before = fingerprint_set(&[&original], &options);
+            prop_assert!(before.len() > 10);
+            prop_assert_eq!(before, fingerprint_set(&[&changed], &options), "{}", changed);
+        }
+    }
+
+    #[test]
+    fn each_shape_rewrite_alone_changes_no_fingerprint_of_its_definition() {
+        let options = Options {
+            k: 8,
+            window: 4,
+            ..Options::default()
+        };
+        let names: Vec<String> = SHAPE_MARKERS.iter().map(|m| format!("n{m}")).collect();
+        for (d, (what, _, _)) in REWRITES.iter().enumerate() {
+            let mut rewritten = [false; REWRITES.len()];
+            rewritten[d] = true;
+            let plain = shaped(&[false; REWRITES.len()], &[d], &names);
+            let changed = shaped(&rewritten, &[d], &names);
+            let before = fingerprint_set(&[&plain], &options);
+            assert!(!before.is_empty(), "{what}: no fingerprint");
+            assert_eq!(before, fingerprint_set(&[&changed], &options), "{what}");
+        }
+    }
+
     #[test]
     fn a_changed_structure_changes_fingerprints() {
         // The same tokens with another binding structure: not the same code.
