@@ -22,7 +22,11 @@
 //!   definition. A library name keeps its name, without its qualifier;
 //! - literals are kept by kind only (an integer, a string, …);
 //! - `;`, `{` and `}` (explicit layout) are dropped, so explicit and
-//!   implicit layout compare equal.
+//!   implicit layout compare equal;
+//! - type signatures are left out, and every equation is first brought to
+//!   one shape ([`super::shape`]); a local binding's block and the
+//!   expression's each count their placeholders afresh, so that the
+//!   blocks can be sorted.
 
 use std::collections::HashSet;
 
