@@ -677,6 +677,36 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
         );
     }
     assert!(!pages.join("pair-0011.html").exists());
+    // Each student's helpers are in all four part files: the index names
+    // each matched definition once, and a page gives it one colour.
+    let row = index
+        .lines()
+        .find(|l| l.contains("<td>copy-of-indices</td>") && l.contains("<td>indices</td>"))
+        .expect("the copy of indices is listed");
+    let names: Vec<&str> = row
+        .split("<code>")
+        .skip(1)
+        .map(|c| c.split("</code>").next().unwrap())
+        .collect();
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert!(names.len() > 3, "{row}");
+    assert_eq!(names.len(), unique.len(), "{row}");
+    let rank: usize = row
+        .split("href=\"pair-")
+        .nth(1)
+        .and_then(|r| r.get(..4))
+        .and_then(|r| r.parse().ok())
+        .unwrap();
+    let page = std::fs::read_to_string(pages.join(format!("pair-{rank:04}.html"))).unwrap();
+    let legend = page.matches("<tr><td class=\"num m").count();
+    assert_eq!(legend, names.len(), "one legend row per definition");
+    assert!(
+        page.matches("landingRow</code>").count() >= 4,
+        "in all four files"
+    );
+
     // --max-pages bounds the index and the pages, and says what is left out.
     let few = tmp.path().join("few");
     grader(&args)
