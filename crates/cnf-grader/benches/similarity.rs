@@ -1,5 +1,6 @@
 //! `similarity::compare` on generated classes of 250, 500 and 1000
-//! students (four part files each), and the class read from disk.
+//! students (four part files each), on 1000 students in 22 clusters of
+//! copies, and the class read from disk.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
@@ -10,7 +11,24 @@ use cnf_grader::submission::source::ReadLimits;
 #[path = "similarity/class.rs"]
 mod class;
 
+/// Writes `students` as a class folder under `root`.
+fn write_class(root: &std::path::Path, students: &[cnf_grader::similarity::StudentSource]) {
+    for student in students {
+        let folder = root.join(&student.name);
+        std::fs::create_dir_all(&folder).expect("a student folder");
+        for file in &student.files {
+            std::fs::write(folder.join(&file.name), &file.text).expect("a part file");
+        }
+    }
+}
+
 fn bench(c: &mut Criterion) {
+    // To time the command on the clustered class (memory, pages written):
+    // `CNF_SIMILARITY_WRITE_CLASS=DIR cargo bench --bench similarity`
+    // writes it to DIR first.
+    if let Some(dir) = std::env::var_os("CNF_SIMILARITY_WRITE_CLASS") {
+        write_class(std::path::Path::new(&dir), &class::clustered(1000, 22, 7));
+    }
     let mut group = c.benchmark_group("similarity");
     group.sample_size(10);
     for n in [250, 500, 1000] {
@@ -19,15 +37,19 @@ fn bench(c: &mut Criterion) {
             b.iter(|| compare(s, &[], &Options::default()));
         });
     }
+    // A class in clusters: 1000 students from 22 sources, 22,000 similar
+    // pairs (all of them above the cut).
+    let students = class::clustered(1000, 22, 7);
+    group.bench_with_input(
+        BenchmarkId::new("compare_clustered", 1000),
+        &students,
+        |b, s| {
+            b.iter(|| compare(s, &[], &Options::default()));
+        },
+    );
     // Reading too, as the command does: 1000 folders of four files.
     let dir = tempfile::tempdir().expect("a temporary folder");
-    for student in class::class(1000, 7) {
-        let folder = dir.path().join(&student.name);
-        std::fs::create_dir_all(&folder).expect("a student folder");
-        for file in &student.files {
-            std::fs::write(folder.join(&file.name), &file.text).expect("a part file");
-        }
-    }
+    write_class(dir.path(), &class::class(1000, 7));
     group.bench_function("read_and_compare/1000", |b| {
         b.iter(|| {
             let read = read_class(dir.path(), &Selection::default(), &ReadLimits::default())

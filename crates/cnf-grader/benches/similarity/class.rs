@@ -1,6 +1,8 @@
-//! A generated class for the similarity benchmark: students who write
+//! Generated classes for the similarity benchmark: students who write
 //! random (but Haskell-shaped) definitions, and a few who copy another
-//! student with every name changed and the definitions reordered.
+//! student with every name changed and the definitions reordered; or a
+//! class in clusters, every student a renamed, reordered copy of one of a
+//! few sources with a few definitions of their own.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -124,4 +126,32 @@ pub(crate) fn class(n: usize, seed: u64) -> Vec<StudentSource> {
         last = defs;
     }
     out
+}
+
+/// A class of `n` students drawn from `sources` sources: each copies one
+/// (every name changed, definitions reordered) and adds two definitions
+/// of their own.
+pub(crate) fn clustered(n: usize, sources: usize, seed: u64) -> Vec<StudentSource> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let originals: Vec<Vec<String>> = (0..sources)
+        .map(|s| body(&mut rng, &format!("src{s}"), 12))
+        .collect();
+    (0..n)
+        .map(|i| {
+            let s = i % sources;
+            let tag = format!("s{i}");
+            let mut defs: Vec<String> = originals[s]
+                .iter()
+                .map(|d| d.replace(&format!("src{s}"), &tag))
+                .collect();
+            defs.extend(body(&mut rng, &format!("own{i}"), 2));
+            let turn = rng.random_range(0..defs.len());
+            defs.rotate_left(turn);
+            StudentSource {
+                name: format!("student{i:04}"),
+                files: files(&defs),
+                notes: Vec::new(),
+            }
+        })
+        .collect()
 }

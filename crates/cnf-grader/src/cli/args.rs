@@ -441,9 +441,15 @@ pub(crate) struct SimilarityArgs {
     /// with --format html, the folder to write index.html and the pair pages into.
     #[arg(long, value_name = "PATH")]
     pub(crate) output: Option<PathBuf>,
-    /// List (in human and html) the pairs whose similarity is at least X, from 0 to 1.
-    #[arg(long, value_name = "X", default_value = "0.5", value_parser = parse_threshold)]
-    pub(crate) threshold: f64,
+    /// List (in human and html) the pairs whose similarity is at least X,
+    /// from 0 to 1 (default: the pairs that stand out from the class's own
+    /// distribution, and the ten highest).
+    #[arg(long, value_name = "X", value_parser = parse_threshold)]
+    pub(crate) threshold: Option<f64>,
+    /// Most pairs listed in the human table and the HTML index, each with
+    /// its page; the report counts those left out.
+    #[arg(long, value_name = "N", default_value = "300")]
+    pub(crate) max_pages: usize,
     /// Compare only this part's file: 1-4, 01-04 or the function name
     /// (repeatable); Helpers.hs is then left out.
     #[arg(long, value_name = "PART")]

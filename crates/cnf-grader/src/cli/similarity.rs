@@ -76,14 +76,14 @@ pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, Strin
     }
     let options = Options {
         max_share: args.max_share.map(|n| n as usize),
-        keep_above: args.threshold,
+        threshold: args.threshold,
         ..Options::default()
     };
     let report = similarity::compare(&class.students, &base, &options);
     let provenance = Provenance::new(&report, &base, report_date(args.no_times)?);
     match args.format {
         SimilarityFormat::Human => emit(
-            &report::similarity::human(&report, &provenance, args.threshold),
+            &report::similarity::human(&report, &provenance, args.max_pages),
             args.output.as_deref(),
             None,
         )?,
@@ -96,7 +96,7 @@ pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, Strin
             let dir = args.output.as_deref().unwrap_or(Path::new("."));
             let title = format!("Similarity: {}", escape::path(&args.class));
             for (name, page) in
-                report::similarity::html(&report, &provenance, args.threshold, &title)
+                report::similarity::html(&report, &provenance, &title, args.max_pages)
             {
                 let path = dir.join(name);
                 write_atomically(&path, page.as_bytes())

@@ -16,10 +16,14 @@ pub struct Options {
     /// A fingerprint held by more students than this is common code, not
     /// evidence, and is ignored (`None`: a tenth of the class, at least 10).
     pub max_share: Option<usize>,
-    /// Each student's closest pairs kept, whatever their similarity.
+    /// Each student's closest pairs kept (with their evidence); no other
+    /// pair is, so the pairs kept grow with the class, not its square.
     pub closest: usize,
-    /// Every pair at or above this similarity is kept too.
-    pub keep_above: f64,
+    /// The similarity from which pairs are listed (`None`: the class's
+    /// own cut, [`cut`]).
+    pub threshold: Option<f64>,
+    /// The highest pairs listed whatever the cut.
+    pub top: usize,
 }
 
 impl Default for Options {
@@ -29,7 +33,8 @@ impl Default for Options {
             window: 8,
             max_share: None,
             closest: 10,
-            keep_above: 0.5,
+            threshold: None,
+            top: 10,
         }
     }
 }
@@ -66,7 +71,7 @@ pub struct Student {
 }
 
 /// Lines of one file of one student.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Region {
     /// The index of the file in [`Student::files`].
     pub file: usize,
@@ -74,6 +79,8 @@ pub struct Region {
     pub definition: usize,
     /// The first and last lines (from 1) of the matching k-grams.
     pub lines: (u32, u32),
+    /// Every line holding a token of a matching k-gram, in order.
+    pub matched: Vec<u32>,
 }
 
 /// A definition of one student matching a definition of the other.
@@ -96,7 +103,8 @@ pub struct Pair {
     pub b: usize,
     /// The fingerprints they share.
     pub shared: usize,
-    /// `shared` over the fingerprints of the one with fewer, 0 to 1.
+    /// The mean of `shared` over the fingerprints of the one with fewer
+    /// and `shared` over those of the one with more, 0 to 1: see [`score`].
     pub similarity: f64,
     /// The matching definitions, by `a`'s file and line.
     pub matches: Vec<Match>,
@@ -107,12 +115,15 @@ pub struct Pair {
 pub struct Report {
     /// Every student, sorted by name.
     pub students: Vec<Student>,
-    /// The pairs sharing a fingerprint that are kept (every pair at or
-    /// above [`Options::keep_above`], and each student's
+    /// The pairs sharing a fingerprint that are kept (each student's
     /// [`Options::closest`] pairs), highest similarity first.
     pub pairs: Vec<Pair>,
     /// How many pairs share a fingerprint, kept or not.
     pub sharing: usize,
+    /// Where the list starts, and why.
+    pub cut: Cut,
+    /// How many pairs (kept or not) are at or above the cut.
+    pub above_cut: usize,
     /// The options used.
     pub options: Options,
     /// The share limit applied.
@@ -123,11 +134,83 @@ pub struct Report {
     pub common_fingerprints: usize,
 }
 
+/// The similarity from which pairs are listed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cut {
+    /// The similarity (two decimals).
+    pub at: f64,
+    /// The median similarity of all pairs (those sharing nothing at 0).
+    pub median: f64,
+    /// Their median absolute deviation from it.
+    pub mad: f64,
+    /// Whether `at` was given (`--threshold`) rather than found.
+    pub fixed: bool,
+}
+
+/// How far above the median, in median absolute deviations, a pair must
+/// be to stand out: the modified z-score 0.6745·(x − median)/MAD above 3.5
+/// (Iglewicz and Hoaglin's rule for outliers).
+pub const OUTLIER_Z: f64 = 3.5;
+
+/// The smallest deviation the cut is computed with: in a class where most
+/// pairs share about the same little, a pair two points above them does
+/// not stand out.
+pub const MIN_MAD: f64 = 0.02;
+
+/// The cut for a class whose pairs' similarities (in hundredths, a pair
+/// sharing nothing at 0) are counted in `histogram` (101 bins).
+pub fn cut(histogram: &[u64]) -> Cut {
+    let total: u64 = histogram.iter().sum();
+    let quantile = |bins: &dyn Fn(usize) -> u64, len: usize| -> f64 {
+        // The lower median.
+        let half = total.div_ceil(2);
+        let mut seen = 0;
+        for i in 0..len {
+            seen += bins(i);
+            if seen >= half && total > 0 {
+                return i as f64 / 100.0;
+            }
+        }
+        0.0
+    };
+    let median = quantile(&|i| histogram.get(i).copied().unwrap_or(0), histogram.len());
+    let m = (median * 100.0).round() as usize;
+    // Deviations |i - m| in hundredths.
+    let deviation = |d: usize| -> u64 {
+        let up = histogram.get(m + d).copied().unwrap_or(0);
+        let down = if d > 0 && d <= m { histogram[m - d] } else { 0 };
+        up + down
+    };
+    let mad = quantile(&deviation, histogram.len());
+    let at = median + OUTLIER_Z / 0.6745 * mad.max(MIN_MAD);
+    Cut {
+        at: ((at * 100.0).ceil() / 100.0).min(1.0),
+        median,
+        mad,
+        fixed: false,
+    }
+}
+
+/// A pair's similarity from the fingerprints they share and each one's:
+/// the mean of the share of the one with fewer (containment: a copy padded
+/// with dead code still has all of its source) and the share of the one
+/// with more (so that a few fingerprints a small student happens to share
+/// do not make them a copy). A whole copy scores 1; a student who copied one
+/// of four equal parts of another and wrote nothing else, ⅝; 3 shared of a 10-fingerprint student's
+/// with a 200-fingerprint one, 0.16.
+pub fn score(shared: usize, a: usize, b: usize) -> f64 {
+    let (small, large) = (a.min(b).max(1) as f64, a.max(b).max(1) as f64);
+    let shared = shared as f64;
+    ((shared / small).min(1.0) + (shared / large).min(1.0)) / 2.0
+}
+
 /// What every report says it ignores.
 pub const IGNORES: &str = "Ignored: the names a student chose (every name they define is a \
 placeholder that keeps only how it is used), the order of definitions, comments, layout and \
-white space, the values of literals, imports, the base code, and code that more than the share \
-limit of students have.";
+white space, the values of literals, imports, type signatures, the base code, and code that more \
+than the share limit of students have. Rewritten to one shape first: one-line aliases (replaced by \
+what they name), a helper's argument order, list comprehensions and map/filter/concatMap, guards, \
+if and boolean case, where and let, $, . and parentheses, eta-reduced and full definitions.";
 
 /// What every report says still hides a copy.
 pub const BLIND_SPOTS: &str = "Not seen: a rewrite with other logic (another algorithm or \

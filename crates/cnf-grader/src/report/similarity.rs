@@ -2,25 +2,32 @@
 //! Each takes the typed [`Report`] and returns text; none computes.
 //!
 //! Decisions:
-//! - `human` and `html` list the pairs at or above the threshold; `json`
-//!   lists every pair kept: those at or above the threshold and each
-//!   student's closest pairs below it (ten by default), so a script sees
-//!   every student's neighbours without a list that grows with the square
-//!   of the class;
+//! - `human` and `html` list the kept pairs at or above the cut (the
+//!   class's own, [`crate::model::similarity::cut`], or `--threshold`)
+//!   and always the highest few; `json` lists every pair kept (each
+//!   student's closest, ten by default), so a script sees every student's
+//!   neighbours without a list that grows with the square of the class;
+//! - every list is bounded: at most `max_rows` rows and pages, and what
+//!   is left out is counted where the list ends;
 //! - every name and every line of a student's file is shown escaped
 //!   ([`crate::escape`], then HTML's escapes in a page);
 //! - similarities are shown and written to two decimals;
-//! - an HTML pair page shows the two students' files side by side, each
-//!   matching definition in the same colour on both sides, numbered like
-//!   its row in the legend (so the page reads the same printed in black
-//!   and white), and links from the legend to both places.
+//! - an HTML pair page shows each match side by side (the student a's
+//!   definition next to the one it matches), then both students' whole
+//!   files; only the lines holding a matching k-gram's tokens are
+//!   coloured, one colour and one number per definition of student a (a
+//!   helper pasted into four part files is one colour), numbered like its
+//!   row in the legend so the page reads the same printed in black and
+//!   white.
 
 use std::fmt::Write as _;
 
 use serde_json::json;
 
 use crate::escape;
-use crate::model::similarity::{BLIND_SPOTS, IGNORES, Match, Pair, Provenance, Report, Student};
+use crate::model::similarity::{
+    BLIND_SPOTS, IGNORES, Match, Pair, Provenance, Region, Report, Student,
+};
 use crate::report::html::{escape as html_escape, href, page_head};
 
 /// A similarity to two decimals.
@@ -38,12 +45,46 @@ fn short_file(name: &str) -> String {
     escape::line(short).into_owned()
 }
 
-/// The pairs at or above `threshold`.
-fn listed(report: &Report, threshold: f64) -> impl Iterator<Item = &Pair> {
+/// The pairs listed: at or above the cut, and the highest few.
+fn listed(report: &Report) -> impl Iterator<Item = &Pair> {
+    let (cut, top) = (report.cut.at, report.options.top);
     report
         .pairs
         .iter()
-        .filter(move |p| two_decimals(p.similarity) >= threshold)
+        .enumerate()
+        .filter(move |(i, p)| two_decimals(p.similarity) >= cut - 1e-9 || *i < top)
+        .map(|(_, p)| p)
+}
+
+/// One line on where the list starts and how many pairs share anything.
+fn summary(report: &Report, listed: usize, shown: usize) -> String {
+    let cut = &report.cut;
+    let why = if cut.fixed {
+        "given by --threshold".to_owned()
+    } else {
+        format!(
+            "the class's own: the median of all pairs {:.2} + {:.1} × {:.2} (1.4826 × their MAD {:.2}, at least {:.2})",
+            cut.median,
+            crate::model::similarity::OUTLIER_Z,
+            1.4826 * cut.mad.max(crate::model::similarity::MIN_MAD),
+            cut.mad,
+            crate::model::similarity::MIN_MAD
+        )
+    };
+    let mut line = format!(
+        "{} students compared; {} pairs share code; {} at or above the cut {:.2} ({why}); {listed} listed \
+         (each student's {} closest are kept, the {} highest always listed)",
+        report.students.len(),
+        report.sharing,
+        report.above_cut,
+        cut.at,
+        report.options.closest,
+        report.options.top
+    );
+    if shown < listed {
+        line.push_str(&format!("; {shown} shown, {} left out", listed - shown));
+    }
+    line
 }
 
 /// `part01 10-24 = part02 12-30`.
@@ -75,40 +116,25 @@ fn notes(students: &[Student]) -> Vec<String> {
 /// Most matches listed on one line of the human table.
 const SHOWN_MATCHES: usize = 3;
 
-/// The human report: a summary, the pairs at or above `threshold` as a
-/// table (similarity, shared fingerprints, students, matched lines), notes,
-/// what is ignored and what is not seen, and the provenance.
-pub fn human(report: &Report, provenance: &Provenance, threshold: f64) -> String {
+/// The human report: a summary, the pairs listed (at most `max_rows`) as
+/// a table (similarity, shared fingerprints, students, matched lines),
+/// notes, what is ignored and what is not seen, and the provenance.
+pub fn human(report: &Report, provenance: &Provenance, max_rows: usize) -> String {
     let mut out = String::new();
-    let pairs: Vec<&Pair> = listed(report, threshold).collect();
-    let _ = writeln!(
-        out,
-        "{} students compared; {} pairs share code, {} at or above {threshold:.2}",
-        report.students.len(),
-        report.sharing,
-        pairs.len()
-    );
+    let all: Vec<&Pair> = listed(report).collect();
+    let pairs: Vec<&Pair> = all.iter().copied().take(max_rows).collect();
+    let _ = writeln!(out, "{}", summary(report, all.len(), pairs.len()));
     out.push('\n');
     if pairs.is_empty() {
-        match report.pairs.first() {
-            Some(top) => {
-                let _ = writeln!(
-                    out,
-                    "No pair at or above {threshold:.2}; the highest is {:.2} ({} and {}).",
-                    top.similarity,
-                    escape::line(&report.students[top.a].name),
-                    escape::line(&report.students[top.b].name)
-                );
-            }
-            None => out.push_str("No two students share code.\n"),
-        }
+        out.push_str("No two students share code.\n");
     } else {
         let name = |i: usize| escape::line(&report.students[i].name).into_owned();
         let shared = |p: &Pair| {
-            let smaller = report.students[p.a]
-                .fingerprints
-                .min(report.students[p.b].fingerprints);
-            format!("{}/{}", p.shared, smaller)
+            let (x, y) = (
+                report.students[p.a].fingerprints,
+                report.students[p.b].fingerprints,
+            );
+            format!("{}/{}/{}", p.shared, x.min(y), x.max(y))
         };
         let wa = pairs
             .iter()
@@ -133,7 +159,7 @@ pub fn human(report: &Report, provenance: &Provenance, threshold: f64) -> String
             "similarity  {:>ws$}  {:<wa$}  {:<wb$}  matched lines",
             "shared", "student a", "student b"
         );
-        for p in pairs {
+        for p in &pairs {
             let mut lines: Vec<String> = p
                 .matches
                 .iter()
@@ -142,6 +168,9 @@ pub fn human(report: &Report, provenance: &Provenance, threshold: f64) -> String
                 .collect();
             if p.matches.len() > SHOWN_MATCHES {
                 lines.push(format!("+{} more", p.matches.len() - SHOWN_MATCHES));
+            }
+            if two_decimals(p.similarity) < report.cut.at - 1e-9 {
+                lines.push("(below the cut)".to_owned());
             }
             let row = format!(
                 "{:>10.2}  {:>ws$}  {:<wa$}  {:<wb$}  {}",
@@ -153,6 +182,13 @@ pub fn human(report: &Report, provenance: &Provenance, threshold: f64) -> String
             );
             out.push_str(row.trim_end());
             out.push('\n');
+        }
+        if all.len() > pairs.len() {
+            let _ = writeln!(
+                out,
+                "… and {} more listed pairs, not shown (raise --max-pages, or see --format json)",
+                all.len() - pairs.len()
+            );
         }
     }
     let notes = notes(&report.students);
@@ -180,8 +216,8 @@ pub fn json(report: &Report, provenance: &Provenance) -> String {
                 .iter()
                 .map(|m| {
                     json!({
-                        "a": {"file": escape::line(&a.files[m.a.file].name), "lines": [m.a.lines.0, m.a.lines.1]},
-                        "b": {"file": escape::line(&b.files[m.b.file].name), "lines": [m.b.lines.0, m.b.lines.1]},
+                        "a": {"file": escape::line(&a.files[m.a.file].name), "lines": [m.a.lines.0, m.a.lines.1], "matched": m.a.matched},
+                        "b": {"file": escape::line(&b.files[m.b.file].name), "lines": [m.b.lines.0, m.b.lines.1], "matched": m.b.matched},
                     })
                 })
                 .collect();
@@ -194,6 +230,14 @@ pub fn json(report: &Report, provenance: &Provenance) -> String {
         })
         .collect();
     let mut text = serde_json::to_string_pretty(&json!({
+        "sharing": report.sharing,
+        "cut": {
+            "at": report.cut.at,
+            "median": report.cut.median,
+            "mad": report.cut.mad,
+            "given": report.cut.fixed,
+            "pairs_at_or_above": report.above_cut,
+        },
         "pairs": pairs,
         "provenance": provenance,
     }))
@@ -251,29 +295,29 @@ fn caveats(out: &mut String) {
     );
 }
 
-/// The HTML report: `index.html` (every pair at or above `threshold`,
-/// linking to its page) and one page per pair, as (file name, page).
+/// The HTML report: `index.html` (the pairs listed, at most `max_pages`,
+/// each linking to its page, and what was left out) and one page per pair
+/// in the index, as (file name, page).
 pub fn html(
     report: &Report,
     provenance: &Provenance,
-    threshold: f64,
     title: &str,
+    max_pages: usize,
 ) -> Vec<(String, String)> {
-    let pairs: Vec<&Pair> = listed(report, threshold).collect();
+    let all: Vec<&Pair> = listed(report).collect();
+    let pairs: Vec<&Pair> = all.iter().copied().take(max_pages).collect();
     let mut pages = Vec::with_capacity(pairs.len() + 1);
     let mut index = String::new();
     page_head(&mut index, title, STYLE);
     let _ = writeln!(
         index,
-        "<h1>{}</h1>\n<p class=\"facts\">{} students compared · {} pairs share code · {} at or above {threshold:.2}</p>",
+        "<h1>{}</h1>\n<p class=\"facts\">{}</p>",
         html_escape(title),
-        report.students.len(),
-        report.sharing,
-        pairs.len()
+        html_escape(&summary(report, all.len(), pairs.len()))
     );
     caveats(&mut index);
     if pairs.is_empty() {
-        index.push_str("<p>No pair at or above the threshold.</p>\n");
+        index.push_str("<p>No two students share code.</p>\n");
     } else {
         index.push_str(
             "<table>\n<thead><tr><th class=\"num\">#</th><th class=\"num\">similarity</th>\
@@ -282,26 +326,39 @@ pub fn html(
         for (n, p) in pairs.iter().enumerate() {
             let rank = n + 1;
             let (a, b) = (&report.students[p.a], &report.students[p.b]);
-            let names: Vec<String> = p
-                .matches
+            let names: Vec<String> = definitions(a, p)
                 .iter()
-                .map(|m| html_escape(a.definition(&m.a)))
+                .map(|name| html_escape(name))
                 .collect();
+            let below = if two_decimals(p.similarity) < report.cut.at - 1e-9 {
+                " <span class=\"notice\">(below the cut)</span>"
+            } else {
+                ""
+            };
             let _ = writeln!(
                 index,
-                "<tr><td class=\"num\"><a href=\"{}\">{rank}</a></td><td class=\"num\"><a href=\"{}\">{:.2}</a></td>\
-                 <td class=\"num\">{}/{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
+                "<tr><td class=\"num\"><a href=\"{}\">{rank}</a></td><td class=\"num\"><a href=\"{}\">{:.2}</a>{below}</td>\
+                 <td class=\"num\">{}/{}/{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
                 href(&pair_page(rank)),
                 href(&pair_page(rank)),
                 p.similarity,
                 p.shared,
                 a.fingerprints.min(b.fingerprints),
+                a.fingerprints.max(b.fingerprints),
                 html_escape(&a.name),
                 html_escape(&b.name),
                 names.join("</code>, <code>")
             );
         }
         index.push_str("</tbody>\n</table>\n");
+        if all.len() > pairs.len() {
+            let _ = writeln!(
+                index,
+                "<p class=\"notice\">{} more listed pairs are left out of this index and have no page \
+                 (at most {max_pages}: raise <code>--max-pages</code>, or see <code>--format json</code>).</p>",
+                all.len() - pairs.len()
+            );
+        }
     }
     let notes = notes(&report.students);
     if !notes.is_empty() {
@@ -319,8 +376,66 @@ pub fn html(
     pages
 }
 
-/// One pair's page: the legend of matches, then both students' files side
-/// by side with each match in its colour.
+/// The names of student `a`'s matched definitions, each once, in the
+/// order of the matches.
+fn definitions<'r>(a: &'r Student, p: &Pair) -> Vec<&'r str> {
+    let mut out: Vec<&str> = Vec::new();
+    for m in &p.matches {
+        let name = a.definition(&m.a);
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The lines `from..=to` of `text`, numbered, those in `marked` coloured
+/// `class` (and the first of them tagged and given the id `id`).
+fn lines_html(out: &mut String, text: &str, from: u32, to: u32, marks: &[(&[u32], usize, String)]) {
+    out.push_str("<pre class=\"src\">");
+    let mut tagged: Vec<usize> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let number = n as u32 + 1;
+        if number < from || number > to {
+            continue;
+        }
+        let mark = marks
+            .iter()
+            .find(|(lines, _, _)| lines.binary_search(&number).is_ok());
+        let (class, id, tag) = match mark {
+            Some((_, colour, id)) => {
+                let first = !tagged.contains(colour);
+                if first {
+                    tagged.push(*colour);
+                }
+                (
+                    format!(" m{}", colour % COLOURS),
+                    if first && !id.is_empty() {
+                        format!(" id=\"{id}\"")
+                    } else {
+                        String::new()
+                    },
+                    if first {
+                        format!("<span class=\"tagm\">[{}]</span>", colour + 1)
+                    } else {
+                        String::new()
+                    },
+                )
+            }
+            None => (String::new(), String::new(), String::new()),
+        };
+        // Each line is a block of its own: no line feed between them.
+        let _ = write!(
+            out,
+            "<span class=\"l{class}\"{id}><span class=\"n\">{number}</span>{}{tag}</span>",
+            html_escape(line)
+        );
+    }
+    out.push_str("</pre>\n");
+}
+
+/// One pair's page: the legend of matched definitions, each match side by
+/// side, then both students' whole files, matched lines coloured.
 fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> String {
     let (a, b) = (&report.students[p.a], &report.students[p.b]);
     let title = format!("{:.2}: {} and {}", p.similarity, a.name, b.name);
@@ -329,98 +444,114 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
     let _ = writeln!(
         out,
         "<p><a href=\"index.html\">All pairs</a> · pair {rank}</p>\n<h1>{}</h1>\n\
-         <p class=\"facts\">Similarity <b>{:.2}</b>: {} fingerprints shared of the {} of the student with fewer \
-         ({} has {}, {} has {}).</p>",
+         <p class=\"facts\">Similarity <b>{:.2}</b>: the mean of {} shared fingerprints over the {} of the student with fewer \
+         and over the {} of the one with more ({} has {}, {} has {}).</p>",
         html_escape(&title),
         p.similarity,
         p.shared,
         a.fingerprints.min(b.fingerprints),
+        a.fingerprints.max(b.fingerprints),
         html_escape(&a.name),
         a.fingerprints,
         html_escape(&b.name),
         b.fingerprints
     );
     caveats(&mut out);
+    // One colour per definition of a.
+    let names = definitions(a, p);
+    let colour = |m: &Match| {
+        let name = a.definition(&m.a);
+        names.iter().position(|n| *n == name).unwrap_or(0)
+    };
     let _ = writeln!(
         out,
-        "<details><summary>{} matching definitions, each in its colour on both sides</summary>",
-        p.matches.len()
+        "<h2>{} matching definitions, each in its colour on both sides</h2>",
+        names.len()
     );
     out.push_str(
         "<table>\n<thead><tr><th class=\"num\">match</th><th>student a</th><th>student b</th>\
          <th class=\"num\">shared</th></tr></thead>\n<tbody>\n",
     );
-    for (i, m) in p.matches.iter().enumerate() {
-        let side = |s: &Student, r: &crate::model::similarity::Region, name: &str, which: &str| {
-            format!(
-                "<a href=\"#{which}{i}\"><code>{}</code></a> lines {}–{} (<code>{}</code>)",
-                html_escape(&s.files[r.file].name),
-                r.lines.0,
-                r.lines.1,
-                html_escape(name)
-            )
+    for c in 0..names.len() {
+        let of: Vec<&Match> = p.matches.iter().filter(|m| colour(m) == c).collect();
+        let places = |s: &Student, side: &dyn Fn(&Match) -> &Region| -> String {
+            let mut seen: Vec<String> = Vec::new();
+            for m in &of {
+                let r = side(m);
+                let text = format!(
+                    "<code>{}</code> {}–{} (<code>{}</code>)",
+                    html_escape(&s.files[r.file].name),
+                    r.lines.0,
+                    r.lines.1,
+                    html_escape(s.definition(r))
+                );
+                if !seen.contains(&text) {
+                    seen.push(text);
+                }
+            }
+            seen.join("<br>")
         };
         let _ = writeln!(
             out,
-            "<tr><td class=\"num m{}\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
-            i % COLOURS,
-            i + 1,
-            side(a, &m.a, a.definition(&m.a), "a"),
-            side(b, &m.b, b.definition(&m.b), "b"),
-            m.shared
+            "<tr><td class=\"num m{}\"><a href=\"#m{c}\">{}</a></td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+            c % COLOURS,
+            c + 1,
+            places(a, &|m| &m.a),
+            places(b, &|m| &m.b),
+            of.iter().map(|m| m.shared).sum::<usize>()
         );
     }
-    out.push_str("</tbody>\n</table>\n</details>\n<div class=\"sides\">\n");
+    out.push_str("</tbody>\n</table>\n<h2>Side by side</h2>\n");
+    // Each match, a's lines next to b's.
+    let mut anchored: Vec<usize> = Vec::new();
+    for m in &p.matches {
+        let c = colour(m);
+        let id = if anchored.contains(&c) {
+            String::new()
+        } else {
+            anchored.push(c);
+            format!("m{c}")
+        };
+        out.push_str("<div class=\"sides\">\n");
+        for (student, r, id) in [(a, &m.a, id.as_str()), (b, &m.b, "")] {
+            let file = &student.files[r.file];
+            let _ = writeln!(
+                out,
+                "<div><p><b>{}</b> <code>{}</code> lines {}–{}</p>",
+                html_escape(&student.name),
+                html_escape(&file.name),
+                r.lines.0,
+                r.lines.1
+            );
+            lines_html(
+                &mut out,
+                &file.text,
+                r.lines.0,
+                r.lines.1,
+                &[(r.matched.as_slice(), c, id.to_owned())],
+            );
+            out.push_str("</div>\n");
+        }
+        out.push_str("</div>\n");
+    }
+    out.push_str("<details><summary>Whole files</summary>\n<div class=\"sides\">\n");
     for (student, which) in [(a, 'a'), (b, 'b')] {
         let _ = writeln!(out, "<div>\n<h2>{}</h2>", html_escape(&student.name));
-        let regions: Vec<(usize, &crate::model::similarity::Region)> = p
-            .matches
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (i, if which == 'a' { &m.a } else { &m.b }))
-            .collect();
         let mut unmatched = Vec::new();
         for (f, file) in student.files.iter().enumerate() {
-            let here: Vec<&(usize, &crate::model::similarity::Region)> =
-                regions.iter().filter(|(_, r)| r.file == f).collect();
-            if here.is_empty() {
+            let marks: Vec<(&[u32], usize, String)> = p
+                .matches
+                .iter()
+                .map(|m| (m, if which == 'a' { &m.a } else { &m.b }))
+                .filter(|(_, r)| r.file == f)
+                .map(|(m, r)| (r.matched.as_slice(), colour(m), String::new()))
+                .collect();
+            if marks.is_empty() {
                 unmatched.push(html_escape(&file.name));
                 continue;
             }
-            let _ = writeln!(
-                out,
-                "<h3><code>{}</code></h3>\n<pre class=\"src\">",
-                html_escape(&file.name)
-            );
-            for (n, line) in file.text.lines().enumerate() {
-                let number = n as u32 + 1;
-                let region = here
-                    .iter()
-                    .find(|(_, r)| (r.lines.0..=r.lines.1).contains(&number));
-                let (class, id, tag) = match region {
-                    Some((i, r)) => (
-                        format!(" m{}", i % COLOURS),
-                        if r.lines.0 == number {
-                            format!(" id=\"{which}{i}\"")
-                        } else {
-                            String::new()
-                        },
-                        if r.lines.0 == number {
-                            format!("<span class=\"tagm\">[{}]</span>", i + 1)
-                        } else {
-                            String::new()
-                        },
-                    ),
-                    None => (String::new(), String::new(), String::new()),
-                };
-                // Each line is a block of its own: no line feed between them.
-                let _ = write!(
-                    out,
-                    "<span class=\"l{class}\"{id}><span class=\"n\">{number}</span>{}{tag}</span>",
-                    html_escape(line)
-                );
-            }
-            out.push_str("</pre>\n");
+            let _ = writeln!(out, "<h3><code>{}</code></h3>", html_escape(&file.name));
+            lines_html(&mut out, &file.text, 1, u32::MAX, &marks);
         }
         if !unmatched.is_empty() {
             let _ = writeln!(
@@ -431,7 +562,7 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
         }
         out.push_str("</div>\n");
     }
-    out.push_str("</div>\n");
+    out.push_str("</div>\n</details>\n");
     tail(&mut out, provenance);
     out
 }

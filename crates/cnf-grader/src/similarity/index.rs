@@ -16,9 +16,11 @@ use std::collections::{HashMap, HashSet};
 use rayon::prelude::*;
 
 use super::StudentSource;
-use super::fingerprint::fingerprints;
+use super::fingerprint::{kgram_hashes, winnow};
 use super::normalise::lex;
-use crate::model::similarity::{Match, Options, Pair, Region, Report, SourceText, Student};
+use crate::model::similarity::{
+    Match, Options, Pair, Region, Report, SourceText, Student, cut, score,
+};
 
 /// One fingerprint of a student and where it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -26,7 +28,8 @@ struct Print {
     hash: u64,
     file: u32,
     definition: u32,
-    lines: (u32, u32),
+    /// The index of the k-gram's first token in the definition.
+    start: u32,
 }
 
 /// A student fingerprinted.
@@ -39,32 +42,53 @@ struct Printed {
     names: Vec<Vec<String>>,
     /// The name of each file.
     files: Vec<String>,
+    /// The line of each normalised token of each definition of each file.
+    lines: Vec<Vec<Vec<u32>>>,
+    /// Every k-gram's hash (winnowed or not) of each definition of each
+    /// file, to find every line two matching definitions share.
+    kgrams: Vec<Vec<Vec<u64>>>,
 }
+
+/// Every fingerprint, then per file and definition: names, token lines,
+/// k-gram hashes.
+type Fingerprinted = (
+    Vec<Print>,
+    Vec<Vec<String>>,
+    Vec<Vec<Vec<u32>>>,
+    Vec<Vec<Vec<u64>>>,
+);
 
 /// The fingerprints of files that belong to one author (one student, or
 /// one base file): the top-level names of all of them are that author's.
-fn fingerprint_files(files: &[&str], options: &Options) -> (Vec<Print>, Vec<Vec<String>>) {
+fn fingerprint_files(files: &[&str], options: &Options) -> Fingerprinted {
     let lexed: Vec<_> = files.iter().map(|text| lex(text)).collect();
     let own: HashSet<&str> = lexed.iter().flat_map(|l| l.top_level_names()).collect();
+    let definitions: Vec<_> = lexed.iter().flat_map(|l| l.shape_input()).collect();
+    let shape = super::shape::shape(&definitions);
     let mut prints = Vec::new();
     let mut names = Vec::new();
+    let mut lines = Vec::new();
+    let mut kgrams = Vec::new();
     for (file, lexed) in lexed.iter().enumerate() {
-        let definitions = lexed.definitions(&own);
+        let definitions = lexed.definitions(&own, &shape);
         names.push(definitions.iter().map(|d| d.name.clone()).collect());
+        let mut hashes = Vec::with_capacity(definitions.len());
         for (definition, d) in definitions.iter().enumerate() {
-            for f in fingerprints(&d.codes, options.k, options.window) {
-                let first = f.start as usize;
-                let last = (first + options.k - 1).min(d.token_lines.len() - 1);
+            let all = kgram_hashes(&d.codes, options.k);
+            for f in winnow(&all, options.window) {
                 prints.push(Print {
                     hash: f.hash,
                     file: file as u32,
                     definition: definition as u32,
-                    lines: (d.token_lines[first], d.token_lines[last]),
+                    start: f.start,
                 });
             }
+            hashes.push(all);
         }
+        lines.push(definitions.into_iter().map(|d| d.token_lines).collect());
+        kgrams.push(hashes);
     }
-    (prints, names)
+    (prints, names, lines, kgrams)
 }
 
 /// The distinct fingerprints (hashes, sorted) of one student's files,
@@ -107,7 +131,7 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
         .par_iter()
         .map(|s| {
             let texts: Vec<&str> = s.files.iter().map(|f| f.text.as_str()).collect();
-            let (mut prints, names) = fingerprint_files(&texts, options);
+            let (mut prints, names, lines, kgrams) = fingerprint_files(&texts, options);
             prints.retain(|p| !base.contains(&p.hash));
             prints.sort_unstable();
             let mut set: Vec<u64> = prints.iter().map(|p| p.hash).collect();
@@ -118,6 +142,8 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
                 set,
                 names,
                 files,
+                lines,
+                kgrams,
             }
         })
         .collect();
@@ -152,13 +178,14 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
     }
     let n = students.len();
     // Each student's neighbours, counted over the whole index: their
-    // closest pairs and those at or above the threshold are kept, so the
-    // pairs kept grow with the class, not its square.
-    let kept: Vec<(Vec<Pair>, usize)> = (0..n)
+    // closest pairs are kept, so the pairs kept grow with the class, not
+    // its square; every sharing pair is counted in a histogram of
+    // similarities (in hundredths) for the cut.
+    let counted = (0..n)
         .into_par_iter()
-        .map_init(
-            || (vec![0u32; n], Vec::new()),
-            |(counts, touched), a| {
+        .fold(
+            || (vec![0u32; n], Vec::new(), Vec::new(), vec![0u64; 101]),
+            |(mut counts, mut touched, mut kept, mut histogram), a| {
                 for h in &printed[a].set {
                     let Some(list) = postings.get(h) else {
                         continue;
@@ -179,35 +206,58 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
                     .map(|&b| {
                         let shared = counts[b] as usize;
                         counts[b] = 0;
-                        let smaller = printed[a].set.len().min(printed[b].set.len());
+                        let similarity = score(shared, printed[a].set.len(), printed[b].set.len());
+                        if b > a {
+                            histogram[(similarity * 100.0).round() as usize] += 1;
+                        }
                         Pair {
                             a: a.min(b),
                             b: a.max(b),
                             shared,
-                            similarity: shared as f64 / smaller.max(1) as f64,
+                            similarity,
                             matches: Vec::new(),
                         }
                     })
                     .collect();
-                // Pairs with a later student, counted once.
-                let sharing = touched.iter().filter(|&&b| b > a).count();
                 touched.clear();
                 found.sort_by(order);
-                let mut keep = 0;
-                found.retain(|p| {
-                    keep += 1;
-                    keep <= options.closest || p.similarity >= options.keep_above
-                });
-                (found, sharing)
+                found.truncate(options.closest);
+                kept.extend(found);
+                (counts, touched, kept, histogram)
             },
         )
-        .collect();
-    let sharing = kept.iter().map(|(_, s)| s).sum();
-    let mut pairs: Vec<Pair> = kept.into_iter().flat_map(|(p, _)| p).collect();
+        .map(|(_, _, kept, histogram)| (kept, histogram))
+        .reduce(
+            || (Vec::new(), vec![0u64; 101]),
+            |(mut kept, mut histogram), (more, other)| {
+                kept.extend(more);
+                for (h, o) in histogram.iter_mut().zip(other) {
+                    *h += o;
+                }
+                (kept, histogram)
+            },
+        );
+    let (mut pairs, mut histogram) = counted;
+    let sharing = histogram.iter().sum::<u64>() as usize;
+    // The distribution is over every pair: those sharing nothing score 0.
+    let all_pairs = (n as u64) * (n as u64).saturating_sub(1) / 2;
+    histogram[0] += all_pairs.saturating_sub(sharing as u64);
+    let mut cut = cut(&histogram);
+    if let Some(at) = options.threshold {
+        cut.at = at;
+        cut.fixed = true;
+    }
+    let above_cut = histogram
+        .iter()
+        .skip(1)
+        .enumerate()
+        .filter(|&(i, _)| (i + 1) as f64 / 100.0 >= cut.at - 1e-9)
+        .map(|(_, &c)| c as usize)
+        .sum();
     pairs.sort_by(order);
     pairs.dedup_by(|x, y| (x.a, x.b) == (y.a, y.b));
     pairs.par_iter_mut().for_each(|pair| {
-        pair.matches = matches(&printed[pair.a], &printed[pair.b]);
+        pair.matches = matches(&printed[pair.a], &printed[pair.b], options.k, &base);
     });
     let students = students
         .iter()
@@ -224,6 +274,8 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
         students,
         pairs,
         sharing,
+        cut,
+        above_cut,
         options: options.clone(),
         share_limit: limit,
         base_fingerprints: base.len(),
@@ -248,11 +300,11 @@ const PLACES: usize = 8;
 /// from the pair sharing most down, each pair kept when one of its two
 /// definitions is not matched yet (a definition copied into each of four
 /// part files matches its copy in the same file, not all four).
-fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
+fn matches(a: &Printed, b: &Printed, k: usize, base: &HashSet<u64>) -> Vec<Match> {
     // (file, definition) of a, then of b.
     type Key = (u32, u32, u32, u32);
-    // How many fingerprints, and the lines they span in a and in b.
-    type Found = (usize, (u32, u32), (u32, u32));
+    // How many fingerprints.
+    type Found = usize;
     let mut found: HashMap<Key, Found> = HashMap::new();
     let (mut i, mut j) = (0, 0);
     while i < a.prints.len() && j < b.prints.len() {
@@ -270,45 +322,78 @@ fn matches(a: &Printed, b: &Printed) -> Vec<Match> {
         for pa in a.prints[i..ia].iter().take(PLACES) {
             for pb in b.prints[j..jb].iter().take(PLACES) {
                 let key = (pa.file, pa.definition, pb.file, pb.definition);
-                let entry = found.entry(key).or_insert((0, pa.lines, pb.lines));
-                entry.0 += 1;
-                entry.1 = (entry.1.0.min(pa.lines.0), entry.1.1.max(pa.lines.1));
-                entry.2 = (entry.2.0.min(pb.lines.0), entry.2.1.max(pb.lines.1));
+                *found.entry(key).or_default() += 1;
             }
         }
         (i, j) = (ia, jb);
     }
     let mut candidates: Vec<(Key, Found)> = found.into_iter().collect();
     // Most shared first; then a match within the same file name, then by place.
-    candidates.sort_by_key(|&((fa, da, fb, db), (n, _, _))| {
-        let other_file = a.files[fa as usize] != b.files[fb as usize];
-        (std::cmp::Reverse(n), other_file, fa, da, fb, db)
+    candidates.sort_by_key(|((fa, da, fb, db), n)| {
+        let other_file = a.files[*fa as usize] != b.files[*fb as usize];
+        (std::cmp::Reverse(*n), other_file, *fa, *da, *fb, *db)
     });
     let mut used_a = HashSet::new();
     let mut used_b = HashSet::new();
     let mut out = Vec::new();
-    for ((fa, da, fb, db), (shared, la, lb)) in candidates {
+    let region = |file: u32, definition: u32, mut lines: Vec<u32>| {
+        lines.sort_unstable();
+        lines.dedup();
+        Region {
+            file: file as usize,
+            definition: definition as usize,
+            lines: (
+                lines.first().copied().unwrap_or(0),
+                lines.last().copied().unwrap_or(0),
+            ),
+            matched: lines,
+        }
+    };
+    for ((fa, da, fb, db), shared) in candidates {
         let fresh_a = used_a.insert((fa, da));
         let fresh_b = used_b.insert((fb, db));
         if !(fresh_a || fresh_b) {
             continue;
         }
+        let ka = &a.kgrams[fa as usize][da as usize];
+        let kb = &b.kgrams[fb as usize][db as usize];
+        let la = shared_lines(ka, kb, &a.lines[fa as usize][da as usize], k, base);
+        let lb = shared_lines(kb, ka, &b.lines[fb as usize][db as usize], k, base);
         out.push(Match {
-            a: Region {
-                file: fa as usize,
-                definition: da as usize,
-                lines: la,
-            },
-            b: Region {
-                file: fb as usize,
-                definition: db as usize,
-                lines: lb,
-            },
+            a: region(fa, da, la),
+            b: region(fb, db, lb),
             shared,
         });
     }
     out.sort_by_key(|m| (m.a.file, m.a.lines, m.b.file, m.b.lines));
     out
+}
+
+/// The lines of the tokens of `mine` (a definition's k-gram hashes, its
+/// token lines `lines`) covered by a k-gram `theirs` has too, base code
+/// aside: every run the two definitions share, not only the winnowed ones.
+fn shared_lines(
+    mine: &[u64],
+    theirs: &[u64],
+    lines: &[u32],
+    k: usize,
+    base: &HashSet<u64>,
+) -> Vec<u32> {
+    let theirs: HashSet<u64> = theirs.iter().copied().collect();
+    let mut covered = vec![false; lines.len()];
+    for (i, h) in mine.iter().enumerate() {
+        if theirs.contains(h) && !base.contains(h) {
+            for c in covered.iter_mut().skip(i).take(k) {
+                *c = true;
+            }
+        }
+    }
+    lines
+        .iter()
+        .zip(covered)
+        .filter(|(_, c)| *c)
+        .map(|(l, _)| *l)
+        .collect()
 }
 
 #[cfg(test)]
@@ -391,6 +476,109 @@ mod tests {
         }
     }
 
+    /// Definitions in two shapes each, the same meaning: `.0` as written
+    /// by one student, `.1` by a copier's rewrite (named after it).
+    const REWRITES: [(&str, &str, &str); 8] = [
+        (
+            "guards to if",
+            "@A @x @y\n  | @x > @y = @x - @y\n  | @x == 0 = length (show @y)\n  | otherwise = @y * 2 + @x",
+            "@A @x @y = if @x > @y then @x - @y else if @x == 0 then length (show @y) else @y * 2 + @x",
+        ),
+        (
+            "where to let",
+            "@B @x = @y + @z * 2\n  where\n    @y = sum (map abs @x)\n    @z = length (filter even @x)",
+            "@B @x =\n  let @z = length (filter even @x)\n      @y = sum (map abs @x)\n   in @y + @z * 2",
+        ),
+        (
+            "comprehension to map and filter",
+            "@C @x = sum [ @y * 3 + 1 | @y <- @x, odd @y, @y > 2 ] + length @x",
+            "@C @x = sum (map (\\@y -> @y * 3 + 1) (filter (\\@y -> odd @y && @y > 2) @x)) + length @x",
+        ),
+        (
+            "parentheses to $ and .",
+            "@D @x = show (length (filter (> 3) (map abs @x))) ++ \"!\"",
+            "@D @x = (show . length . filter (> 3) $ map abs @x) ++ \"!\"",
+        ),
+        (
+            "eta-reduction",
+            "@E @x = reverse (concatMap (replicate 2) (take 10 (drop 1 @x)))",
+            "@E = reverse . concatMap (replicate 2) . take 10 . drop 1",
+        ),
+        (
+            "aliases",
+            "@F @x = map negate (filter (/= 0) (zipWith (-) @x (tail @x)))",
+            "@G @f @q = map @f @q\n@H = filter\n@F @x = @G negate (@H (/= 0) (zipWith (-) @x (tail @x)))",
+        ),
+        (
+            "arguments swapped",
+            "@I @x @y @z = take @y (drop @z @x) ++ [@z + @y]\n@J @w = @I @w 2 (length @w) ++ @w",
+            "@I @z @x @y = take @y (drop @z @x) ++ [@z + @y]\n@J @w = @I (length @w) @w 2 ++ @w",
+        ),
+        (
+            "boolean case to if",
+            "@K @x = case null @x of\n  True -> 0\n  False -> head @x * 2 + last @x",
+            "@K @x = if null @x then 0 else head @x * 2 + last @x",
+        ),
+    ];
+
+    const SHAPE_MARKERS: [&str; 17] = [
+        "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "f", "q", "w", "x", "y", "z",
+    ];
+
+    /// The program of `REWRITES`, rewritten where `rewritten` says so, in
+    /// `order`, names from `names`.
+    fn shaped(rewritten: &[bool], order: &[usize], names: &[String]) -> String {
+        let mut out = String::new();
+        for &d in order {
+            let (_, plain, rewrite) = REWRITES[d];
+            let mut text = if rewritten[d] { rewrite } else { plain }.to_owned();
+            for (marker, name) in SHAPE_MARKERS.iter().zip(names) {
+                text = text.replace(&format!("@{marker}"), name);
+            }
+            out.push_str(&text);
+            out.push_str("\n\n");
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn each_shape_rewrite_and_any_combination_changes_no_fingerprint(
+            rewritten in proptest::collection::vec(any::<bool>(), REWRITES.len()),
+            order in Just((0..REWRITES.len()).collect::<Vec<usize>>()).prop_shuffle(),
+            prefixes in proptest::collection::vec("[a-z]{1,6}", SHAPE_MARKERS.len()),
+        ) {
+            let options = Options { k: 8, window: 4, ..Options::default() };
+            let plain_names: Vec<String> = SHAPE_MARKERS.iter().map(|m| format!("n{m}")).collect();
+            let names: Vec<String> = prefixes.iter().enumerate().map(|(i, p)| format!("{p}{i}x")).collect();
+            let all: Vec<usize> = (0..REWRITES.len()).collect();
+            let original = shaped(&[false; REWRITES.len()], &all, &plain_names);
+            let changed = shaped(&rewritten, &order, &names);
+            let before = fingerprint_set(&[&original], &options);
+            prop_assert!(before.len() > 10);
+            prop_assert_eq!(before, fingerprint_set(&[&changed], &options), "{}", changed);
+        }
+    }
+
+    #[test]
+    fn each_shape_rewrite_alone_changes_no_fingerprint_of_its_definition() {
+        let options = Options {
+            k: 8,
+            window: 4,
+            ..Options::default()
+        };
+        let names: Vec<String> = SHAPE_MARKERS.iter().map(|m| format!("n{m}")).collect();
+        for (d, (what, _, _)) in REWRITES.iter().enumerate() {
+            let mut rewritten = [false; REWRITES.len()];
+            rewritten[d] = true;
+            let plain = shaped(&[false; REWRITES.len()], &[d], &names);
+            let changed = shaped(&rewritten, &[d], &names);
+            let before = fingerprint_set(&[&plain], &options);
+            assert!(!before.is_empty(), "{what}: no fingerprint");
+            assert_eq!(before, fingerprint_set(&[&changed], &options), "{what}");
+        }
+    }
+
     #[test]
     fn a_changed_structure_changes_fingerprints() {
         // The same tokens with another binding structure: not the same code.
@@ -411,7 +599,7 @@ mod tests {
     }
 
     #[test]
-    fn base_and_common_code_are_removed_and_pairs_scored_by_the_smaller() {
+    fn base_and_common_code_are_removed_and_pairs_scored_by_both_sizes() {
         let student = |name: &str, files: &[&str]| StudentSource {
             name: name.to_owned(),
             files: files
@@ -441,8 +629,14 @@ mod tests {
         assert_eq!(report.students[2].fingerprints, 0);
         assert_eq!(report.pairs.len(), 1);
         let pair = &report.pairs[0];
-        assert_eq!((pair.a, pair.b, pair.similarity), (0, 1, 1.0));
-        assert!(report.students[1].fingerprints > report.students[0].fingerprints);
+        let (fa, fb) = (
+            report.students[0].fingerprints,
+            report.students[1].fingerprints,
+        );
+        assert!(fb > fa);
+        // All of a's are shared: the mean of 1 and a's share of b's.
+        assert_eq!((pair.a, pair.b, pair.shared), (0, 1, fa));
+        assert!((pair.similarity - (1.0 + fa as f64 / fb as f64) / 2.0).abs() < 1e-12);
         assert_eq!(pair.matches.len(), 1);
         let m = &pair.matches[0];
         assert_eq!(report.students[0].definition(&m.a), "g");

@@ -3,28 +3,50 @@
 //! Every student's part files (and their `Helpers.hs`, when it is not the
 //! course's) are read through [`crate::submission::source`] (no links
 //! followed, sizes capped), lexed as Haskell, split into top-level
-//! definitions and normalised ([`normalise`]): comments, layout, the names
-//! the student chose and the order of the definitions are gone, literals
-//! are kept by kind. Each definition's k-grams are hashed and winnowed
-//! ([`fingerprint`]). Fingerprints of the base code (`--base` folders and
-//! the course's default `Helpers.hs`, always) are removed from every
-//! student, as MOSS's `-b` does, and so are fingerprints so common in the
-//! class that they are idiom rather than evidence (held by more than
-//! [`Options::max_share`] students, as MOSS's `-m`). An inverted index from
-//! fingerprint to students then scores only the pairs that share one
-//! ([`index`]).
+//! definitions and normalised ([`normalise`]): comments, layout, type
+//! signatures, the names the student chose and the order of the
+//! definitions are gone, literals are kept by kind. Before that, what a
+//! copier changes without changing the meaning is brought to one shape
+//! ([`shape`]): one-line aliases are replaced by what they name, a helper's
+//! parameters put in the order its body uses them (and its calls with
+//! them), comprehensions rewritten to `map`/`filter`/`concatMap`, guards,
+//! `if` and boolean `case` made one chain, `where` and `let` bindings
+//! blocks of their own, `$`, `.` and parentheses dropped, definitions and
+//! lambdas eta-reduced. This works on tokens and layout, not on a syntax
+//! tree: students' files are often incomplete or do not compile, which a
+//! parser would refuse, and every rewrite a copier makes is local.
 //!
-//! The key design decision is what a score means: the fingerprints two
-//! students share over the fingerprints of the one with fewer, so a copy
-//! padded with dead code still scores as high as the copy alone. Each pair
-//! also carries its evidence: which definitions match, at which lines, in
-//! both students' files. This module reads and computes; its renderers
-//! ([`crate::report::similarity`]) take the typed [`Report`] and return text.
+//! Each definition's k-grams are hashed and winnowed ([`fingerprint`]).
+//! Fingerprints of the base code (`--base` folders and the course's
+//! default `Helpers.hs`, always) are removed from every student, as MOSS's
+//! `-b` does, and so are fingerprints so common in the class that they are
+//! idiom rather than evidence (held by more than
+//! [`Options::max_share`](crate::model::similarity::Options::max_share)
+//! students, as MOSS's `-m`). An inverted index from fingerprint to
+//! students then scores only the pairs that share one ([`index`]).
+//!
+//! What a score means ([`score`](crate::model::similarity::score)): the
+//! mean of the shared fingerprints' share of the student with fewer (so a
+//! copy padded with dead code still scores as high as the copy alone) and
+//! of the student with more (so that the few fingerprints a small, honest
+//! student happens to share do not outrank a copy). Which pairs are
+//! listed ([`cut`](crate::model::similarity::cut)): those that stand out
+//! from the class's own distribution of all pairs (a robust z-score: the
+//! median plus 3.5 / 0.6745 median absolute deviations, at least 0.02),
+//! or from `--threshold`, and always the ten highest. Each student's ten
+//! closest pairs are kept with their evidence, no more, so memory and
+//! output grow with the class, not its square. Each pair carries its
+//! evidence: which definitions match, and every line of both students'
+//! files holding a token of a k-gram the two definitions share. This
+//! module reads and computes; its renderers ([`crate::report::similarity`])
+//! take the typed [`Report`](crate::model::similarity::Report) and return
+//! text.
 //!
 //! What it cannot see, and every report says so: code rewritten with other
 //! logic (another algorithm, another decomposition) shares no fingerprints
 //! with its source; nor does a definition shorter than [`Options::k`](crate::model::similarity::Options::k)
-//! tokens. A score is evidence for a person to read, never a verdict.
+//! tokens once normalised. A score is evidence for a person to read, never
+//! a verdict.
 //!
 //! ```
 //! use cnf_grader::model::similarity::{Options, SourceText};
@@ -41,6 +63,7 @@
 //! };
 //! let report = compare(&[student("alice", alice), student("bob", bob)], &[], &Options::default());
 //! assert_eq!(report.pairs.len(), 1);
+//! // Bob's copy of Alice's two definitions, renamed and reordered, is all of hers.
 //! assert_eq!(report.pairs[0].similarity, 1.0);
 //! ```
 
@@ -48,6 +71,7 @@ pub mod fingerprint;
 pub mod index;
 mod known;
 pub mod normalise;
+pub mod shape;
 
 use std::path::{Path, PathBuf};
 

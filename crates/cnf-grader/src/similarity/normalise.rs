@@ -22,13 +22,19 @@
 //!   definition. A library name keeps its name, without its qualifier;
 //! - literals are kept by kind only (an integer, a string, …);
 //! - `;`, `{` and `}` (explicit layout) are dropped, so explicit and
-//!   implicit layout compare equal.
+//!   implicit layout compare equal;
+//! - type signatures are left out, and every equation is first brought to
+//!   one shape ([`super::shape`]); a local binding's block and the
+//!   expression's each count their placeholders afresh, so that the
+//!   blocks can be sorted.
 
 use std::collections::HashSet;
 
 use haskell_text::source::{Kind, Token, tokens};
 
 use super::known::is_known;
+use super::shape;
+use super::shape::Shape;
 
 /// One top-level definition of a file, normalised.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,81 +84,149 @@ impl<'a> Lexed<'a> {
         out
     }
 
-    /// The file's definitions, normalised; `student` holds the names the
-    /// student defines at the top level of any of their files.
-    pub fn definitions(&self, student: &HashSet<&str>) -> Vec<Definition> {
-        let mut out: Vec<Definition> = Vec::new();
+    /// The file's top-level definitions: each name's consecutive
+    /// declarations (its signature and equations), as token ranges.
+    fn groups(&self) -> Vec<(String, Vec<std::ops::Range<usize>>)> {
+        let mut out: Vec<(String, Vec<std::ops::Range<usize>>)> = Vec::new();
         let mut last_name: Option<&str> = None;
-        let mut group: Vec<usize> = Vec::new();
-        let flush = |group: &mut Vec<usize>, out: &mut Vec<Definition>| {
-            if let (Some(&first), Some(&last)) = (group.first(), group.last()) {
-                let range = self.decls[first].0.start..self.decls[last].0.end;
-                let name = self.decls[first].1.clone().unwrap_or_default();
-                out.push(self.normalise(range, name, student));
-            }
-            group.clear();
-        };
-        for (i, (_, name)) in self.decls.iter().enumerate() {
+        for (range, name) in &self.decls {
             let Some(name) = name.as_deref() else {
-                flush(&mut group, &mut out);
                 last_name = None;
                 continue;
             };
-            if last_name != Some(name) {
-                flush(&mut group, &mut out);
+            match out.last_mut() {
+                Some((_, group)) if last_name == Some(name) => group.push(range.clone()),
+                _ => out.push((name.to_owned(), vec![range.clone()])),
             }
-            group.push(i);
             last_name = Some(name);
         }
-        flush(&mut group, &mut out);
         out
     }
 
-    /// The normalised tokens of the declarations in `range`.
+    /// The file's definitions as [`shape::shape`] reads them.
+    pub fn shape_input(&self) -> Vec<(&'a str, Vec<&[Token<'a>]>)> {
+        self.groups()
+            .into_iter()
+            .filter_map(|(_, ranges)| {
+                let first = &self.tokens[ranges.first()?.clone()];
+                let mut names = Vec::new();
+                lhs_binders(first, true, &mut names);
+                let name = *names.first()?;
+                Some((
+                    name,
+                    ranges.iter().map(|r| &self.tokens[r.clone()]).collect(),
+                ))
+            })
+            .collect()
+    }
+
+    /// The file's definitions, normalised; `student` holds the names the
+    /// student defines at the top level of any of their files, `shape`
+    /// what their definitions say about all their code.
+    pub fn definitions(&self, student: &HashSet<&str>, shape: &Shape<'a>) -> Vec<Definition> {
+        self.groups()
+            .into_iter()
+            .map(|(name, ranges)| self.normalise(&ranges, name, student, shape))
+            .collect()
+    }
+
+    /// The normalised tokens of the declarations `ranges` of one name.
     fn normalise(
         &self,
-        range: std::ops::Range<usize>,
+        ranges: &[std::ops::Range<usize>],
         name: String,
         student: &HashSet<&str>,
+        shape: &Shape<'a>,
     ) -> Definition {
-        let toks = &self.tokens[range];
-        let bound = binders(toks);
-        let mut recent: Vec<&str> = Vec::new();
-        let mut codes = Vec::with_capacity(toks.len());
-        let mut token_lines = Vec::with_capacity(toks.len());
-        for t in toks {
-            let code = match t.kind {
-                Kind::Special if matches!(t.text, ";" | "{" | "}") => continue,
-                Kind::Var | Kind::Con | Kind::VarSym | Kind::ConSym => {
-                    let text = t.name();
-                    let own = !t.qualified
-                        && (!is_known(text) || bound.contains(text) || student.contains(text));
-                    if own {
-                        placeholder(t.kind, &mut recent, text)
-                    } else {
-                        code(b'n', text)
-                    }
-                }
-                Kind::Integer | Kind::Float | Kind::Char | Kind::String => {
-                    code(b'l', &format!("{:?}", t.kind))
-                }
-                Kind::Keyword | Kind::ReservedOp | Kind::Special | Kind::Other => {
-                    code(b's', t.text)
-                }
-            };
-            codes.push(code);
-            token_lines.push(t.line);
-        }
+        let whole = ranges.first().map_or(0, |r| r.start)..ranges.last().map_or(0, |r| r.end);
+        let toks = &self.tokens[whole];
         let lines = (
             toks.first().map_or(0, |t| t.line),
             toks.last().map_or(0, |t| t.line),
         );
-        Definition {
+        let mut definition = Definition {
             name,
             lines,
-            codes,
-            token_lines,
+            codes: Vec::with_capacity(toks.len()),
+            token_lines: Vec::with_capacity(toks.len()),
+        };
+        let bound = binders(toks);
+        let keyword = toks.first().is_some_and(|t| t.kind == Kind::Keyword);
+        let mut defined = Vec::new();
+        if let Some(first) = ranges.first() {
+            lhs_binders(&self.tokens[first.clone()], true, &mut defined);
         }
+        if keyword {
+            code_block(toks, &bound, student, &mut definition);
+            return definition;
+        }
+        if defined.first().is_some_and(|n| shape::is_alias(shape, n)) {
+            return definition;
+        }
+        for range in ranges {
+            let decl = &self.tokens[range.clone()];
+            if is_signature(decl) {
+                continue;
+            }
+            let toks = shape::calls(decl, shape);
+            let toks = shape::comprehensions(&toks);
+            let toks = shape::lambdas(&toks);
+            for (n, block) in shape::blocks(&toks).iter().enumerate() {
+                if n > 0 || !definition.codes.is_empty() {
+                    definition.codes.push(code(b's', "\u{a7}"));
+                    definition
+                        .token_lines
+                        .push(block.first().map_or(lines.0, |t| t.line));
+                }
+                code_block(
+                    &shape::conditionals(block),
+                    &bound,
+                    student,
+                    &mut definition,
+                );
+            }
+        }
+        definition
+    }
+}
+
+/// Whether a declaration is a type signature.
+fn is_signature(toks: &[Token<'_>]) -> bool {
+    find_at_depth0(toks, |t| is(t, "=") || is(t, "|") || is(t, "::"))
+        .is_some_and(|i| is(&toks[i], "::"))
+}
+
+/// Codes `toks` onto `out`, the student's names as placeholders counted
+/// afresh (a block's codes do not depend on the blocks before it).
+fn code_block(
+    toks: &[Token<'_>],
+    bound: &HashSet<&str>,
+    student: &HashSet<&str>,
+    out: &mut Definition,
+) {
+    let mut recent: Vec<&str> = Vec::new();
+    for t in toks {
+        if shape::is_grouping(t) {
+            continue;
+        }
+        let code = match t.kind {
+            Kind::Var | Kind::Con | Kind::VarSym | Kind::ConSym => {
+                let text = t.name();
+                let own = !t.qualified
+                    && (!is_known(text) || bound.contains(text) || student.contains(text));
+                if own {
+                    placeholder(t.kind, &mut recent, text)
+                } else {
+                    code(b'n', text)
+                }
+            }
+            Kind::Integer | Kind::Float | Kind::Char | Kind::String => {
+                code(b'l', &format!("{:?}", t.kind))
+            }
+            Kind::Keyword | Kind::ReservedOp | Kind::Special | Kind::Other => code(b's', t.text),
+        };
+        out.codes.push(code);
+        out.token_lines.push(t.line);
     }
 }
 
@@ -506,7 +580,8 @@ mod tests {
     fn defs(source: &str) -> Vec<Definition> {
         let lexed = lex(source);
         let names: HashSet<&str> = lexed.top_level_names().into_iter().collect();
-        lexed.definitions(&names)
+        let shape = shape::shape(&lexed.shape_input());
+        lexed.definitions(&names, &shape)
     }
 
     #[test]

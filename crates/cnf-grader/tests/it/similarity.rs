@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 
 use test_support::{Cli, Run};
 
+#[path = "similarity/shapes.rs"]
+mod shapes;
+
 /// `cnf-grader ARGS`.
 fn grader(args: &[&str]) -> Cli {
     Cli::new(env!("CARGO_BIN_EXE_cnf-grader")).args(args)
@@ -498,8 +501,12 @@ fn the_json_report_has_the_documented_shape_sorted_highest_first() {
     .run();
     run.code(0);
     let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["pairs", "provenance"]);
+    let mut keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(keys, ["cut", "pairs", "provenance", "sharing"]);
+    let mut cut: Vec<&String> = value["cut"].as_object().unwrap().keys().collect();
+    cut.sort();
+    assert_eq!(cut, ["at", "given", "mad", "median", "pairs_at_or_above"]);
     let pairs = value["pairs"].as_array().unwrap();
     assert!(!pairs.is_empty());
     let sims: Vec<f64> = pairs
@@ -518,6 +525,15 @@ fn the_json_report_has_the_documented_shape_sorted_highest_first() {
                 let lines = m[side]["lines"].as_array().unwrap();
                 let (lo, hi) = (lines[0].as_u64().unwrap(), lines[1].as_u64().unwrap());
                 assert!(1 <= lo && lo <= hi, "{lo}-{hi}");
+                let matched: Vec<u64> = m[side]["matched"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| l.as_u64().unwrap())
+                    .collect();
+                assert_eq!(matched.first(), Some(&lo));
+                assert_eq!(matched.last(), Some(&hi));
+                assert!(matched.windows(2).all(|w| w[0] < w[1]), "{matched:?}");
             }
         }
     }
@@ -527,8 +543,12 @@ fn the_json_report_has_the_documented_shape_sorted_highest_first() {
 
 #[test]
 fn a_copy_matches_the_lines_it_copied() {
-    // The copy of `indices` has its `landingRow` (lines 20-25 of the
-    // original part file, found by hand) somewhere in its own part file.
+    // The copy of `indices` has its `landingRow` (a signature, then five
+    // lines of code in the original part file) somewhere in its own part
+    // file: the lines matched are within those five (signatures are not
+    // compared) and include its first line (`landingRow g c = go 0`) and
+    // the two guards of its local `go` (the fourth and fifth; `where` and
+    // `go r` are not compared, the left-hand side of plain variables).
     let tmp = tempfile::tempdir().unwrap();
     let class = tmp.path().join("class");
     build_class(&class);
@@ -555,12 +575,26 @@ fn a_copy_matches_the_lines_it_copied() {
         .iter()
         .find(|p| p["a"] == "copy-of-indices" && p["b"] == "indices")
         .expect("the pair is listed");
+    let at = at as u64;
     let found = pair["matches"].as_array().unwrap().iter().any(|m| {
+        let matched: Vec<u64> = m["b"]["matched"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_u64().unwrap())
+            .collect();
         m["b"]["file"] == part_name(1).as_str()
-            && m["b"]["lines"][0].as_u64() == Some(at as u64)
-            && m["b"]["lines"][1].as_u64() == Some(at as u64 + 5)
+            && matched.iter().all(|l| (at + 1..=at + 5).contains(l))
+            && matched.contains(&(at + 1))
+            && matched.contains(&(at + 4))
+            && matched.contains(&(at + 5))
     });
-    assert!(found, "no match of lines {at}-{}: {pair:#}", at + 5);
+    assert!(
+        found,
+        "no match within lines {}-{}: {pair:#}",
+        at + 1,
+        at + 5
+    );
 }
 
 #[test]
@@ -586,19 +620,38 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
         .stdout_has("Ignored: the names a student chose")
         .stdout_has("Not seen: a rewrite with other logic");
     let human = &run.stdout;
-    // Only the six copies are at or above 0.5 here.
+    // The six copies stand out; the rest of the ten highest are listed as
+    // below the cut.
     let table: Vec<&str> = human
         .lines()
         .skip_while(|l| !l.starts_with("similarity"))
         .skip(1)
         .take_while(|l| !l.is_empty())
         .collect();
-    assert_eq!(table.len(), 6, "{human}");
-    // A threshold of 1 lists none, and says what the highest is.
-    grader(&args)
-        .args(["--threshold", "1"])
-        .run()
-        .stdout_has("No pair at or above 1.00; the highest is");
+    assert_eq!(table.len(), 10, "{human}");
+    let above: Vec<&&str> = table
+        .iter()
+        .filter(|l| !l.ends_with("(below the cut)"))
+        .collect();
+    assert_eq!(above.len(), 6, "{human}");
+    assert!(
+        above
+            .iter()
+            .all(|l| l.contains("copy-of-") || l.contains("<b>x"))
+    );
+    assert!(human.contains("6 at or above the cut"), "{human}");
+    assert!(human.contains("the class's own"), "{human}");
+    // A threshold of 1 lists the highest all the same, below the cut.
+    let run = grader(&args).args(["--threshold", "1"]).run();
+    run.code(0)
+        .stdout_has("0 at or above the cut 1.00 (given by --threshold)");
+    assert!(
+        run.stdout
+            .lines()
+            .filter(|l| l.ends_with("(below the cut)"))
+            .count()
+            == 10
+    );
 
     let pages = tmp.path().join("pages");
     grader(&args)
@@ -611,10 +664,10 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
     assert!(index.contains("Content-Security-Policy"));
     assert_eq!(
         index.matches("href=\"pair-").count(),
-        12,
+        20,
         "two links per pair"
     );
-    for n in 1..=6 {
+    for n in 1..=10 {
         let page = std::fs::read_to_string(pages.join(format!("pair-{n:04}.html"))).unwrap();
         assert!(!page.contains("<script"));
         assert!(page.contains("class=\"sides\""));
@@ -623,7 +676,57 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
             "page {n} colours its first match"
         );
     }
-    assert!(!pages.join("pair-0007.html").exists());
+    assert!(!pages.join("pair-0011.html").exists());
+    // Each student's helpers are in all four part files: the index names
+    // each matched definition once, and a page gives it one colour.
+    let row = index
+        .lines()
+        .find(|l| l.contains("<td>copy-of-indices</td>") && l.contains("<td>indices</td>"))
+        .expect("the copy of indices is listed");
+    let names: Vec<&str> = row
+        .split("<code>")
+        .skip(1)
+        .map(|c| c.split("</code>").next().unwrap())
+        .collect();
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert!(names.len() > 3, "{row}");
+    assert_eq!(names.len(), unique.len(), "{row}");
+    let rank: usize = row
+        .split("href=\"pair-")
+        .nth(1)
+        .and_then(|r| r.get(..4))
+        .and_then(|r| r.parse().ok())
+        .unwrap();
+    let page = std::fs::read_to_string(pages.join(format!("pair-{rank:04}.html"))).unwrap();
+    let legend = page.matches("<tr><td class=\"num m").count();
+    assert_eq!(legend, names.len(), "one legend row per definition");
+    assert!(
+        page.matches("landingRow</code>").count() >= 4,
+        "in all four files"
+    );
+
+    // --max-pages bounds the index and the pages, and says what is left out.
+    let few = tmp.path().join("few");
+    grader(&args)
+        .args([
+            "--format",
+            "html",
+            "--max-pages",
+            "3",
+            "--output",
+            few.to_str().unwrap(),
+        ])
+        .run()
+        .code(0);
+    let index = std::fs::read_to_string(few.join("index.html")).unwrap();
+    assert_eq!(index.matches("href=\"pair-").count(), 6);
+    assert!(
+        index.contains("7 more listed pairs are left out"),
+        "{index}"
+    );
+    assert!(few.join("pair-0003.html").exists() && !few.join("pair-0004.html").exists());
 }
 
 #[test]

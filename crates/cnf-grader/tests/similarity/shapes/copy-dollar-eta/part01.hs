@@ -1,0 +1,27 @@
+putTile :: [String] -> Int -> Char -> [String]
+putTile grid k who
+  | isFull = grid
+  | otherwise = [ if n == spot then writeAt k who line else line | (n, line) <- zip [0 ..] grid ]
+  where
+    isFull = null $ open
+    open = [ n | (n, line) <- zip [0 ..] grid, (line !! k) == '-' ]
+    spot = last $ open
+
+writeAt :: Int -> Char -> String -> String
+writeAt a v line = [ if (b == a) then v else y | (b, y) <- zip [0 ..] line ]
+
+howMany :: Char -> [String] -> Int
+howMany q grid = length $ [ ch | line <- grid, ch <- line, ch == q ]
+
+blanks :: [String] -> Int
+blanks = length . filter (== '-') . concat
+
+whoNext :: [String] -> Char
+whoNext grid
+  | (howMany 'X' $ grid) > (howMany 'O' $ grid) = 'O'
+  | otherwise = 'X'
+
+runAll :: [String] -> [Int] -> [String]
+runAll = foldl go
+  where
+    go g k = putTile g k $ whoNext g
