@@ -487,6 +487,32 @@ fn every_picture_under_docs_is_shown() {
     );
 }
 
+/// The words that introduce the test suite's running time.
+const SUITE_TIME: &str = "**How long the tests take:**";
+
+#[test]
+fn the_quick_start_says_how_long_the_tests_take_in_one_place() {
+    let mut places = Vec::new();
+    for file in documents() {
+        let text = read(&file);
+        let mut section = "";
+        for (number, line) in prose(&text) {
+            if let Some(heading) = line.strip_prefix("## ") {
+                section = heading;
+            }
+            if line.contains(SUITE_TIME) {
+                places.push(format!("{file}:{number} ({section})"));
+            }
+        }
+    }
+    assert!(
+        places.len() == 1
+            && places[0].starts_with("README.md:")
+            && places[0].contains("(Quick start"),
+        "the running time of the tests is written once, in the README's Quick start, after {SUITE_TIME:?}; found: {places:?}"
+    );
+}
+
 /// `lines`, each indented by four spaces.
 fn indent<S: AsRef<str>>(lines: &[S]) -> String {
     lines
