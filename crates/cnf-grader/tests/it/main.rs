@@ -1,9 +1,6 @@
 //! The integration tests of `cnf-grader`, built as one binary (one link, not one
 //! per file): a module per subject. `cargo test -p cnf-grader --test it MODULE::`
 //! runs one module.
-//!
-//! `hostile_output_cap.rs` stays a binary of its own: it measures the peak
-//! memory of its own process, which no other test may share.
 
 #[cfg(feature = "cli")]
 mod counts_agree;
@@ -25,6 +22,7 @@ mod hostile_bless;
 mod hostile_data;
 #[cfg(feature = "cli")]
 mod hostile_limits;
+mod hostile_output_cap;
 #[cfg(feature = "cli")]
 mod hostile_submissions;
 #[cfg(feature = "cli")]
