@@ -66,8 +66,15 @@
 //! Memory: every backend sets the address-space rlimit per process; where
 //! the grader may make a memory cgroup (v2, or v1's memory controller) a
 //! run's processes together are capped by [`Limits::memory`] too, and an
-//! out-of-memory kill is reported as [`Outcome::MemoryLimit`]; elsewhere
-//! the description says the bound is per process.
+//! out-of-memory kill is reported as [`Outcome::MemoryLimit`]. Where no
+//! cgroup can be made (Gradescope's Docker) the resident sets of the run's
+//! processes (see *Time and memory*) are summed at every poll and the run
+//! is ended as [`Outcome::MemoryLimit`] past [`Limits::memory`]: between
+//! two polls (50 ms) it can grow only by what its processes touch in that
+//! time, each under its address-space limit; so a case holds at most about
+//! [`Limits::memory`], not [`Limits::processes`] times it. CPU time is
+//! bounded the same way across processes (the CPU limit of the run, read
+//! at each poll), with `RLIMIT_CPU` per process below it.
 //!
 //! # Time and memory
 //!
@@ -695,7 +702,9 @@ impl Sandbox {
             Backend::User(u) | Backend::Landlock(u) => u.weaker(self.kind()),
         };
         if self.cgroup.is_none() {
-            out.push("memory bound per process (no cgroup)".to_owned());
+            out.push(
+                "memory and CPU of the run summed from /proc every 50 ms (no cgroup)".to_owned(),
+            );
         }
         out
     }

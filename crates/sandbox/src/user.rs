@@ -154,6 +154,7 @@ impl UserBackend {
             scratch,
             cap: sandbox.limits.scratch,
             shared: &self.shared,
+            memory: sandbox.limits.memory,
         };
         let result = exec::run(command, time, max_output, &guard);
         if let Some(uid) = uid {
@@ -702,6 +703,7 @@ struct UserGuard<'a> {
     scratch: PathBuf,
     cap: u64,
     shared: &'a [PathBuf],
+    memory: u64,
 }
 
 impl Guard for UserGuard<'_> {
@@ -730,6 +732,9 @@ impl Guard for UserGuard<'_> {
     }
     fn out_of_memory(&self) -> bool {
         self.cgroup.is_some_and(cgroup::Child::out_of_memory)
+    }
+    fn resident_cap(&self) -> Option<u64> {
+        self.cgroup.is_none().then_some(self.memory)
     }
     fn scope(&self) -> Scope<'_> {
         match (self.cgroup, self.uid) {
