@@ -822,9 +822,14 @@ impl Sandbox {
 
     /// Starts describing one run: its binds, working folder and input.
     pub fn run(&self) -> std::io::Result<Run<'_>> {
-        let dir = tempfile::Builder::new()
-            .prefix("run-")
-            .tempdir_in(self.home.path())?;
+        let dir = match (&self.backend, self.uid) {
+            (Backend::User(_), Some(_)) => RunDir::numbered(Path::new(USER_ROOT))?,
+            _ => RunDir::Temp(
+                tempfile::Builder::new()
+                    .prefix("run-")
+                    .tempdir_in(self.home.path())?,
+            ),
+        };
         {
             use std::os::unix::fs::PermissionsExt as _;
             fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711))?;
@@ -838,13 +843,75 @@ impl Sandbox {
     }
 }
 
+/// Where the user backend's runs live: `/run/sandbox/N`, N the smallest
+/// number free, holding the run's view (its binds at their inside paths,
+/// e.g. `/run/sandbox/0/build`), its input (`/run/sandbox/0/input/NAME`)
+/// and its scratch (`/run/sandbox/0/tmp`, also `HOME` and `TMPDIR`): the
+/// words bubblewrap shows (`/build`, `/input/NAME`, `/tmp`) under one
+/// short root that names nothing of the host.
+pub const USER_ROOT: &str = "/run/sandbox";
+
+/// A run's own host folder, removed with everything in it when dropped.
+enum RunDir {
+    /// Under the sandbox's own folder.
+    Temp(tempfile::TempDir),
+    /// A numbered folder under [`USER_ROOT`].
+    Numbered(PathBuf),
+}
+
+impl RunDir {
+    /// The first free `root/N` (root made root's own, mode 0711).
+    fn numbered(root: &Path) -> std::io::Result<RunDir> {
+        use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
+        match fs::DirBuilder::new().mode(0o711).create(root) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+        let m = fs::symlink_metadata(root)?;
+        if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
+            return Err(std::io::Error::other(format!(
+                "{} is not a folder only root may write in",
+                root.display()
+            )));
+        }
+        for n in 0..100_000u32 {
+            let dir = root.join(n.to_string());
+            match fs::DirBuilder::new().mode(0o711).create(&dir) {
+                Ok(()) => return Ok(RunDir::Numbered(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Err(std::io::Error::other(format!(
+            "{} has no free run folder",
+            root.display()
+        )))
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            RunDir::Temp(t) => t.path(),
+            RunDir::Numbered(p) => p,
+        }
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        if let RunDir::Numbered(p) = self {
+            let _ = fs::remove_dir_all(&*p);
+        }
+    }
+}
+
 /// One run being prepared: what it sees, where it starts; then
 /// [`Run::execute`].
 pub struct Run<'a> {
     sandbox: &'a Sandbox,
     /// The run's own host folder (root of the user backend's view, the
     /// input copy, the scratch where the tmpfs has no size).
-    dir: tempfile::TempDir,
+    dir: RunDir,
     binds: Vec<Bind>,
     chdir: PathBuf,
 }
@@ -877,7 +944,7 @@ impl Run<'_> {
             Backend::Bubblewrap(_) => inside.to_owned(),
             _ => {
                 let rel = inside.strip_prefix("/").unwrap_or(inside);
-                self.dir.path().join("root").join(rel)
+                self.dir.path().join(rel)
             }
         }
     }
@@ -895,7 +962,10 @@ impl Run<'_> {
         fs::copy(file, &copy)?;
         give_to(&copy, self.sandbox.uid)?;
         let inside = Path::new(INPUT_DIR).join(&name);
-        self.binds.push(Bind::new(copy, inside.clone()));
+        // The other backends' view is the run's folder: the copy is there.
+        if let Backend::Bubblewrap(_) = self.sandbox.backend {
+            self.binds.push(Bind::new(copy, inside.clone()));
+        }
         Ok(self.path(&inside))
     }
 

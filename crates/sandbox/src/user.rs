@@ -192,8 +192,9 @@ impl UserBackend {
         uid: Option<u32>,
         cgroup: Option<&cgroup::Child>,
     ) -> io::Result<(Command, PathBuf, Vec<OwnedFd>)> {
-        let view = run_dir.join("root");
-        make_dir(&view, 0o755)?;
+        // The run's folder is its view: binds at their inside paths, its
+        // input in `input`, its scratch in `tmp` (see crate::USER_ROOT).
+        let view = run_dir.to_owned();
         for bind in binds {
             let rel = bind.inside.strip_prefix("/").unwrap_or(&bind.inside);
             let target = view.join(rel);
@@ -202,7 +203,7 @@ impl UserBackend {
             }
             place(&bind.host, &target, uid)?;
         }
-        let scratch = run_dir.join("scratch");
+        let scratch = run_dir.join(crate::SCRATCH.trim_start_matches('/'));
         make_dir(&scratch, 0o700)?;
         crate::give_to(&scratch, uid)?;
         let input = run_dir.join("input");

@@ -623,3 +623,52 @@ fn what_a_run_leaves_anywhere_world_writable_and_its_ipc_objects_are_removed() {
     assert_eq!(sandbox::user::clean_up(uid, &[]), Vec::<String>::new());
     assert!(!listed(id), "segment {id} of uid {uid} is still there");
 }
+
+#[test]
+fn the_program_sees_short_paths_that_name_nothing_of_the_host() {
+    let host = tempfile::tempdir().unwrap();
+    let secret = host.path().join("class-of-2026");
+    std::fs::create_dir(&secret).unwrap();
+    let file = secret.join("game.cnf");
+    std::fs::write(&file, "board\n").unwrap();
+    for (name, s) in backends("the_program_sees_short_paths", Limits::default()) {
+        let mut run = s.run().unwrap();
+        run.bind(Bind::new(env!("CARGO_BIN_EXE_sandbox-try"), "/build/try"));
+        run.chdir(Path::new("/build"));
+        let inside = run.input(&file).unwrap();
+        let r = run.execute(
+            &format!(
+                "pwd; echo \"$HOME $TMPDIR\"; echo {0}; cat {0}",
+                inside.display()
+            ),
+            Duration::from_secs(10),
+            4096,
+        );
+        let Outcome::Exited { code: 0, stdout } = &r.outcome else {
+            panic!("{name}: {r:?}");
+        };
+        let text = String::from_utf8_lossy(stdout).into_owned();
+        if name == "landlock" {
+            // The grader's own user: its temporary folder, nothing more.
+            assert!(!text.contains("class-of-2026/"), "{name}: {text}");
+            continue;
+        }
+        // bubblewrap shows the words at the root; the user backend under
+        // /run/sandbox/N.
+        let neutral = match text.strip_prefix("/run/sandbox/") {
+            Some(rest) => {
+                let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                text.replace(&format!("/run/sandbox/{n}"), "")
+            }
+            None => text.clone(),
+        };
+        assert_eq!(
+            neutral, "/build\n/tmp /tmp\n/input/game.cnf\nboard\n",
+            "{name}: {text}"
+        );
+        assert!(
+            text.len() <= neutral.len() + 5 * "/run/sandbox/99".len(),
+            "{name}: {text}"
+        );
+    }
+}
