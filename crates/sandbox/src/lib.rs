@@ -773,14 +773,69 @@ impl Sandbox {
     }
 
     /// With the user backend and no Landlock: refuses when the sandbox's
-    /// user could read a protected path, naming the `chmod` that fixes it.
+    /// user could read a protected path or the grader's working folder
+    /// (which may hold an earlier gradebook), naming the `chmod` that
+    /// fixes it. The working folder is left out when it is `/` or a
+    /// world-writable folder such as `/tmp` (whose files the run's cleanup
+    /// guards, and which nobody keeps a gradebook in by intent).
     pub fn check_protected(&self) -> Result<(), SandboxError> {
         match (&self.backend, self.uid) {
             (Backend::User(u), Some(uid)) if u.landlock_abi == 0 => {
-                user::check_unreadable(&self.protected, uid, self.home.path())
+                let mut paths = self.protected.clone();
+                if let Ok(cwd) = std::env::current_dir() {
+                    use std::os::unix::fs::PermissionsExt as _;
+                    let shared =
+                        fs::metadata(&cwd).is_ok_and(|m| m.permissions().mode() & 0o002 != 0);
+                    if cwd != Path::new("/") && !shared {
+                        paths.push(cwd);
+                    }
+                }
+                user::check_unreadable(&paths, uid, self.home.path())
             }
             _ => Ok(()),
         }
+    }
+
+    /// Whether the programs under test can read other processes' command
+    /// lines (`/proc/PID/cmdline`): with the user backend and no Landlock.
+    pub fn shows_command_lines(&self) -> bool {
+        matches!(&self.backend, Backend::User(u) if u.landlock_abi == 0)
+    }
+
+    /// Where [`Sandbox::shows_command_lines`]: blanks this process's own
+    /// arguments after the program name in its memory, which is what
+    /// `/proc/PID/cmdline` shows other users, so no class or fixture path
+    /// given to the grader can be read there. Call it once the arguments
+    /// are parsed: `std::env::args` then gives empty strings.
+    pub fn hide_command_line(&self) -> std::io::Result<()> {
+        if !self.shows_command_lines() {
+            return Ok(());
+        }
+        // Fields 48 and 49 of /proc/self/stat (Linux 3.5).
+        let stat = fs::read_to_string("/proc/self/stat")?;
+        let (_, rest) = stat
+            .rsplit_once(") ")
+            .ok_or_else(|| std::io::Error::other("/proc/self/stat unreadable"))?;
+        let f: Vec<&str> = rest.split_ascii_whitespace().collect();
+        let field = |n: usize| -> std::io::Result<usize> {
+            f.get(n - 3)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| std::io::Error::other("/proc/self/stat has no argument area"))
+        };
+        let (start, end) = (field(48)?, field(49)?);
+        if start == 0 || end <= start {
+            return Ok(());
+        }
+        let len = end - start;
+        // SAFETY: [start, end) is this process's own argument area, mapped
+        // and writable for its whole life (the kernel put argv there);
+        // nothing holds a Rust reference into it.
+        unsafe {
+            let area = std::slice::from_raw_parts_mut(start as *mut u8, len);
+            let first = area.iter().position(|b| *b == 0).map_or(len, |i| i + 1);
+            area[first..].fill(0);
+        }
+        Ok(())
     }
 
     /// Checks that a run with these binds can be made (a user-switching
