@@ -13,9 +13,46 @@
 //! The command is hostile: it wants to read what it must not (the answers
 //! a grader compares against, other users' files, the grader's
 //! environment), to write where it must not, to outlive its run, to reach
-//! the network, or to exhaust the machine. The kernel is trusted: a kernel
-//! exploit escapes every backend. CPU time, memory bandwidth and caches are
-//! shared with other runs.
+//! the network, to talk to another student's run (collusion), or to exhaust
+//! the machine. The kernel is trusted: a kernel exploit escapes every
+//! backend. CPU time, memory bandwidth and caches are shared with other
+//! runs.
+//!
+//! No channel between runs: every backend refuses `socket` (so no named or
+//! abstract Unix socket), System V IPC and POSIX message queues
+//! ([`filter`]); bubblewrap adds IPC, network and mount namespaces. Nothing
+//! outlives a run: bubblewrap's PID namespace and tmpfs end with it; the
+//! user backend kills every process of the run's uid, removes what that uid
+//! left in every world-writable folder ([`user::world_writable`]) and its
+//! System V objects, and does not lease the uid again unless all of that
+//! checked clean ([`user::clean_up`]).
+//!
+//! ## What a program sees without Landlock (user backend, Gradescope)
+//!
+//! With neither namespaces nor Landlock, a program runs as a uid of its own
+//! with no groups, so it sees what the Unix permissions show "other" users:
+//! - the system (`/usr`, `/etc`, …) and the names in world-readable
+//!   folders, e.g. the entries of `/tmp` (not the contents of a private
+//!   folder there). The class, the fixtures, the reports, the cache and
+//!   the grader's working folder are refused up front if it could read
+//!   them ([`Sandbox::check_protected`], naming the `chmod`);
+//! - every process on the machine in `/proc`: pids, program names, states,
+//!   and command lines. The grader blanks its own arguments once parsed
+//!   ([`Sandbox::hide_command_line`]), so its line shows no path; the other
+//!   runs' command lines show only `/run/sandbox/N/…` and `sh -c COMMAND`.
+//!   Environments (`/proc/PID/environ`), memory, open files and working
+//!   folders of other users' processes are the kernel's to refuse, and
+//!   signals to them are refused (another uid);
+//! - files other runs write in world-writable folders (`/tmp`) while both
+//!   run: a channel between two runs at once. It cannot outlive either run
+//!   (cleanup), and on Gradescope each submission is graded alone in its
+//!   own container, so there is no other student's run to meet; a class
+//!   graded on a root machine without namespaces should use `--jobs 1`
+//!   where collusion matters.
+//!
+//! None of this carries an answer: solutions are never readable, and the
+//! command lines and names that are visible hold no path of the class or
+//! fixtures.
 //!
 //! # Backends
 //!
@@ -37,21 +74,26 @@
 //!   possible (`--clearenv` by a clean environment, `--disable-userns` by
 //!   the seccomp filter refusing new user namespaces); where `--proc` is
 //!   refused (inside some containers) the sandbox has no `/proc`, and says
-//!   so. A seccomp filter ([`filter`]) refuses network sockets, `ptrace`
-//!   and namespace calls inside too.
+//!   so. The seccomp filter ([`filter`], one program, so bwrap 0.6.1's
+//!   single `--seccomp` takes all of it, `clone3` included) refuses
+//!   sockets, IPC, `ptrace` and namespace calls inside too.
 //! - **unprivileged user** ([`user`]), for a root grader that cannot make
 //!   namespaces (Gradescope's Docker): each run has a user and group id no
 //!   account uses, no supplementary groups, `no_new_privs`, rlimits on CPU,
 //!   address space, processes, open files and file size (core dumps off),
-//!   its own session, a clean environment, a scratch folder of its own
-//!   (mode 0700) holding a private copy of its input, the seccomp filter,
-//!   and Landlock where the kernel has it (the system and its own files
-//!   read-only, writes only in its scratch). After the run every process of
-//!   that uid is killed (until none is left) and what it left in `/tmp`,
-//!   `/var/tmp` and `/dev/shm` is deleted. Without Landlock it sees every
-//!   file the Unix permissions let any user read, so
-//!   [`Sandbox::check_protected`] refuses protected paths that uid could
-//!   read, naming the `chmod` that fixes it.
+//!   its own session, a clean environment, a folder of its own under
+//!   [`USER_ROOT`] (`/run/sandbox/N`: its files at `build`, its private
+//!   input at `input/NAME`, its scratch, `HOME` and `TMPDIR` at `tmp`, the
+//!   words bubblewrap shows at `/`), the seccomp filter, and Landlock where
+//!   the kernel has it (the system and its own files read-only, writes
+//!   only in its scratch). After the run every process of that uid is
+//!   killed (until none is left), what it left in any world-writable folder
+//!   and its System V objects are removed, and a uid found unclean is not
+//!   leased again. Without Landlock it sees every file the Unix
+//!   permissions let any user read, so [`Sandbox::check_protected`] refuses
+//!   protected paths and the grader's working folder when that uid could
+//!   read them, naming the `chmod` that fixes it (see the threat model for
+//!   what it still sees).
 //! - **Landlock** (not root, no namespaces): the grader's own user, with
 //!   Landlock, the seccomp filter and the rlimits. Without Landlock this
 //!   backend is refused: nothing would keep the program from the grader's
