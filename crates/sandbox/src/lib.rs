@@ -522,6 +522,10 @@ pub struct Config {
     /// Where the sandbox's own folder goes (`None`: the system's temporary
     /// folder); a caller that removes a folder on Ctrl-C puts it there.
     pub home: Option<PathBuf>,
+    /// Whether the user backend without Landlock also refuses a working
+    /// folder its user could read (a grader's, which may hold an earlier
+    /// gradebook); see [`Sandbox::check_protected`].
+    pub protect_working_folder: bool,
 }
 
 impl Default for Config {
@@ -534,6 +538,7 @@ impl Default for Config {
             backend: None,
             landlock: true,
             home: None,
+            protect_working_folder: false,
         }
     }
 }
@@ -556,6 +561,8 @@ pub struct Sandbox {
     pub(crate) read_only: Vec<PathBuf>,
     /// Paths never shown (canonical).
     pub(crate) protected: Vec<PathBuf>,
+    /// See [`Config::protect_working_folder`].
+    pub(crate) protect_working_folder: bool,
     /// The user id runs use (`None`: the grader's own user); the user
     /// backend leases one per run from `uid_base` on.
     pub uid: Option<u32>,
@@ -657,6 +664,7 @@ impl Sandbox {
             uid_base: config.uid,
             cgroup: cgroup::Parent::find().map(Arc::new),
             home: Arc::new(home),
+            protect_working_folder: config.protect_working_folder,
         };
         for dir in sandbox.visible_roots() {
             sandbox.check_visible(&dir)?;
@@ -815,16 +823,18 @@ impl Sandbox {
     }
 
     /// With the user backend and no Landlock: refuses when the sandbox's
-    /// user could read a protected path or the grader's working folder
-    /// (which may hold an earlier gradebook), naming the `chmod` that
-    /// fixes it. The working folder is left out when it is `/` or a
-    /// world-writable folder such as `/tmp` (whose files the run's cleanup
-    /// guards, and which nobody keeps a gradebook in by intent).
+    /// user could read a protected path or, with
+    /// [`Config::protect_working_folder`], the working folder (a grader's
+    /// may hold an earlier gradebook), naming the `chmod` that fixes it.
+    /// The working folder is left out when it is `/` or a world-writable
+    /// folder such as `/tmp` (which nobody keeps a gradebook in by intent).
     pub fn check_protected(&self) -> Result<(), SandboxError> {
         match (&self.backend, self.uid) {
             (Backend::User(u), Some(uid)) if u.landlock_abi == 0 => {
                 let mut paths = self.protected.clone();
-                if let Ok(cwd) = std::env::current_dir() {
+                if self.protect_working_folder
+                    && let Ok(cwd) = std::env::current_dir()
+                {
                     use std::os::unix::fs::PermissionsExt as _;
                     let shared =
                         fs::metadata(&cwd).is_ok_and(|m| m.permissions().mode() & 0o002 != 0);

@@ -67,7 +67,11 @@ impl UserBackend {
                     .to_owned(),
             );
         }
-        let shared = if switch { world_writable() } else { Vec::new() };
+        let shared = if switch {
+            world_writable_cached()
+        } else {
+            Vec::new()
+        };
         Ok(UserBackend {
             landlock_abi,
             shared,
@@ -300,17 +304,8 @@ const LOCKS: &str = "/run/cnf-sandbox";
 /// Locks `uid` for this process: `Ok(None)` when another holds it, `Err`
 /// when no lock can be taken here (the in-process lease still holds).
 fn lock_file(uid: u32) -> io::Result<Option<fs::File>> {
-    use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
-    let dir = Path::new(LOCKS);
-    match fs::DirBuilder::new().mode(0o700).create(dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
-    }
-    let m = fs::symlink_metadata(dir)?;
-    if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
-        return Err(io::Error::other("the lock folder is not root's own"));
-    }
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let dir = lock_dir()?;
     let f = fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -323,6 +318,23 @@ fn lock_file(uid: u32) -> io::Result<Option<fs::File>> {
         Err(rustix::io::Errno::WOULDBLOCK) => Ok(None),
         Err(e) => Err(e.into()),
     }
+}
+
+/// [`LOCKS`], made root's own (mode 0700) if missing; refused if anyone
+/// else could write in it.
+fn lock_dir() -> io::Result<&'static Path> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    let dir = Path::new(LOCKS);
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let m = fs::symlink_metadata(dir)?;
+    if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
+        return Err(io::Error::other("the lock folder is not root's own"));
+    }
+    Ok(dir)
 }
 
 struct Lease {
@@ -528,6 +540,51 @@ pub fn world_writable() -> Vec<PathBuf> {
     out.sort();
     out.dedup();
     out
+}
+
+/// How long the list [`world_writable`] found is kept for the next grader.
+pub const WORLD_WRITABLE_KEPT: Duration = Duration::from_secs(600);
+
+/// [`world_writable`], kept in `/run/cnf-sandbox/world-writable` (root's
+/// own) for [`WORLD_WRITABLE_KEPT`], since a walk of a large machine takes
+/// seconds: a world-writable folder made by someone else within that time
+/// is cleaned only from the next walk on.
+pub fn world_writable_cached() -> Vec<PathBuf> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let file = Path::new(LOCKS).join("world-writable");
+    let fresh = fs::symlink_metadata(&file).is_ok_and(|m| {
+        m.is_file()
+            && m.uid() == 0
+            && m.mode() & 0o022 == 0
+            && m.modified()
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age < WORLD_WRITABLE_KEPT)
+    });
+    if fresh && let Ok(bytes) = fs::read(&file) {
+        let dirs: Vec<PathBuf> = bytes
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .map(|p| PathBuf::from(std::ffi::OsStr::from_bytes(p)))
+            .collect();
+        if !dirs.is_empty() {
+            return dirs;
+        }
+    }
+    let dirs = world_writable();
+    if lock_dir().is_ok() {
+        let mut bytes = Vec::new();
+        for d in &dirs {
+            bytes.extend_from_slice(d.as_os_str().as_bytes());
+            bytes.push(0);
+        }
+        let tmp = file.with_extension(format!("{}", std::process::id()));
+        if fs::write(&tmp, &bytes).is_ok() {
+            let _ = fs::set_permissions(&tmp, fs::Permissions::from_mode(0o600));
+            let _ = fs::rename(&tmp, &file);
+        }
+    }
+    dirs
 }
 
 /// After a run of `uid` (its processes killed): removes what it left in

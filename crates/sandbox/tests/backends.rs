@@ -672,3 +672,41 @@ fn the_program_sees_short_paths_that_name_nothing_of_the_host() {
         );
     }
 }
+
+#[test]
+fn a_working_folder_other_users_can_read_is_refused_without_landlock() {
+    use std::os::unix::fs::PermissionsExt as _;
+    if !sandbox::running_as_root() {
+        notice("skipped: a_working_folder_other_users_can_read: needs root");
+        return;
+    }
+    let cwd = std::env::current_dir().unwrap();
+    let open = cwd
+        .ancestors()
+        .all(|d| std::fs::metadata(d).is_ok_and(|m| m.permissions().mode() & 0o005 == 0o005));
+    if !open {
+        notice("skipped: a_working_folder_other_users_can_read: this one is private");
+        return;
+    }
+    let config = Config {
+        backend: Some(BackendKind::User),
+        landlock: false,
+        protect_working_folder: true,
+        ..Config::default()
+    };
+    match Sandbox::new(config.clone()) {
+        Err(SandboxError::Readable { paths, chmod, .. }) => {
+            assert_eq!(paths, cwd.display().to_string());
+            assert_eq!(chmod, format!("chmod o-rwx {}", cwd.display()));
+        }
+        other => panic!("{other:?}"),
+    }
+    // With Landlock the run's user cannot read it anyway.
+    if sandbox::filter::landlock_abi() > 0 {
+        Sandbox::new(Config {
+            landlock: true,
+            ..config
+        })
+        .unwrap();
+    }
+}

@@ -134,6 +134,7 @@ impl SandboxArgs {
             backend: self.sandbox_backend,
             landlock: !self.no_landlock,
             home: home.map(ToOwned::to_owned),
+            protect_working_folder: true,
         })
         .map_err(|e| e.to_string())?;
         // Without Landlock the programs could read the grader's arguments
