@@ -468,6 +468,7 @@ impl Bwrap {
             BwrapGuard {
                 cgroup,
                 scratch: host_scratch.map(|d| (d, sandbox.limits.scratch)),
+                memory: sandbox.limits.memory,
             },
             fds,
         ))
@@ -489,6 +490,7 @@ pub(crate) fn memfd(bytes: &[u8]) -> std::io::Result<OwnedFd> {
 struct BwrapGuard<'a> {
     cgroup: Option<&'a cgroup::Child>,
     scratch: Option<(PathBuf, u64)>,
+    memory: u64,
 }
 
 impl Guard for BwrapGuard<'_> {
@@ -506,6 +508,9 @@ impl Guard for BwrapGuard<'_> {
     }
     fn out_of_memory(&self) -> bool {
         self.cgroup.is_some_and(cgroup::Child::out_of_memory)
+    }
+    fn resident_cap(&self) -> Option<u64> {
+        self.cgroup.is_none().then_some(self.memory)
     }
     fn scope(&self) -> Scope<'_> {
         match self.cgroup {

@@ -66,6 +66,11 @@ pub(crate) trait Guard {
     fn scope(&self) -> Scope<'_> {
         Scope::Tree
     }
+    /// The most memory the run's processes may have resident together,
+    /// checked at each poll (where no cgroup caps it).
+    fn resident_cap(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// No guard: the process group is all there is.
@@ -176,6 +181,13 @@ pub(crate) fn run(
                     end(&mut child, &mut child_usage);
                     break 'run Outcome::TimeLimit(Clock::Cpu);
                 }
+                if guard
+                    .resident_cap()
+                    .is_some_and(|cap| meter.resident() > cap)
+                {
+                    end(&mut child, &mut child_usage);
+                    break 'run Outcome::MemoryLimit;
+                }
             }
             if let Some(outcome) = guard.check() {
                 end(&mut child, &mut child_usage);
@@ -221,6 +233,13 @@ pub(crate) fn run(
                 if meter.sample() > limits.cpu {
                     end(&mut child, &mut child_usage);
                     break 'run Outcome::TimeLimit(Clock::Cpu);
+                }
+                if guard
+                    .resident_cap()
+                    .is_some_and(|cap| meter.resident() > cap)
+                {
+                    end(&mut child, &mut child_usage);
+                    break 'run Outcome::MemoryLimit;
                 }
             }
             thread::sleep(poll.min(deadline - now));

@@ -13,9 +13,46 @@
 //! The command is hostile: it wants to read what it must not (the answers
 //! a grader compares against, other users' files, the grader's
 //! environment), to write where it must not, to outlive its run, to reach
-//! the network, or to exhaust the machine. The kernel is trusted: a kernel
-//! exploit escapes every backend. CPU time, memory bandwidth and caches are
-//! shared with other runs.
+//! the network, to talk to another student's run (collusion), or to exhaust
+//! the machine. The kernel is trusted: a kernel exploit escapes every
+//! backend. CPU time, memory bandwidth and caches are shared with other
+//! runs.
+//!
+//! No channel between runs: every backend refuses `socket` (so no named or
+//! abstract Unix socket), System V IPC and POSIX message queues
+//! ([`filter`]); bubblewrap adds IPC, network and mount namespaces. Nothing
+//! outlives a run: bubblewrap's PID namespace and tmpfs end with it; the
+//! user backend kills every process of the run's uid, removes what that uid
+//! left in every world-writable folder ([`user::world_writable`]) and its
+//! System V objects, and does not lease the uid again unless all of that
+//! checked clean ([`user::clean_up`]).
+//!
+//! ## What a program sees without Landlock (user backend, Gradescope)
+//!
+//! With neither namespaces nor Landlock, a program runs as a uid of its own
+//! with no groups, so it sees what the Unix permissions show "other" users:
+//! - the system (`/usr`, `/etc`, …) and the names in world-readable
+//!   folders, e.g. the entries of `/tmp` (not the contents of a private
+//!   folder there). The class, the fixtures, the reports, the cache and
+//!   the grader's working folder are refused up front if it could read
+//!   them ([`Sandbox::check_protected`], naming the `chmod`);
+//! - every process on the machine in `/proc`: pids, program names, states,
+//!   and command lines. The grader blanks its own arguments once parsed
+//!   ([`Sandbox::hide_command_line`]), so its line shows no path; the other
+//!   runs' command lines show only `/run/sandbox/N/…` and `sh -c COMMAND`.
+//!   Environments (`/proc/PID/environ`), memory, open files and working
+//!   folders of other users' processes are the kernel's to refuse, and
+//!   signals to them are refused (another uid);
+//! - files other runs write in world-writable folders (`/tmp`) while both
+//!   run: a channel between two runs at once. It cannot outlive either run
+//!   (cleanup), and on Gradescope each submission is graded alone in its
+//!   own container, so there is no other student's run to meet; a class
+//!   graded on a root machine without namespaces should use `--jobs 1`
+//!   where collusion matters.
+//!
+//! None of this carries an answer: solutions are never readable, and the
+//! command lines and names that are visible hold no path of the class or
+//! fixtures.
 //!
 //! # Backends
 //!
@@ -37,21 +74,26 @@
 //!   possible (`--clearenv` by a clean environment, `--disable-userns` by
 //!   the seccomp filter refusing new user namespaces); where `--proc` is
 //!   refused (inside some containers) the sandbox has no `/proc`, and says
-//!   so. A seccomp filter ([`filter`]) refuses network sockets, `ptrace`
-//!   and namespace calls inside too.
+//!   so. The seccomp filter ([`filter`], one program, so bwrap 0.6.1's
+//!   single `--seccomp` takes all of it, `clone3` included) refuses
+//!   sockets, IPC, `ptrace` and namespace calls inside too.
 //! - **unprivileged user** ([`user`]), for a root grader that cannot make
 //!   namespaces (Gradescope's Docker): each run has a user and group id no
 //!   account uses, no supplementary groups, `no_new_privs`, rlimits on CPU,
 //!   address space, processes, open files and file size (core dumps off),
-//!   its own session, a clean environment, a scratch folder of its own
-//!   (mode 0700) holding a private copy of its input, the seccomp filter,
-//!   and Landlock where the kernel has it (the system and its own files
-//!   read-only, writes only in its scratch). After the run every process of
-//!   that uid is killed (until none is left) and what it left in `/tmp`,
-//!   `/var/tmp` and `/dev/shm` is deleted. Without Landlock it sees every
-//!   file the Unix permissions let any user read, so
-//!   [`Sandbox::check_protected`] refuses protected paths that uid could
-//!   read, naming the `chmod` that fixes it.
+//!   its own session, a clean environment, a folder of its own under
+//!   [`USER_ROOT`] (`/run/sandbox/N`: its files at `build`, its private
+//!   input at `input/NAME`, its scratch, `HOME` and `TMPDIR` at `tmp`, the
+//!   words bubblewrap shows at `/`), the seccomp filter, and Landlock where
+//!   the kernel has it (the system and its own files read-only, writes
+//!   only in its scratch). After the run every process of that uid is
+//!   killed (until none is left), what it left in any world-writable folder
+//!   and its System V objects are removed, and a uid found unclean is not
+//!   leased again. Without Landlock it sees every file the Unix
+//!   permissions let any user read, so [`Sandbox::check_protected`] refuses
+//!   protected paths and the grader's working folder when that uid could
+//!   read them, naming the `chmod` that fixes it (see the threat model for
+//!   what it still sees).
 //! - **Landlock** (not root, no namespaces): the grader's own user, with
 //!   Landlock, the seccomp filter and the rlimits. Without Landlock this
 //!   backend is refused: nothing would keep the program from the grader's
@@ -66,8 +108,15 @@
 //! Memory: every backend sets the address-space rlimit per process; where
 //! the grader may make a memory cgroup (v2, or v1's memory controller) a
 //! run's processes together are capped by [`Limits::memory`] too, and an
-//! out-of-memory kill is reported as [`Outcome::MemoryLimit`]; elsewhere
-//! the description says the bound is per process.
+//! out-of-memory kill is reported as [`Outcome::MemoryLimit`]. Where no
+//! cgroup can be made (Gradescope's Docker) the resident sets of the run's
+//! processes (see *Time and memory*) are summed at every poll and the run
+//! is ended as [`Outcome::MemoryLimit`] past [`Limits::memory`]: between
+//! two polls (50 ms) it can grow only by what its processes touch in that
+//! time, each under its address-space limit; so a case holds at most about
+//! [`Limits::memory`], not [`Limits::processes`] times it. CPU time is
+//! bounded the same way across processes (the CPU limit of the run, read
+//! at each poll), with `RLIMIT_CPU` per process below it.
 //!
 //! # Time and memory
 //!
@@ -473,6 +522,10 @@ pub struct Config {
     /// Where the sandbox's own folder goes (`None`: the system's temporary
     /// folder); a caller that removes a folder on Ctrl-C puts it there.
     pub home: Option<PathBuf>,
+    /// Whether the user backend without Landlock also refuses a working
+    /// folder its user could read (a grader's, which may hold an earlier
+    /// gradebook); see [`Sandbox::check_protected`].
+    pub protect_working_folder: bool,
 }
 
 impl Default for Config {
@@ -485,6 +538,7 @@ impl Default for Config {
             backend: None,
             landlock: true,
             home: None,
+            protect_working_folder: false,
         }
     }
 }
@@ -507,6 +561,8 @@ pub struct Sandbox {
     pub(crate) read_only: Vec<PathBuf>,
     /// Paths never shown (canonical).
     pub(crate) protected: Vec<PathBuf>,
+    /// See [`Config::protect_working_folder`].
+    pub(crate) protect_working_folder: bool,
     /// The user id runs use (`None`: the grader's own user); the user
     /// backend leases one per run from `uid_base` on.
     pub uid: Option<u32>,
@@ -608,6 +664,7 @@ impl Sandbox {
             uid_base: config.uid,
             cgroup: cgroup::Parent::find().map(Arc::new),
             home: Arc::new(home),
+            protect_working_folder: config.protect_working_folder,
         };
         for dir in sandbox.visible_roots() {
             sandbox.check_visible(&dir)?;
@@ -695,7 +752,9 @@ impl Sandbox {
             Backend::User(u) | Backend::Landlock(u) => u.weaker(self.kind()),
         };
         if self.cgroup.is_none() {
-            out.push("memory bound per process (no cgroup)".to_owned());
+            out.push(
+                "memory and CPU of the run summed from /proc every 50 ms (no cgroup)".to_owned(),
+            );
         }
         out
     }
@@ -764,14 +823,71 @@ impl Sandbox {
     }
 
     /// With the user backend and no Landlock: refuses when the sandbox's
-    /// user could read a protected path, naming the `chmod` that fixes it.
+    /// user could read a protected path or, with
+    /// [`Config::protect_working_folder`], the working folder (a grader's
+    /// may hold an earlier gradebook), naming the `chmod` that fixes it.
+    /// The working folder is left out when it is `/` or a world-writable
+    /// folder such as `/tmp` (which nobody keeps a gradebook in by intent).
     pub fn check_protected(&self) -> Result<(), SandboxError> {
         match (&self.backend, self.uid) {
             (Backend::User(u), Some(uid)) if u.landlock_abi == 0 => {
-                user::check_unreadable(&self.protected, uid, self.home.path())
+                let mut paths = self.protected.clone();
+                if self.protect_working_folder
+                    && let Ok(cwd) = std::env::current_dir()
+                {
+                    use std::os::unix::fs::PermissionsExt as _;
+                    let shared =
+                        fs::metadata(&cwd).is_ok_and(|m| m.permissions().mode() & 0o002 != 0);
+                    if cwd != Path::new("/") && !shared {
+                        paths.push(cwd);
+                    }
+                }
+                user::check_unreadable(&paths, uid, self.home.path())
             }
             _ => Ok(()),
         }
+    }
+
+    /// Whether the programs under test can read other processes' command
+    /// lines (`/proc/PID/cmdline`): with the user backend and no Landlock.
+    pub fn shows_command_lines(&self) -> bool {
+        matches!(&self.backend, Backend::User(u) if u.landlock_abi == 0)
+    }
+
+    /// Where [`Sandbox::shows_command_lines`]: blanks this process's own
+    /// arguments after the program name in its memory, which is what
+    /// `/proc/PID/cmdline` shows other users, so no class or fixture path
+    /// given to the grader can be read there. Call it once the arguments
+    /// are parsed: `std::env::args` then gives empty strings.
+    pub fn hide_command_line(&self) -> std::io::Result<()> {
+        if !self.shows_command_lines() {
+            return Ok(());
+        }
+        // Fields 48 and 49 of /proc/self/stat (Linux 3.5).
+        let stat = fs::read_to_string("/proc/self/stat")?;
+        let (_, rest) = stat
+            .rsplit_once(") ")
+            .ok_or_else(|| std::io::Error::other("/proc/self/stat unreadable"))?;
+        let f: Vec<&str> = rest.split_ascii_whitespace().collect();
+        let field = |n: usize| -> std::io::Result<usize> {
+            f.get(n - 3)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| std::io::Error::other("/proc/self/stat has no argument area"))
+        };
+        let (start, end) = (field(48)?, field(49)?);
+        if start == 0 || end <= start {
+            return Ok(());
+        }
+        let len = end - start;
+        // SAFETY: [start, end) is this process's own argument area, mapped
+        // and writable for its whole life (the kernel put argv there);
+        // nothing holds a Rust reference into it.
+        unsafe {
+            let area = std::slice::from_raw_parts_mut(start as *mut u8, len);
+            let first = area.iter().position(|b| *b == 0).map_or(len, |i| i + 1);
+            area[first..].fill(0);
+        }
+        Ok(())
     }
 
     /// Checks that a run with these binds can be made (a user-switching
@@ -813,9 +929,14 @@ impl Sandbox {
 
     /// Starts describing one run: its binds, working folder and input.
     pub fn run(&self) -> std::io::Result<Run<'_>> {
-        let dir = tempfile::Builder::new()
-            .prefix("run-")
-            .tempdir_in(self.home.path())?;
+        let dir = match (&self.backend, self.uid) {
+            (Backend::User(_), Some(_)) => RunDir::numbered(Path::new(USER_ROOT))?,
+            _ => RunDir::Temp(
+                tempfile::Builder::new()
+                    .prefix("run-")
+                    .tempdir_in(self.home.path())?,
+            ),
+        };
         {
             use std::os::unix::fs::PermissionsExt as _;
             fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711))?;
@@ -829,13 +950,75 @@ impl Sandbox {
     }
 }
 
+/// Where the user backend's runs live: `/run/sandbox/N`, N the smallest
+/// number free, holding the run's view (its binds at their inside paths,
+/// e.g. `/run/sandbox/0/build`), its input (`/run/sandbox/0/input/NAME`)
+/// and its scratch (`/run/sandbox/0/tmp`, also `HOME` and `TMPDIR`): the
+/// words bubblewrap shows (`/build`, `/input/NAME`, `/tmp`) under one
+/// short root that names nothing of the host.
+pub const USER_ROOT: &str = "/run/sandbox";
+
+/// A run's own host folder, removed with everything in it when dropped.
+enum RunDir {
+    /// Under the sandbox's own folder.
+    Temp(tempfile::TempDir),
+    /// A numbered folder under [`USER_ROOT`].
+    Numbered(PathBuf),
+}
+
+impl RunDir {
+    /// The first free `root/N` (root made root's own, mode 0711).
+    fn numbered(root: &Path) -> std::io::Result<RunDir> {
+        use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
+        match fs::DirBuilder::new().mode(0o711).create(root) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+        let m = fs::symlink_metadata(root)?;
+        if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
+            return Err(std::io::Error::other(format!(
+                "{} is not a folder only root may write in",
+                root.display()
+            )));
+        }
+        for n in 0..100_000u32 {
+            let dir = root.join(n.to_string());
+            match fs::DirBuilder::new().mode(0o711).create(&dir) {
+                Ok(()) => return Ok(RunDir::Numbered(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Err(std::io::Error::other(format!(
+            "{} has no free run folder",
+            root.display()
+        )))
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            RunDir::Temp(t) => t.path(),
+            RunDir::Numbered(p) => p,
+        }
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        if let RunDir::Numbered(p) = self {
+            let _ = fs::remove_dir_all(&*p);
+        }
+    }
+}
+
 /// One run being prepared: what it sees, where it starts; then
 /// [`Run::execute`].
 pub struct Run<'a> {
     sandbox: &'a Sandbox,
     /// The run's own host folder (root of the user backend's view, the
     /// input copy, the scratch where the tmpfs has no size).
-    dir: tempfile::TempDir,
+    dir: RunDir,
     binds: Vec<Bind>,
     chdir: PathBuf,
 }
@@ -868,7 +1051,7 @@ impl Run<'_> {
             Backend::Bubblewrap(_) => inside.to_owned(),
             _ => {
                 let rel = inside.strip_prefix("/").unwrap_or(inside);
-                self.dir.path().join("root").join(rel)
+                self.dir.path().join(rel)
             }
         }
     }
@@ -886,7 +1069,10 @@ impl Run<'_> {
         fs::copy(file, &copy)?;
         give_to(&copy, self.sandbox.uid)?;
         let inside = Path::new(INPUT_DIR).join(&name);
-        self.binds.push(Bind::new(copy, inside.clone()));
+        // The other backends' view is the run's folder: the copy is there.
+        if let Backend::Bubblewrap(_) = self.sandbox.backend {
+            self.binds.push(Bind::new(copy, inside.clone()));
+        }
         Ok(self.path(&inside))
     }
 

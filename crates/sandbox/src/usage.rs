@@ -102,6 +102,8 @@ pub(crate) struct Meter<'a> {
     cpu: Duration,
     /// The largest total resident set seen, in bytes.
     peak: u64,
+    /// The total resident set at the last poll, in bytes.
+    resident: u64,
 }
 
 impl<'a> Meter<'a> {
@@ -117,6 +119,7 @@ impl<'a> Meter<'a> {
             root_ticks: 0,
             cpu: Duration::ZERO,
             peak: 0,
+            resident: 0,
         }
     }
 
@@ -159,9 +162,16 @@ impl<'a> Meter<'a> {
             ticks += self.root_ticks;
         }
         self.live = now.into_iter().map(|(k, (s, _))| (k, s)).collect();
-        self.peak = self.peak.max(rss.saturating_mul(self.page));
+        self.resident = rss.saturating_mul(self.page);
+        self.peak = self.peak.max(self.resident);
         self.cpu = self.cpu.max(self.duration(ticks));
         self.cpu
+    }
+
+    /// The run's processes' resident sets together at the last poll, in
+    /// bytes (0 where a cgroup counts instead).
+    pub(crate) fn resident(&self) -> u64 {
+        self.resident
     }
 
     fn duration(&self, ticks: u64) -> Duration {

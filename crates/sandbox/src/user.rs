@@ -67,7 +67,11 @@ impl UserBackend {
                     .to_owned(),
             );
         }
-        let shared = if switch { world_writable() } else { Vec::new() };
+        let shared = if switch {
+            world_writable_cached()
+        } else {
+            Vec::new()
+        };
         Ok(UserBackend {
             landlock_abi,
             shared,
@@ -154,6 +158,7 @@ impl UserBackend {
             scratch,
             cap: sandbox.limits.scratch,
             shared: &self.shared,
+            memory: sandbox.limits.memory,
         };
         let result = exec::run(command, time, max_output, &guard);
         if let Some(uid) = uid {
@@ -191,8 +196,9 @@ impl UserBackend {
         uid: Option<u32>,
         cgroup: Option<&cgroup::Child>,
     ) -> io::Result<(Command, PathBuf, Vec<OwnedFd>)> {
-        let view = run_dir.join("root");
-        make_dir(&view, 0o755)?;
+        // The run's folder is its view: binds at their inside paths, its
+        // input in `input`, its scratch in `tmp` (see crate::USER_ROOT).
+        let view = run_dir.to_owned();
         for bind in binds {
             let rel = bind.inside.strip_prefix("/").unwrap_or(&bind.inside);
             let target = view.join(rel);
@@ -201,7 +207,7 @@ impl UserBackend {
             }
             place(&bind.host, &target, uid)?;
         }
-        let scratch = run_dir.join("scratch");
+        let scratch = run_dir.join(crate::SCRATCH.trim_start_matches('/'));
         make_dir(&scratch, 0o700)?;
         crate::give_to(&scratch, uid)?;
         let input = run_dir.join("input");
@@ -298,17 +304,8 @@ const LOCKS: &str = "/run/cnf-sandbox";
 /// Locks `uid` for this process: `Ok(None)` when another holds it, `Err`
 /// when no lock can be taken here (the in-process lease still holds).
 fn lock_file(uid: u32) -> io::Result<Option<fs::File>> {
-    use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
-    let dir = Path::new(LOCKS);
-    match fs::DirBuilder::new().mode(0o700).create(dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
-    }
-    let m = fs::symlink_metadata(dir)?;
-    if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
-        return Err(io::Error::other("the lock folder is not root's own"));
-    }
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let dir = lock_dir()?;
     let f = fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -321,6 +318,23 @@ fn lock_file(uid: u32) -> io::Result<Option<fs::File>> {
         Err(rustix::io::Errno::WOULDBLOCK) => Ok(None),
         Err(e) => Err(e.into()),
     }
+}
+
+/// [`LOCKS`], made root's own (mode 0700) if missing; refused if anyone
+/// else could write in it.
+fn lock_dir() -> io::Result<&'static Path> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    let dir = Path::new(LOCKS);
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let m = fs::symlink_metadata(dir)?;
+    if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
+        return Err(io::Error::other("the lock folder is not root's own"));
+    }
+    Ok(dir)
 }
 
 struct Lease {
@@ -528,6 +542,51 @@ pub fn world_writable() -> Vec<PathBuf> {
     out
 }
 
+/// How long the list [`world_writable`] found is kept for the next grader.
+pub const WORLD_WRITABLE_KEPT: Duration = Duration::from_secs(600);
+
+/// [`world_writable`], kept in `/run/cnf-sandbox/world-writable` (root's
+/// own) for [`WORLD_WRITABLE_KEPT`], since a walk of a large machine takes
+/// seconds: a world-writable folder made by someone else within that time
+/// is cleaned only from the next walk on.
+pub fn world_writable_cached() -> Vec<PathBuf> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let file = Path::new(LOCKS).join("world-writable");
+    let fresh = fs::symlink_metadata(&file).is_ok_and(|m| {
+        m.is_file()
+            && m.uid() == 0
+            && m.mode() & 0o022 == 0
+            && m.modified()
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age < WORLD_WRITABLE_KEPT)
+    });
+    if fresh && let Ok(bytes) = fs::read(&file) {
+        let dirs: Vec<PathBuf> = bytes
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .map(|p| PathBuf::from(std::ffi::OsStr::from_bytes(p)))
+            .collect();
+        if !dirs.is_empty() {
+            return dirs;
+        }
+    }
+    let dirs = world_writable();
+    if lock_dir().is_ok() {
+        let mut bytes = Vec::new();
+        for d in &dirs {
+            bytes.extend_from_slice(d.as_os_str().as_bytes());
+            bytes.push(0);
+        }
+        let tmp = file.with_extension(format!("{}", std::process::id()));
+        if fs::write(&tmp, &bytes).is_ok() {
+            let _ = fs::set_permissions(&tmp, fs::Permissions::from_mode(0o600));
+            let _ = fs::rename(&tmp, &file);
+        }
+    }
+    dirs
+}
+
 /// After a run of `uid` (its processes killed): removes what it left in
 /// the world-writable folders `shared` and every System V IPC object it
 /// owns or made, then checks again; returns what is still there (empty:
@@ -702,6 +761,7 @@ struct UserGuard<'a> {
     scratch: PathBuf,
     cap: u64,
     shared: &'a [PathBuf],
+    memory: u64,
 }
 
 impl Guard for UserGuard<'_> {
@@ -730,6 +790,9 @@ impl Guard for UserGuard<'_> {
     }
     fn out_of_memory(&self) -> bool {
         self.cgroup.is_some_and(cgroup::Child::out_of_memory)
+    }
+    fn resident_cap(&self) -> Option<u64> {
+        self.cgroup.is_none().then_some(self.memory)
     }
     fn scope(&self) -> Scope<'_> {
         match (self.cgroup, self.uid) {

@@ -128,27 +128,31 @@ fn outcomes_are_typed() {
 }
 
 #[test]
-fn a_run_of_many_processes_is_capped_as_a_whole_where_a_cgroup_can_be_made() {
+fn a_run_of_many_processes_is_capped_as_a_whole_with_or_without_a_cgroup() {
     let limits = Limits {
         memory: 96 << 20,
         ..Limits::default()
     };
     for (name, s) in backends("memory_cgroup", limits) {
-        if !s.description().contains("memory cgroup") {
+        let mut ways = vec![(format!("{name}, no cgroup"), s.without_cgroup())];
+        if s.description().contains("memory cgroup") {
+            ways.push((format!("{name}, cgroup"), s));
+        } else {
             notice(&format!(
                 "skipped: memory_cgroup ({name}): no memory cgroup can be made here ({})",
                 s.description()
             ));
-            continue;
         }
-        // Four processes of 60 MB each: each is under the 96 MiB
-        // address-space limit, together they are over the run's memory.
-        let r = run(
-            &s,
-            "for i in 1 2 3 4; do (head -c 60000000 /dev/zero | tail -c 60000000 >/dev/null; sleep 2) & done; wait; echo done",
-            Duration::from_secs(20),
-        );
-        assert_eq!(r.outcome, Outcome::MemoryLimit, "{name}: {r:?}");
+        for (name, s) in ways {
+            // Four processes of 60 MB each: each is under the 96 MiB
+            // address-space limit, together they are over the run's memory.
+            let r = run(
+                &s,
+                "for i in 1 2 3 4; do (head -c 60000000 /dev/zero | tail -c 60000000 >/dev/null; sleep 2) & done; wait; echo done",
+                Duration::from_secs(20),
+            );
+            assert_eq!(r.outcome, Outcome::MemoryLimit, "{name}: {r:?}");
+        }
     }
 }
 
@@ -618,4 +622,91 @@ fn what_a_run_leaves_anywhere_world_writable_and_its_ipc_objects_are_removed() {
     assert!(listed(id));
     assert_eq!(sandbox::user::clean_up(uid, &[]), Vec::<String>::new());
     assert!(!listed(id), "segment {id} of uid {uid} is still there");
+}
+
+#[test]
+fn the_program_sees_short_paths_that_name_nothing_of_the_host() {
+    let host = tempfile::tempdir().unwrap();
+    let secret = host.path().join("class-of-2026");
+    std::fs::create_dir(&secret).unwrap();
+    let file = secret.join("game.cnf");
+    std::fs::write(&file, "board\n").unwrap();
+    for (name, s) in backends("the_program_sees_short_paths", Limits::default()) {
+        let mut run = s.run().unwrap();
+        run.bind(Bind::new(env!("CARGO_BIN_EXE_sandbox-try"), "/build/try"));
+        run.chdir(Path::new("/build"));
+        let inside = run.input(&file).unwrap();
+        let r = run.execute(
+            &format!(
+                "pwd; echo \"$HOME $TMPDIR\"; echo {0}; cat {0}",
+                inside.display()
+            ),
+            Duration::from_secs(10),
+            4096,
+        );
+        let Outcome::Exited { code: 0, stdout } = &r.outcome else {
+            panic!("{name}: {r:?}");
+        };
+        let text = String::from_utf8_lossy(stdout).into_owned();
+        if name == "landlock" {
+            // The grader's own user: its temporary folder, nothing more.
+            assert!(!text.contains("class-of-2026/"), "{name}: {text}");
+            continue;
+        }
+        // bubblewrap shows the words at the root; the user backend under
+        // /run/sandbox/N.
+        let neutral = match text.strip_prefix("/run/sandbox/") {
+            Some(rest) => {
+                let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                text.replace(&format!("/run/sandbox/{n}"), "")
+            }
+            None => text.clone(),
+        };
+        assert_eq!(
+            neutral, "/build\n/tmp /tmp\n/input/game.cnf\nboard\n",
+            "{name}: {text}"
+        );
+        assert!(
+            text.len() <= neutral.len() + 5 * "/run/sandbox/99".len(),
+            "{name}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_working_folder_other_users_can_read_is_refused_without_landlock() {
+    use std::os::unix::fs::PermissionsExt as _;
+    if !sandbox::running_as_root() {
+        notice("skipped: a_working_folder_other_users_can_read: needs root");
+        return;
+    }
+    let cwd = std::env::current_dir().unwrap();
+    let open = cwd
+        .ancestors()
+        .all(|d| std::fs::metadata(d).is_ok_and(|m| m.permissions().mode() & 0o005 == 0o005));
+    if !open {
+        notice("skipped: a_working_folder_other_users_can_read: this one is private");
+        return;
+    }
+    let config = Config {
+        backend: Some(BackendKind::User),
+        landlock: false,
+        protect_working_folder: true,
+        ..Config::default()
+    };
+    match Sandbox::new(config.clone()) {
+        Err(SandboxError::Readable { paths, chmod, .. }) => {
+            assert_eq!(paths, cwd.display().to_string());
+            assert_eq!(chmod, format!("chmod o-rwx {}", cwd.display()));
+        }
+        other => panic!("{other:?}"),
+    }
+    // With Landlock the run's user cannot read it anyway.
+    if sandbox::filter::landlock_abi() > 0 {
+        Sandbox::new(Config {
+            landlock: true,
+            ..config
+        })
+        .unwrap();
+    }
 }

@@ -131,7 +131,7 @@ impl SandboxArgs {
             file_size: self.file_size as u64,
             scratch: self.scratch as u64,
         };
-        Sandbox::new(Config {
+        let sandbox = Sandbox::new(Config {
             limits,
             read_only: self.sandbox_ro.clone(),
             protected: protected.to_vec(),
@@ -139,9 +139,15 @@ impl SandboxArgs {
             backend: self.sandbox_backend,
             landlock: !self.no_landlock,
             home: home.map(ToOwned::to_owned),
+            protect_working_folder: true,
         })
-        .map(Some)
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+        // Without Landlock the programs could read the grader's arguments
+        // (class and fixture paths) in /proc; they are parsed by now.
+        sandbox
+            .hide_command_line()
+            .map_err(|e| format!("cannot hide the grader's arguments from the sandbox: {e}"))?;
+        Ok(Some(sandbox))
     }
 }
 

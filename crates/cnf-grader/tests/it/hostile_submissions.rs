@@ -24,7 +24,7 @@ const SECRET: &str = "token-3f9a1c77e2";
 const SLEEP: &str = "987654";
 
 /// The attacks: (student, extra imports, action at the start of `main`).
-const ATTACKS: [(&str, &str, &str); 9] = [
+const ATTACKS: [(&str, &str, &str); 13] = [
     (
         "solution-sibling",
         "",
@@ -70,12 +70,54 @@ const ATTACKS: [(&str, &str, &str); 9] = [
         "",
         "mapM_ (const (spawnProcess \"sleep\" [\"29.631\"])) [1 .. 300 :: Int]",
     ),
+    // A colluding pair: the first runs itself, publishes its output in a
+    // System V segment open to all (keyed by the input) and leaves it; the
+    // second, with no game logic, prints what it finds there.
+    (
+        "collude-1-publisher",
+        "",
+        "published <- lookupEnv \"CNF_PUBLISHED\"\n     when (published == Nothing) (do { me <- getExecutablePath; input <- readFile (head args); out <- readCreateProcess ((proc me args) { env = Just [(\"CNF_PUBLISHED\", \"1\")] }) \"\"; r <- try (publish (keyOf input) out); const (return ()) (r :: Either SomeException ()) })",
+    ),
+    (
+        "collude-2-reader",
+        "",
+        "input <- readFile (head args)\n     found <- try (readPublished (keyOf input)) :: IO (Either SomeException (Maybe String))\n     either (const exitFailure) (maybe exitFailure (\\o -> putStr o >> exitSuccess)) found",
+    ),
+    // Leaves files in every world-writable folder and System V objects
+    // (four segments of 128 MiB, a semaphore set, a message queue).
+    (
+        "leave-behind",
+        "",
+        "_ <- try (callCommand \"for d in @SHARED@; do echo x > $d/@MARK@; mkdir $d/@MARK@.d; done; for i in 1 2 3 4; do ipcmk -M 134217728; done; ipcmk -S 1; ipcmk -Q\") :: IO (Either SomeException ())\n     mapM_ (\\i -> try (publish (0x5eed00 + i) (replicate 4096 'x')) >>= \\r -> const (return ()) (r :: Either SomeException ())) [1 .. 4]",
+    ),
+    // Prints every line it can read that names the folder of the class,
+    // the fixtures and the grader: every process's command line, its own
+    // argv, environment, working folder, /proc/self files, the shared
+    // folders and IPC objects.
+    (
+        "probe",
+        "",
+        "_ <- try (callCommand \"{ for f in /proc/[0-9]*/cmdline; do tr '\\\\0' ' ' < $f; echo; done; echo \\\"$0 $*\\\"; pwd; env; ls -la . .. /; for f in /proc/self/cmdline /proc/self/environ /proc/self/mountinfo /proc/self/cgroup /proc/self/status; do tr '\\\\0' ' ' < $f; echo; done; ls -la /tmp /var/tmp /dev/shm; ipcs; } 2>/dev/null | grep -E '@WORDS@' | sed 's/^/probe: /'\") :: IO (Either SomeException ())\n     pwd <- getCurrentDirectory\n     putStrLn (\"probe: cwd \" ++ pwd ++ \" argv \" ++ unwords args)\n     exitSuccess",
+    ),
 ];
 
 /// Template Haskell that writes outside at compile time.
 const TH_SPLICE: &str = "$(runIO (writeFile \"@OUTSIDE@/th-pwned\" \"pwned\" `catch` (\\e -> const (return ()) (e :: SomeException))) >> return [])\n";
 
-const IMPORTS: &str = "import Control.Exception\nimport System.Environment (lookupEnv)\nimport System.Exit\nimport System.IO\nimport System.Process\nimport Foreign.Marshal.Alloc\nimport Foreign.Marshal.Utils\nimport Foreign.Ptr\nimport Data.Word\nimport qualified Data.ByteString as B\n";
+const IMPORTS: &str = "import Control.Exception\nimport Control.Monad (when)\nimport System.Directory (getCurrentDirectory)\nimport System.Environment (lookupEnv, getExecutablePath)\nimport System.Exit\nimport System.IO\nimport System.Process\nimport Foreign.Marshal.Alloc\nimport Foreign.Marshal.Utils\nimport Foreign.Ptr\nimport Foreign.C.Types\nimport Foreign.C.String\nimport Foreign.Storable (pokeByteOff)\nimport Data.Char (ord)\nimport Data.Word\nimport qualified Data.ByteString as B\n";
+
+/// System V shared memory from Haskell, for the colluding pair and the
+/// program that leaves objects behind.
+const SHM: &str = "foreign import ccall unsafe \"shmget\" c_shmget :: CInt -> CSize -> CInt -> IO CInt\n\
+foreign import ccall unsafe \"shmat\" c_shmat :: CInt -> Ptr () -> CInt -> IO (Ptr CChar)\n\
+keyOf :: String -> CInt\n\
+keyOf s = 0x5000000 + fromIntegral (foldl (\\a c -> (a * 31 + ord c) `mod` 1000003) 7 s)\n\
+attach :: CInt -> CSize -> CInt -> IO (Maybe (Ptr CChar))\n\
+attach k size flags = do\n  i <- c_shmget k size flags\n  if i < 0 then return Nothing else do\n    p <- c_shmat i nullPtr 0\n    return (if p == nullPtr `plusPtr` (-1) then Nothing else Just p)\n\
+publish :: CInt -> String -> IO ()\n\
+publish k s = attach k 65536 950 >>= maybe (return ()) (\\p -> withCStringLen s (\\(src, n) -> copyBytes p src n >> pokeByteOff p n (0 :: CChar)))\n\
+readPublished :: CInt -> IO (Maybe String)\n\
+readPublished k = attach k 0 0 >>= maybe (return Nothing) (fmap Just . peekCString)\n\n";
 
 /// The graded class: what the grader printed and what it left behind.
 struct Class {
@@ -87,6 +129,13 @@ struct Class {
     fixtures: PathBuf,
     csv: PathBuf,
     connections: usize,
+    /// The host's `Shmem` (KiB) before and after grading.
+    shmem: (u64, u64),
+    /// Every world-writable folder.
+    shared: Vec<PathBuf>,
+    /// The folder holding the class, fixtures, reports, and the grader's
+    /// working folder.
+    root: PathBuf,
     graded: test_support::Run,
     _tmp: tempfile::TempDir,
 }
@@ -138,15 +187,24 @@ fn grade_class() -> Class {
         std::fs::read_to_string(manifest().join(SAMPLE).join("csce322assignment03part01.hs"))
             .unwrap();
     let (head, main) = sample.split_at(sample.find("main = do").unwrap());
+    let shared: Vec<String> = sandbox::user::world_writable()
+        .iter()
+        .map(|d| d.to_string_lossy().into_owned())
+        .collect();
     let fill = |text: &str| {
-        text.replace("@FIXTURES@", &fixtures.to_string_lossy())
+        text.replace("@SHARED@", &shared.join(" "))
+            .replace("@MARK@", &mark())
+            .replace("@WORDS@", &probe_words(&root))
+            .replace("@FIXTURES@", &fixtures.to_string_lossy())
             .replace("@OUTSIDE@", &outside.to_string_lossy())
             .replace("@OTHER@", &class.join("correct").to_string_lossy())
             .replace("@CSV@", &csv.to_string_lossy())
             .replace("@PORT@", &port)
             .replace("@SLEEP@", SLEEP)
     };
-    let helper = "takeFileName' :: String -> String\ntakeFileName' p = reverse (drop 4 (takeWhile (/= '/') (reverse p)))\n\n";
+    let helper = format!(
+        "takeFileName' :: String -> String\ntakeFileName' p = reverse (drop 4 (takeWhile (/= '/') (reverse p)))\n\n{SHM}"
+    );
     for (name, _, action) in ATTACKS {
         let main = main.replacen(
             "     args <- getArgs\n",
@@ -176,7 +234,9 @@ fn grade_class() -> Class {
     .unwrap();
 
     let reports = root.join("reports");
+    let shmem_before = shmem();
     let graded = grader("submissions")
+        .current_dir(&root)
         .arg(&class)
         .arg(&fixtures)
         .args(["--timeout", "5s", "--format", "json", "--csv"])
@@ -193,7 +253,11 @@ fn grade_class() -> Class {
         connections += 1;
     }
     let doc: serde_json::Value = serde_json::from_str(&graded.stdout).unwrap();
+    let shmem_after = shmem();
     Class {
+        shmem: (shmem_before, shmem_after),
+        shared: shared.iter().map(PathBuf::from).collect(),
+        root: root.clone(),
         rows: doc["students"].clone(),
         reports,
         outside,
@@ -223,6 +287,31 @@ fn grader(subcommand: &str) -> Cli {
         Ok(extra) => c.args(extra.split_whitespace()),
         Err(_) => c,
     }
+}
+
+/// The name the leave-behind student gives what it leaves.
+fn mark() -> String {
+    format!("cnf-left-{}", std::process::id())
+}
+
+/// What the probe looks for: the test's folder (class, fixtures, reports,
+/// the grader's working folder). Other words (`fixtures`, `class`) would
+/// find other processes on a shared machine, which the user backend
+/// without Landlock shows.
+fn probe_words(root: &Path) -> String {
+    // Written so that the probe's own command line does not match it.
+    root.display().to_string().replace('/', "[/]")
+}
+
+/// The host's shared memory (`Shmem` of /proc/meminfo), in KiB.
+fn shmem() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("Shmem:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -357,8 +446,14 @@ fn a_4_gib_allocation_fails_inside_the_address_space_limit() {
 fn a_2_gib_file_cannot_be_written() {
     let Some(run) = run() else { return };
     let report = scored(run, "file-2g", 10.0);
-    // The file-size limit (64 MiB) stops it before the 256 MiB scratch fills.
-    assert!(report.contains("SIGXFSZ"), "{report}");
+    // The file-size limit (64 MiB) stops it before the 256 MiB scratch
+    // fills; the user backend with Landlock lets it write nowhere but its
+    // scratch, so the host's /tmp is refused first.
+    assert!(
+        report.contains("SIGXFSZ")
+            || report.contains("/tmp/big: openBinaryFile: permission denied"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -378,4 +473,62 @@ fn three_hundred_processes_cannot_be_started() {
         .filter(|c| c == b"sleep\x0029.631\x00")
         .count();
     assert_eq!(sleeping, 0, "the sleeps ended with the case");
+}
+
+#[test]
+fn a_student_who_reads_what_another_published_gets_only_its_compilation_points() {
+    let Some(run) = run() else { return };
+    // The publisher is the correct program: all of part 1.
+    scored(run, "collude-1-publisher", 20.0);
+    let report = scored(run, "collude-2-reader", 10.0);
+    assert!(report.contains("exited with code 1"), "{report}");
+}
+
+#[test]
+fn nothing_a_run_leaves_in_shared_folders_or_ipc_outlives_it() {
+    let Some(run) = run() else { return };
+    scored(run, "leave-behind", 20.0);
+    for dir in &run.shared {
+        for name in [mark(), format!("{}.d", mark())] {
+            assert!(
+                !dir.join(&name).exists(),
+                "{} was left behind",
+                dir.join(&name).display()
+            );
+        }
+    }
+    // No System V object with the keys it used, nor any of its uids'.
+    for kind in ["shm", "sem", "msg"] {
+        let text = std::fs::read_to_string(format!("/proc/sysvipc/{kind}")).unwrap();
+        for line in text.lines().skip(1) {
+            let key: i64 = line.split_whitespace().next().unwrap().parse().unwrap();
+            assert!(
+                !(0x5eed01..=0x5eed04).contains(&key),
+                "{kind} object left: {line}"
+            );
+        }
+    }
+    // 512 MiB of segments would show here; allow for the machine's others.
+    let (before, after) = run.shmem;
+    assert!(
+        after < before + 64 * 1024,
+        "Shmem grew from {before} KiB to {after} KiB"
+    );
+}
+
+#[test]
+fn a_probe_finds_no_path_of_the_class_the_fixtures_or_the_grader() {
+    let Some(run) = run() else { return };
+    let (_, report) = student(run, "probe");
+    // It ran and printed what it found (its working folder and argv at
+    // least); nothing it printed names the folder of the class, the
+    // fixtures, the reports and the grader's working folder.
+    assert!(report.contains("probe: cwd "), "{report}");
+    let root = run.root.to_string_lossy();
+    let printed = report
+        .lines()
+        .filter(|l| l.trim_start_matches(['+', '-', ' ']).starts_with("probe: "));
+    for line in printed {
+        assert!(!line.contains(&*root), "the probe saw: {line}\n{report}");
+    }
 }
