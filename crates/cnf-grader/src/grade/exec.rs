@@ -1,5 +1,10 @@
-//! Running any program under test: one `sh -c COMMAND` per case, with a time
-//! limit, an output cap, and its standard error kept for the report. The
+//! Running any program under test: one `sh -c COMMAND` per case, with a
+//! CPU-time limit (the user + system time of the run's whole process tree,
+//! so a grade does not depend on how busy the machine is), a wall-clock
+//! backstop for a program that sleeps or blocks (3 times the CPU limit, at
+//! least 5 s: [`TimeLimits::cpu`]), an output cap, and its standard error
+//! kept for the report. Each case records the CPU and wall time its run
+//! used and which limit, if any, stopped it. The
 //! run loop itself (and the sandbox) is the `sandbox` crate's; this module
 //! fills in the command and runs it there, or plainly with `--no-sandbox`.
 //!
@@ -20,7 +25,7 @@ use std::time::Duration;
 
 use connect_core::Function;
 
-use crate::sandbox::{Bind, Sandbox};
+use crate::sandbox::{Bind, Sandbox, TimeLimits};
 
 pub use sandbox::{Outcome, RunResult as ExecResult, STDERR_KEPT};
 
@@ -29,7 +34,8 @@ pub use sandbox::{Outcome, RunResult as ExecResult, STDERR_KEPT};
 pub struct ExecConfig {
     /// The command template, with `{part}`, `{function}` and `{input}`.
     pub command: String,
-    /// The time limit of one run.
+    /// The CPU-time limit of one run (user + system of its whole process
+    /// tree); the wall clock stops it at [`TimeLimits::cpu`]'s backstop.
     pub timeout: Duration,
     /// The most bytes of standard output accepted.
     pub max_output: usize,
@@ -82,7 +88,7 @@ impl ExecSandbox {
         run.chdir(&self.chdir);
         let inside = run.input(input)?;
         let command = substitute(template, function, &inside);
-        Ok(run.execute(&command, timeout, max_output))
+        Ok(run.execute_within(&command, TimeLimits::cpu(timeout), max_output))
     }
 }
 
@@ -206,7 +212,8 @@ pub fn run_command(command: &str, timeout: Duration, max_output: usize) -> ExecR
     run_command_in(command, None, timeout, max_output)
 }
 
-/// Runs `command` with `sh -c` under these limits, in `dir` when given,
+/// Runs `command` with `sh -c` under these limits (`timeout` of CPU time,
+/// the wall-clock backstop of [`TimeLimits::cpu`]), in `dir` when given,
 /// with the grader's rights (`--no-sandbox`).
 pub fn run_command_in(
     command: &str,
@@ -219,7 +226,7 @@ pub fn run_command_in(
         sh.current_dir(dir);
     }
     sh.arg("-c").arg(command);
-    sandbox::run_plain(sh, timeout, max_output)
+    sandbox::run_plain_within(sh, TimeLimits::cpu(timeout), max_output)
 }
 
 /// A signal's usual name, for the report.

@@ -125,6 +125,8 @@ pub fn unpaired(fixture: &Fixture) -> CaseReport {
         hidden: fixture.hidden,
         relaxed: false,
         group: fixture.group,
+        usage: None,
+        stopped_by: None,
     }
 }
 
@@ -251,6 +253,8 @@ fn blank(fixture: &Fixture, case: &Case, status: Status, reason: Option<String>)
         hidden: fixture.hidden,
         relaxed: false,
         group: fixture.group,
+        usage: None,
+        stopped_by: None,
     }
 }
 
@@ -352,6 +356,10 @@ fn grade_case(
                     )
                 }
             };
+            report.usage = Some(crate::model::case::RunUsage {
+                cpu: result.usage.cpu,
+                wall: result.usage.wall,
+            });
             if !result.stderr.is_empty() {
                 let mut text = result.stderr;
                 if result.stderr_truncated {
@@ -420,15 +428,27 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::TimeLimit(_) => {
-                    fail(
-                        &mut report,
-                        FailureKind::Timeout,
-                        format!(
-                            "timed out after {} and was killed",
-                            crate::format::units::show_duration(config.timeout)
+                Outcome::TimeLimit(clock) => {
+                    let limits = crate::sandbox::TimeLimits::cpu(config.timeout);
+                    let (stopped_by, reason) = match clock {
+                        crate::sandbox::Clock::Cpu => (
+                            crate::model::case::Clock::Cpu,
+                            format!(
+                                "used more than {} of CPU time (--timeout) and was killed",
+                                crate::format::units::show_duration(limits.cpu)
+                            ),
                         ),
-                    );
+                        crate::sandbox::Clock::Wall => (
+                            crate::model::case::Clock::Wall,
+                            format!(
+                                "still running after {} of wall-clock time (the backstop for \
+                                 a program that sleeps or blocks) and was killed",
+                                crate::format::units::show_duration(limits.wall)
+                            ),
+                        ),
+                    };
+                    report.stopped_by = Some(stopped_by);
+                    fail(&mut report, FailureKind::Timeout, reason);
                     return report;
                 }
                 Outcome::OutputCap => {

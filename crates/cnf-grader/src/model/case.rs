@@ -75,6 +75,26 @@ impl Group {
     }
 }
 
+/// Which time limit ended a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Clock {
+    /// The CPU time (user + system) of the run's processes together passed
+    /// `--timeout`.
+    Cpu,
+    /// The wall clock passed its backstop (a program that sleeps or blocks).
+    Wall,
+}
+
+/// What one run of a program used (`--exec` and submissions).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RunUsage {
+    /// CPU time (user + system) of its processes together.
+    pub cpu: Duration,
+    /// Wall-clock time from start to end (or kill).
+    pub wall: Duration,
+}
+
 /// Why a case failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -148,6 +168,12 @@ pub struct CaseReport {
     /// Which score it counts toward.
     #[serde(default, skip_serializing_if = "Group::is_base")]
     pub group: Group,
+    /// What the program's run used (runs of a program only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<RunUsage>,
+    /// The time limit that ended the run, for a timeout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<Clock>,
 }
 
 /// Counts of each verdict.
