@@ -117,6 +117,7 @@ fn exec(c: &mut Criterion) {
                     sandbox: Some(ExecSandbox {
                         sandbox: Arc::new(sandbox),
                         binds: Vec::new(),
+                        part_binds: Vec::new(),
                         chdir: "/".into(),
                     }),
                     ..config

@@ -45,12 +45,15 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
                     // Each part's program sees the files its own command
                     // names once {part} and {function} are filled in, not
                     // the rest of the working folder.
-                    let part_binds: [Vec<Bind>; 4] = std::array::from_fn(|i| {
-                        named_files(&fill(command, Function::ALL[i]), &here)
-                            .into_iter()
-                            .map(|p| Bind::new(p.clone(), p))
-                            .collect()
-                    });
+                    let part_binds: Vec<Vec<Bind>> = Function::ALL
+                        .iter()
+                        .map(|&f| {
+                            named_files(&fill(command, f), &here)
+                                .into_iter()
+                                .map(|p| Bind::new(p.clone(), p))
+                                .collect()
+                        })
+                        .collect();
                     for binds in &part_binds {
                         for bind in binds {
                             sandbox
@@ -263,8 +266,11 @@ fn cannot_run(probed: &[CaseReport], config: &ExecConfig, args: &GradeArgs) -> O
             ));
         }
         Some(s) => {
-            let files: Vec<String> = s.part_binds[usize::from(function.part() - 1)]
-                .iter()
+            let files: Vec<String> = s
+                .part_binds
+                .get(usize::from(function.part() - 1))
+                .into_iter()
+                .flatten()
                 .map(|b| b.host.display().to_string())
                 .collect();
             let ro: Vec<String> = args

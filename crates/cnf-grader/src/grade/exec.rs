@@ -55,7 +55,8 @@ pub struct ExecSandbox {
     pub binds: Vec<Bind>,
     /// What the runs of each part (1 to 4) see besides `binds`: the files
     /// its own command names once `{part}` and `{function}` are filled in.
-    pub part_binds: [Vec<Bind>; 4],
+    /// (Index 0 is part 1; a missing entry adds nothing.)
+    pub part_binds: Vec<Vec<Bind>>,
     /// The working folder inside.
     pub chdir: PathBuf,
 }
@@ -82,7 +83,8 @@ impl ExecSandbox {
     ) -> std::io::Result<ExecResult> {
         let mut run = self.sandbox.run()?;
         let part = usize::from(function.part() - 1);
-        for bind in self.binds.iter().chain(&self.part_binds[part]) {
+        let own = self.part_binds.get(part).map_or(&[][..], Vec::as_slice);
+        for bind in self.binds.iter().chain(own) {
             run.bind(bind.clone());
         }
         run.chdir(&self.chdir);
