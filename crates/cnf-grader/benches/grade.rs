@@ -47,7 +47,7 @@ fn make_tree(dir: &Path, count: u64) {
 
 fn grade_tree(dir: &Path, options: &GradeOptions) -> usize {
     let fixtures = select(discover(&[dir.to_path_buf()]).unwrap(), options);
-    let cases = grade(&fixtures, options, &|| {}).unwrap();
+    let cases = grade(&fixtures, options, &|_| {}).unwrap();
     let text = human(
         &cases,
         ReportOptions {

@@ -186,6 +186,10 @@ pub(crate) struct BuildArgs {
     /// parts' points, as base cases.
     #[arg(long)]
     pub(crate) edge_in_base: bool,
+    /// Stop running a part once N of its cases in a row timed out; its
+    /// other cases fail as not run (default: run every case).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) part_timeouts: Option<u16>,
 
     #[command(flatten)]
     pub(crate) sandbox: SandboxArgs,
@@ -200,6 +204,10 @@ pub(crate) struct SubmissionArgs {
     pub(crate) fixtures: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) build: BuildArgs,
+    /// Start no case after TIME from the start (e.g. 8m): the cases left
+    /// fail as not run, and what was graded is kept.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub(crate) budget: Option<Duration>,
     #[command(flatten)]
     pub(crate) report: ReportArgs,
 }

@@ -99,6 +99,8 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         jobs: args.jobs.map(usize::from),
         runner,
         compare: args.compare,
+        part_timeouts: None,
+        deadline: None,
     };
     let all = select(discover(&args.paths).map_err(|e| e.to_string())?, &options);
     let entries = case_count(&all);
@@ -135,17 +137,17 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     };
     let bar = progress_bar(case_count(&fixtures), args.exec.is_some());
     let cases = match &options.runner {
-        Runner::InProcess => grade(&fixtures, &options, &|| bar.inc(1)),
+        Runner::InProcess => grade(&fixtures, &options, &|_| bar.inc(1)),
         Runner::Exec(config) => {
             // The first case of each part runs first: a command that cannot
             // run at all is refused then, not after the whole tree.
             let (probes, rest) = split_first_of_each_part(&fixtures);
-            let probed = grade(&probes, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
+            let probed = grade(&probes, &options, &|_| bar.inc(1)).map_err(|e| e.to_string())?;
             if let Some(refusal) = cannot_run(&probed, config, &args) {
                 bar.finish_and_clear();
                 return Err(refusal);
             }
-            grade(&rest, &options, &|| bar.inc(1))
+            grade(&rest, &options, &|_| bar.inc(1))
                 .map(|others| in_run_order(&fixtures, probed, others))
         }
     }

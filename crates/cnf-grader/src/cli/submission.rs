@@ -26,7 +26,8 @@ use cnf_grader::submission::ghc::Ghc;
 use cnf_grader::submission::roster::Roster;
 use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::submission::{
-    ClassOptions, SubmissionOptions, WorkDir, class_members, grade_class, grade_submission,
+    Checkpoint, ClassOptions, SubmissionOptions, WorkDir, class_members, grade_class,
+    grade_submission,
 };
 use cnf_grader::write::bless::write_atomically;
 
@@ -126,6 +127,9 @@ pub(crate) fn submission_setup(
         scoring: Scoring {
             edge_in_base: args.edge_in_base,
         },
+        part_timeouts: args.part_timeouts.map(usize::from),
+        deadline: None,
+        checkpoint: None,
     };
     Ok((options, work))
 }
@@ -165,8 +169,23 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
     let fixtures = submission_fixtures(&args.fixtures)?;
     check_outside(&fixtures, &args.dir, "the submission").map_err(|e| e.to_string())?;
     let protected = protected_paths(&args.fixtures, &[args.report.output.as_deref()]);
-    let (options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
+    let (mut options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
+    options.deadline = args.budget.map(|budget| started + budget);
+    if let (Format::Gradescope, Some(path)) = (args.report.format, &args.report.output) {
+        // results.json is kept up to date as grading goes, so a run that is
+        // stopped (Gradescope's own limit) keeps what was earned.
+        let path = path.clone();
+        options.checkpoint = Some(Checkpoint(std::sync::Arc::new(move |report| {
+            let text = cnf_grader::report::gradescope::submission(report, started.elapsed());
+            let _ = write_atomically(&path, text.as_bytes());
+        })));
+    }
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
+    if matches!(args.report.format, Format::Gradescope) && args.report.output.is_some() {
+        // The instructor's view (the kit's standard output): where and how
+        // it was graded; the student's results.json leaves it out.
+        eprintln!("{}", report.provenance.line());
+    }
     let to_terminal = args.report.output.is_none() && matches!(args.report.format, Format::Human);
     let style = report_style(to_terminal, args.report.color);
     let name = args.dir.file_name().map_or_else(

@@ -349,20 +349,26 @@ mod tests {
             run_command("kill -SEGV $$", t, 1024).outcome,
             Outcome::Signalled(11)
         );
+        // A loop is stopped by its CPU time, a sleeper by the wall clock's
+        // backstop (5 s at least).
+        let r = run_command("while :; do :; done", Duration::from_millis(200), 1024);
+        assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Cpu));
+        assert!(r.usage.cpu >= Duration::from_millis(200), "{:?}", r.usage);
         let start = Instant::now();
         let r = run_command("sleep 1000", Duration::from_millis(200), 1024);
         assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Wall));
-        assert!(start.elapsed() < Duration::from_secs(5));
+        assert!(start.elapsed() >= sandbox::TimeLimits::WALL_FLOOR);
+        assert!(r.usage.cpu < Duration::from_millis(200), "{:?}", r.usage);
         assert_eq!(run_command("yes", t, 1 << 16).outcome, Outcome::OutputCap);
         // What a killed program said on standard error is kept.
         let r = run_command(
-            "echo waiting >&2; sleep 1000",
-            Duration::from_millis(500),
+            "echo waiting >&2; while :; do :; done",
+            Duration::from_millis(300),
             1024,
         );
         assert_eq!(
             (r.outcome, r.stderr.as_str()),
-            (Outcome::TimeLimit(sandbox::Clock::Wall), "waiting\n")
+            (Outcome::TimeLimit(sandbox::Clock::Cpu), "waiting\n")
         );
         let r = run_command("echo flooding >&2; yes", t, 1 << 16);
         assert_eq!(
@@ -395,11 +401,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pid_file = dir.path().join("pid");
         let command = format!(
-            "sleep 1000 & echo $! > {}; wait",
+            "(while :; do :; done) & echo $! > {}; wait",
             shell_quote(&pid_file.to_string_lossy())
         );
         let r = run_command(&command, Duration::from_millis(300), 1024);
-        assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Wall));
+        assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Cpu));
         let pid = std::fs::read_to_string(&pid_file).unwrap();
         let stat = Path::new("/proc").join(pid.trim()).join("stat");
         // The grandchild is gone (or a zombie about to be reaped by init).

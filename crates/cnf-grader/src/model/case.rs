@@ -121,6 +121,12 @@ pub enum FailureKind {
     CompileError,
     /// The part's source file is missing from the submission.
     MissingPart,
+    /// Not run: the part had already timed out on that many cases in a row.
+    PartTimedOut,
+    /// Not run: the submission's time budget was spent.
+    OverBudget,
+    /// Not run (yet): grading stopped before this case, e.g. killed.
+    NotRun,
 }
 
 impl FailureKind {
@@ -134,6 +140,9 @@ impl FailureKind {
                 | FailureKind::CommandNotFound
                 | FailureKind::CompileError
                 | FailureKind::MissingPart
+                | FailureKind::PartTimedOut
+                | FailureKind::OverBudget
+                | FailureKind::NotRun
         )
     }
 }
