@@ -244,3 +244,84 @@ fn solutions_as_the_examples_show_score_100_and_any_number_of_players_earns_the_
          Bo,,2,,,100.00,0.00\n"
     );
 }
+
+/// The sample class's gradebook (JSON, no times) and each student's
+/// Gradescope results, graded with a CPU-time limit of 2 s.
+fn sample_class(d: &Path, tag: &str) -> (String, Vec<String>) {
+    let reports = d.join(format!("reports-{tag}"));
+    fs::create_dir_all(&reports).unwrap();
+    let cache = d.join("cache");
+    let run = grader(&[
+        "submissions",
+        "tests/submissions/class",
+        "tests/submissions/fixtures",
+        "--timeout",
+        "2s",
+        "--no-times",
+        "--format",
+        "json",
+        "--cache",
+        cache.to_str().unwrap(),
+        "--reports",
+        reports.to_str().unwrap(),
+    ])
+    .current_dir(manifest())
+    .run();
+    run.code(0);
+    let mut results: Vec<String> = fs::read_dir(&reports)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".results.json"))
+        .map(|e| {
+            let doc: serde_json::Value =
+                serde_json::from_str(&fs::read_to_string(e.path()).unwrap()).unwrap();
+            // Scores and verdicts; the wall-clock execution_time is a time.
+            let tests: Vec<String> = doc["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| format!("{} {} {}", t["name"], t["status"], t["score"]))
+                .collect();
+            format!(
+                "{} {} {}",
+                e.file_name().to_string_lossy(),
+                doc["score"],
+                tests.join("; ")
+            )
+        })
+        .collect();
+    results.sort();
+    (
+        String::from_utf8(run.stdout_bytes.clone()).unwrap(),
+        results,
+    )
+}
+
+#[test]
+fn the_sample_class_gets_the_same_grades_on_a_busy_machine() {
+    if !require(
+        "the_sample_class_gets_the_same_grades_on_a_busy_machine",
+        &[Tool::Ghc, Tool::Bwrap],
+    ) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let idle = sample_class(tmp.path(), "idle");
+    // Six CPU-bound processes beside the grader.
+    let mut hogs: Vec<std::process::Child> = (0..6)
+        .map(|_| {
+            Cli::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn_quiet()
+        })
+        .collect();
+    let loaded = sample_class(tmp.path(), "loaded");
+    for hog in &mut hogs {
+        let _ = hog.kill();
+        let _ = hog.wait();
+    }
+    assert_eq!(idle.0, loaded.0, "the gradebooks differ");
+    assert_eq!(idle.1, loaded.1, "the students' results differ");
+    // The looping student still loses part 4's cases, idle or not.
+    assert!(idle.0.contains("\"student\": \"loops\""), "{}", idle.0);
+}

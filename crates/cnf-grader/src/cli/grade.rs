@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use crate::cli::submission::*;
-use cnf_grader::grade::discover::{Fixture, discover};
+use cnf_grader::grade::discover::Fixture;
 use cnf_grader::grade::exec::{ExecConfig, ExecSandbox, check_template, fill, named_files};
 use cnf_grader::grade::run::{GradeOptions, Runner, case_count, grade, select};
 use cnf_grader::model::case::{CaseReport, FailureKind, Totals};
@@ -102,7 +102,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         part_timeouts: None,
         deadline: None,
     };
-    let all = select(discover(&args.paths).map_err(|e| e.to_string())?, &options);
+    let all = select(discover_fixtures(&args.paths)?, &options);
     let entries = case_count(&all);
     if entries == 0 {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();

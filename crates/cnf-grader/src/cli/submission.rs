@@ -8,7 +8,7 @@ use crate::INTERRUPTED;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use cnf_grader::escape;
-use cnf_grader::grade::discover::{Fixture, check_outside, discover};
+use cnf_grader::grade::discover::{Fixture, check_outside};
 use cnf_grader::grade::run::{GradeOptions, case_count, select};
 use cnf_grader::model::class::StudentResult;
 use cnf_grader::model::points::Scoring;
@@ -33,10 +33,7 @@ use cnf_grader::write::bless::write_atomically;
 
 /// The fixtures to grade submissions on, or why there are none.
 pub(crate) fn submission_fixtures(paths: &[PathBuf]) -> Result<Vec<Fixture>, String> {
-    let fixtures = select(
-        discover(paths).map_err(|e| e.to_string())?,
-        &GradeOptions::default(),
-    );
+    let fixtures = select(discover_fixtures(paths)?, &GradeOptions::default());
     if case_count(&fixtures) == 0 {
         let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return Err(format!(
@@ -160,6 +157,12 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
 /// Grades the submission and writes its report; `started` is when the
 /// command began (Gradescope's `execution_time` is the whole run's).
 fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitCode, String> {
+    if !args.dir.exists() {
+        return Err(no_such_path(
+            &args.dir,
+            "the folder with csce322assignment03part01.hs ... part04.hs",
+        ));
+    }
     if !args.dir.is_dir() {
         return Err(format!(
             "{}: not a folder (expected the folder with csce322assignment03part01.hs ... part04.hs)",
@@ -213,6 +216,12 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
 }
 
 pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, String> {
+    if !args.root.exists() {
+        return Err(no_such_path(
+            &args.root,
+            "the class folder (one sub-folder per student)",
+        ));
+    }
     if !args.root.is_dir() {
         return Err(format!(
             "{}: not a folder (expected one sub-folder per student)",
