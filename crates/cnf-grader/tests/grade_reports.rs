@@ -502,3 +502,30 @@ fn every_format_records_the_date_unless_no_times() {
             .stderr_starts(&format!("error: SOURCE_DATE_EPOCH=\"{bad}\": not a date"));
     }
 }
+
+/// `--edge-in-base` counts the edge cases in their parts' points, and is
+/// refused where there are no points to change.
+#[test]
+fn edge_cases_count_in_the_base_only_when_asked() {
+    grader(&["grade", "../../fixtures", "--edge-in-base"])
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_starts("error: --edge-in-base does nothing without --points");
+    let apart = grader(&["grade", "../../fixtures", "--points", "--no-times"]).run();
+    apart
+        .code(0)
+        .stdout_has("3     manyPlayersOneMove          10/10  (15/15) 20.00/20      30.00/30\n")
+        .stdout_has("(16/16)  not counted in the total\n");
+    grader(&[
+        "grade",
+        "../../fixtures",
+        "--points",
+        "--no-times",
+        "--edge-in-base",
+    ])
+    .run()
+    .code(0)
+    .stdout_has("3     manyPlayersOneMove          10/10  (23/23) 20.00/20      30.00/30\n")
+    .stdout_has("(16/16)  counted in the parts above\n");
+}
