@@ -47,7 +47,7 @@ fn make_tree(dir: &Path, count: u64) {
 
 fn grade_tree(dir: &Path, options: &GradeOptions) -> usize {
     let fixtures = select(discover(&[dir.to_path_buf()]).unwrap(), options);
-    let cases = grade(&fixtures, options, &|| {}).unwrap();
+    let cases = grade(&fixtures, options, &|_| {}).unwrap();
     let text = human(
         &cases,
         ReportOptions {
@@ -117,6 +117,7 @@ fn exec(c: &mut Criterion) {
                     sandbox: Some(ExecSandbox {
                         sandbox: Arc::new(sandbox),
                         binds: Vec::new(),
+                        part_binds: Vec::new(),
                         chdir: "/".into(),
                     }),
                     ..config

@@ -42,7 +42,7 @@
 //! )?;
 //! let options = GradeOptions::default();
 //! let fixtures = select(cnf_grader::grade::discover::discover(&[dir.path().into()])?, &options);
-//! let cases = grade(&fixtures, &options, &|| {})?;
+//! let cases = grade(&fixtures, &options, &|_| {})?;
 //! assert_eq!(Totals::of(&cases).summary(), "1 passed, 0 failed");
 //! let text = human(&cases, ReportOptions { times: false, points: None, ..Default::default() }, Style::Plain);
 //! assert!(text.starts_with("PASS "));

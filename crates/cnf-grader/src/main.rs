@@ -28,7 +28,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Grade every fixture under PATH (default fixtures/): run each function
-    /// on each game and compare with its .solution file byte for byte.
+    /// on each game and compare with its .solution file (byte for byte, or
+    /// as --compare says).
     ///
     /// Exit code: 0 when every case passed, 1 when any failed or errored, 2
     /// for usage errors.

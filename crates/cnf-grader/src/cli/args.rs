@@ -37,7 +37,9 @@ pub(crate) struct GradeArgs {
     /// (quoted) .cnf path, e.g. './csce322assignment03part{part} {input}'.
     #[arg(long, value_name = "COMMAND")]
     pub(crate) exec: Option<String>,
-    /// Time limit of one --exec run, e.g. 10s, 2s, 500ms.
+    /// CPU-time limit of one --exec run (user + system of all its
+    /// processes), e.g. 10s, 2s, 500ms; the wall clock stops a run that
+    /// sleeps or blocks at 3 times it (at least 5 s).
     #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
     pub(crate) timeout: Duration,
     /// Most output accepted from one --exec run, e.g. 1MiB, 64KiB, 4096.
@@ -161,7 +163,9 @@ pub(crate) struct BuildArgs {
     /// compiles in under 6 s, Template Haskell included).
     #[arg(long, value_name = "TIME", default_value = "30s", value_parser = parse_duration)]
     pub(crate) compile_timeout: Duration,
-    /// Time limit of one run of a part on a game, e.g. 10s, 500ms.
+    /// CPU-time limit of one run of a part on a game (user + system of all
+    /// its processes), e.g. 10s, 500ms; the wall clock stops a run that
+    /// sleeps or blocks at 3 times it (at least 5 s).
     #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
     pub(crate) timeout: Duration,
     /// Most output accepted from one run, e.g. 1MiB, 64KiB, 4096.
@@ -188,6 +192,10 @@ pub(crate) struct BuildArgs {
     /// parts' points, as base cases.
     #[arg(long)]
     pub(crate) edge_in_base: bool,
+    /// Stop running a part once N of its cases in a row timed out; its
+    /// other cases fail as not run (default: run every case).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) part_timeouts: Option<u16>,
 
     #[command(flatten)]
     pub(crate) sandbox: SandboxArgs,
@@ -202,6 +210,10 @@ pub(crate) struct SubmissionArgs {
     pub(crate) fixtures: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) build: BuildArgs,
+    /// Start no case after TIME from the start (e.g. 8m): the cases left
+    /// fail as not run, and what was graded is kept.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub(crate) budget: Option<Duration>,
     #[command(flatten)]
     pub(crate) report: ReportArgs,
 }

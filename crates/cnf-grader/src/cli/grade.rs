@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use crate::cli::submission::*;
-use cnf_grader::grade::discover::{Fixture, discover};
+use cnf_grader::grade::discover::Fixture;
 use cnf_grader::grade::exec::{ExecConfig, ExecSandbox, check_template, fill, named_files};
 use cnf_grader::grade::run::{GradeOptions, Runner, case_count, grade, select};
 use cnf_grader::model::case::{CaseReport, FailureKind, Totals};
@@ -45,12 +45,15 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
                     // Each part's program sees the files its own command
                     // names once {part} and {function} are filled in, not
                     // the rest of the working folder.
-                    let part_binds: [Vec<Bind>; 4] = std::array::from_fn(|i| {
-                        named_files(&fill(command, Function::ALL[i]), &here)
-                            .into_iter()
-                            .map(|p| Bind::new(p.clone(), p))
-                            .collect()
-                    });
+                    let part_binds: Vec<Vec<Bind>> = Function::ALL
+                        .iter()
+                        .map(|&f| {
+                            named_files(&fill(command, f), &here)
+                                .into_iter()
+                                .map(|p| Bind::new(p.clone(), p))
+                                .collect()
+                        })
+                        .collect();
                     for binds in &part_binds {
                         for bind in binds {
                             sandbox
@@ -96,8 +99,10 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         jobs: args.jobs.map(usize::from),
         runner,
         compare: args.compare,
+        part_timeouts: None,
+        deadline: None,
     };
-    let all = select(discover(&args.paths).map_err(|e| e.to_string())?, &options);
+    let all = select(discover_fixtures(&args.paths)?, &options);
     let entries = case_count(&all);
     if entries == 0 {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
@@ -132,17 +137,17 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
     };
     let bar = progress_bar(case_count(&fixtures), args.exec.is_some());
     let cases = match &options.runner {
-        Runner::InProcess => grade(&fixtures, &options, &|| bar.inc(1)),
+        Runner::InProcess => grade(&fixtures, &options, &|_| bar.inc(1)),
         Runner::Exec(config) => {
             // The first case of each part runs first: a command that cannot
             // run at all is refused then, not after the whole tree.
             let (probes, rest) = split_first_of_each_part(&fixtures);
-            let probed = grade(&probes, &options, &|| bar.inc(1)).map_err(|e| e.to_string())?;
+            let probed = grade(&probes, &options, &|_| bar.inc(1)).map_err(|e| e.to_string())?;
             if let Some(refusal) = cannot_run(&probed, config, &args) {
                 bar.finish_and_clear();
                 return Err(refusal);
             }
-            grade(&rest, &options, &|| bar.inc(1))
+            grade(&rest, &options, &|_| bar.inc(1))
                 .map(|others| in_run_order(&fixtures, probed, others))
         }
     }
@@ -263,8 +268,11 @@ fn cannot_run(probed: &[CaseReport], config: &ExecConfig, args: &GradeArgs) -> O
             ));
         }
         Some(s) => {
-            let files: Vec<String> = s.part_binds[usize::from(function.part() - 1)]
-                .iter()
+            let files: Vec<String> = s
+                .part_binds
+                .get(usize::from(function.part() - 1))
+                .into_iter()
+                .flatten()
                 .map(|b| b.host.display().to_string())
                 .collect();
             let ro: Vec<String> = args

@@ -10,7 +10,9 @@
 //! - `--canvas-assignment` needs `--csv-layout canvas`, and `--csv-layout`
 //!   needs `--csv`;
 //! - `--color always` colours only a human report on standard output, so
-//!   it is refused with `--output` and with any other `--format`.
+//!   it is refused with `--output` and with any other `--format`;
+//! - `grade --edge-in-base` changes only the score table, so it needs
+//!   `--points` (or `--format gradescope`, which always scores).
 //!
 //! Only flags typed on the command line count; defaults never do.
 
@@ -66,6 +68,13 @@ pub(crate) fn check_grade(args: &GradeArgs, given: Given<'_>) -> Result<(), Stri
              runs in the grader's process, with no time limit, output cap or sandbox; add \
              --exec COMMAND to grade a program, or leave {flag} out"
         ));
+    }
+    if given.has("edge_in_base") && !args.points && args.report.format != Format::Gradescope {
+        return Err(
+            "--edge-in-base does nothing without --points: it changes the score table only; \
+             add --points (or --format gradescope), or leave it out"
+                .to_owned(),
+        );
     }
     check_color(&args.report)
 }

@@ -159,3 +159,44 @@ pub(crate) fn report_date(no_times: bool) -> Result<Option<String>, String> {
     };
     Ok(Some(humantime::format_rfc3339_seconds(now).to_string()))
 }
+
+/// The one message for a path that does not exist (`what`: what to give
+/// instead, e.g. `the fixture folder`): the path, that a relative one is
+/// taken from the current folder (and that `fixtures/` is the default,
+/// when it is), and the fix.
+pub(crate) fn no_such_path(path: &std::path::Path, what: &str) -> String {
+    let relative = if path.is_relative() {
+        let here =
+            std::env::current_dir().map_or_else(|_| "?".to_owned(), |d| d.display().to_string());
+        let default = if path == std::path::Path::new("fixtures/") {
+            "; fixtures/ is the default"
+        } else {
+            ""
+        };
+        format!(" (relative to the current folder, {here}{default})")
+    } else {
+        String::new()
+    };
+    format!(
+        "{}: no such file or folder{relative}; give {what}",
+        cnf_grader::escape::path(path)
+    )
+}
+
+/// Fixtures found under `paths`, or the message for the first path that
+/// does not exist ([`no_such_path`]).
+pub(crate) fn discover_fixtures(
+    paths: &[std::path::PathBuf],
+) -> Result<Vec<cnf_grader::grade::discover::Fixture>, String> {
+    use cnf_grader::grade::discover::{DiscoverError, discover};
+    discover(paths).map_err(|e| match &e {
+        DiscoverError::Path { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
+            no_such_path(
+                path,
+                "the folder that holds the fixtures (NAME.cnf with NAME.FUNCTION.solution), \
+                 e.g. the project's fixtures/",
+            )
+        }
+        _ => e.to_string(),
+    })
+}

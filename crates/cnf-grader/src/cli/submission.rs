@@ -8,7 +8,7 @@ use crate::INTERRUPTED;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use cnf_grader::escape;
-use cnf_grader::grade::discover::{Fixture, check_outside, discover};
+use cnf_grader::grade::discover::{Fixture, check_outside};
 use cnf_grader::grade::run::{GradeOptions, case_count, select};
 use cnf_grader::model::class::StudentResult;
 use cnf_grader::model::points::Scoring;
@@ -26,16 +26,14 @@ use cnf_grader::submission::ghc::Ghc;
 use cnf_grader::submission::roster::Roster;
 use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::submission::{
-    ClassOptions, SubmissionOptions, WorkDir, class_members, grade_class, grade_submission,
+    Checkpoint, ClassOptions, SubmissionOptions, WorkDir, class_members, grade_class,
+    grade_submission,
 };
 use cnf_grader::write::bless::write_atomically;
 
 /// The fixtures to grade submissions on, or why there are none.
 pub(crate) fn submission_fixtures(paths: &[PathBuf]) -> Result<Vec<Fixture>, String> {
-    let fixtures = select(
-        discover(paths).map_err(|e| e.to_string())?,
-        &GradeOptions::default(),
-    );
+    let fixtures = select(discover_fixtures(paths)?, &GradeOptions::default());
     if case_count(&fixtures) == 0 {
         let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return Err(format!(
@@ -126,6 +124,9 @@ pub(crate) fn submission_setup(
         scoring: Scoring {
             edge_in_base: args.edge_in_base,
         },
+        part_timeouts: args.part_timeouts.map(usize::from),
+        deadline: None,
+        checkpoint: None,
     };
     Ok((options, work))
 }
@@ -156,6 +157,12 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
 /// Grades the submission and writes its report; `started` is when the
 /// command began (Gradescope's `execution_time` is the whole run's).
 fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitCode, String> {
+    if !args.dir.exists() {
+        return Err(no_such_path(
+            &args.dir,
+            "the folder with csce322assignment03part01.hs ... part04.hs",
+        ));
+    }
     if !args.dir.is_dir() {
         return Err(format!(
             "{}: not a folder (expected the folder with csce322assignment03part01.hs ... part04.hs)",
@@ -165,8 +172,23 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
     let fixtures = submission_fixtures(&args.fixtures)?;
     check_outside(&fixtures, &args.dir, "the submission").map_err(|e| e.to_string())?;
     let protected = protected_paths(&args.fixtures, &[args.report.output.as_deref()]);
-    let (options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
+    let (mut options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
+    options.deadline = args.budget.map(|budget| started + budget);
+    if let (Format::Gradescope, Some(path)) = (args.report.format, &args.report.output) {
+        // results.json is kept up to date as grading goes, so a run that is
+        // stopped (Gradescope's own limit) keeps what was earned.
+        let path = path.clone();
+        options.checkpoint = Some(Checkpoint(std::sync::Arc::new(move |report| {
+            let text = cnf_grader::report::gradescope::submission(report, started.elapsed());
+            let _ = write_atomically(&path, text.as_bytes());
+        })));
+    }
     let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
+    if matches!(args.report.format, Format::Gradescope) && args.report.output.is_some() {
+        // The instructor's view (the kit's standard output): where and how
+        // it was graded; the student's results.json leaves it out.
+        eprintln!("{}", report.provenance.line());
+    }
     let to_terminal = args.report.output.is_none() && matches!(args.report.format, Format::Human);
     let style = report_style(to_terminal, args.report.color);
     let name = args.dir.file_name().map_or_else(
@@ -194,6 +216,12 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
 }
 
 pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, String> {
+    if !args.root.exists() {
+        return Err(no_such_path(
+            &args.root,
+            "the class folder (one sub-folder per student)",
+        ));
+    }
     if !args.root.is_dir() {
         return Err(format!(
             "{}: not a folder (expected one sub-folder per student)",

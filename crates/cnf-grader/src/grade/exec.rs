@@ -1,5 +1,10 @@
-//! Running any program under test: one `sh -c COMMAND` per case, with a time
-//! limit, an output cap, and its standard error kept for the report. The
+//! Running any program under test: one `sh -c COMMAND` per case, with a
+//! CPU-time limit (the user + system time of the run's whole process tree,
+//! so a grade does not depend on how busy the machine is), a wall-clock
+//! backstop for a program that sleeps or blocks (3 times the CPU limit, at
+//! least 5 s: [`TimeLimits::cpu`]), an output cap, and its standard error
+//! kept for the report. Each case records the CPU and wall time its run
+//! used and which limit, if any, stopped it. The
 //! run loop itself (and the sandbox) is the `sandbox` crate's; this module
 //! fills in the command and runs it there, or plainly with `--no-sandbox`.
 //!
@@ -20,7 +25,7 @@ use std::time::Duration;
 
 use connect_core::Function;
 
-use crate::sandbox::{Bind, Sandbox};
+use crate::sandbox::{Bind, Sandbox, TimeLimits};
 
 pub use sandbox::{Outcome, RunResult as ExecResult, STDERR_KEPT};
 
@@ -29,7 +34,8 @@ pub use sandbox::{Outcome, RunResult as ExecResult, STDERR_KEPT};
 pub struct ExecConfig {
     /// The command template, with `{part}`, `{function}` and `{input}`.
     pub command: String,
-    /// The time limit of one run.
+    /// The CPU-time limit of one run (user + system of its whole process
+    /// tree); the wall clock stops it at [`TimeLimits::cpu`]'s backstop.
     pub timeout: Duration,
     /// The most bytes of standard output accepted.
     pub max_output: usize,
@@ -49,7 +55,8 @@ pub struct ExecSandbox {
     pub binds: Vec<Bind>,
     /// What the runs of each part (1 to 4) see besides `binds`: the files
     /// its own command names once `{part}` and `{function}` are filled in.
-    pub part_binds: [Vec<Bind>; 4],
+    /// (Index 0 is part 1; a missing entry adds nothing.)
+    pub part_binds: Vec<Vec<Bind>>,
     /// The working folder inside.
     pub chdir: PathBuf,
 }
@@ -76,13 +83,14 @@ impl ExecSandbox {
     ) -> std::io::Result<ExecResult> {
         let mut run = self.sandbox.run()?;
         let part = usize::from(function.part() - 1);
-        for bind in self.binds.iter().chain(&self.part_binds[part]) {
+        let own = self.part_binds.get(part).map_or(&[][..], Vec::as_slice);
+        for bind in self.binds.iter().chain(own) {
             run.bind(bind.clone());
         }
         run.chdir(&self.chdir);
         let inside = run.input(input)?;
         let command = substitute(template, function, &inside);
-        Ok(run.execute(&command, timeout, max_output))
+        Ok(run.execute_within(&command, TimeLimits::cpu(timeout), max_output))
     }
 }
 
@@ -206,7 +214,8 @@ pub fn run_command(command: &str, timeout: Duration, max_output: usize) -> ExecR
     run_command_in(command, None, timeout, max_output)
 }
 
-/// Runs `command` with `sh -c` under these limits, in `dir` when given,
+/// Runs `command` with `sh -c` under these limits (`timeout` of CPU time,
+/// the wall-clock backstop of [`TimeLimits::cpu`]), in `dir` when given,
 /// with the grader's rights (`--no-sandbox`).
 pub fn run_command_in(
     command: &str,
@@ -219,7 +228,7 @@ pub fn run_command_in(
         sh.current_dir(dir);
     }
     sh.arg("-c").arg(command);
-    sandbox::run_plain(sh, timeout, max_output)
+    sandbox::run_plain_within(sh, TimeLimits::cpu(timeout), max_output)
 }
 
 /// A signal's usual name, for the report.
@@ -340,20 +349,26 @@ mod tests {
             run_command("kill -SEGV $$", t, 1024).outcome,
             Outcome::Signalled(11)
         );
+        // A loop is stopped by its CPU time, a sleeper by the wall clock's
+        // backstop (5 s at least).
+        let r = run_command("while :; do :; done", Duration::from_millis(200), 1024);
+        assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Cpu));
+        assert!(r.usage.cpu >= Duration::from_millis(200), "{:?}", r.usage);
         let start = Instant::now();
         let r = run_command("sleep 1000", Duration::from_millis(200), 1024);
         assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Wall));
-        assert!(start.elapsed() < Duration::from_secs(5));
+        assert!(start.elapsed() >= sandbox::TimeLimits::WALL_FLOOR);
+        assert!(r.usage.cpu < Duration::from_millis(200), "{:?}", r.usage);
         assert_eq!(run_command("yes", t, 1 << 16).outcome, Outcome::OutputCap);
         // What a killed program said on standard error is kept.
         let r = run_command(
-            "echo waiting >&2; sleep 1000",
-            Duration::from_millis(500),
+            "echo waiting >&2; while :; do :; done",
+            Duration::from_millis(300),
             1024,
         );
         assert_eq!(
             (r.outcome, r.stderr.as_str()),
-            (Outcome::TimeLimit(sandbox::Clock::Wall), "waiting\n")
+            (Outcome::TimeLimit(sandbox::Clock::Cpu), "waiting\n")
         );
         let r = run_command("echo flooding >&2; yes", t, 1 << 16);
         assert_eq!(
@@ -386,11 +401,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pid_file = dir.path().join("pid");
         let command = format!(
-            "sleep 1000 & echo $! > {}; wait",
+            "(while :; do :; done) & echo $! > {}; wait",
             shell_quote(&pid_file.to_string_lossy())
         );
         let r = run_command(&command, Duration::from_millis(300), 1024);
-        assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Wall));
+        assert_eq!(r.outcome, Outcome::TimeLimit(sandbox::Clock::Cpu));
         let pid = std::fs::read_to_string(&pid_file).unwrap();
         let stat = Path::new("/proc").join(pid.trim()).join("stat");
         // The grandchild is gone (or a zombie about to be reaped by init).

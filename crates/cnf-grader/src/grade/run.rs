@@ -16,7 +16,7 @@
 //!   error are `SKIPPED` (with several jobs, which ones depends on timing);
 //! - each `.cnf` is read and parsed once for all its cases.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use connect_core::Function;
@@ -56,6 +56,12 @@ pub struct GradeOptions {
     pub runner: Runner,
     /// How an output is compared with its expected result.
     pub compare: Compare,
+    /// Stop running a part's cases once this many of them in a row timed
+    /// out: the rest are failed, not run ([`FailureKind::PartTimedOut`]).
+    pub part_timeouts: Option<usize>,
+    /// Start no case after this instant: the rest are failed, not run
+    /// ([`FailureKind::OverBudget`]).
+    pub deadline: Option<Instant>,
 }
 
 impl Default for GradeOptions {
@@ -67,8 +73,17 @@ impl Default for GradeOptions {
             jobs: None,
             runner: Runner::InProcess,
             compare: Compare::Exact,
+            part_timeouts: None,
+            deadline: None,
         }
     }
+}
+
+/// Each part's timeouts in a row, and whether it was stopped.
+#[derive(Default)]
+struct PartState {
+    in_a_row: [AtomicUsize; 4],
+    stopped: [AtomicBool; 4],
 }
 
 /// Keeps the fixtures and cases that `options` selects; fixtures left with
@@ -125,6 +140,8 @@ pub fn unpaired(fixture: &Fixture) -> CaseReport {
         hidden: fixture.hidden,
         relaxed: false,
         group: fixture.group,
+        usage: None,
+        stopped_by: None,
     }
 }
 
@@ -137,11 +154,12 @@ pub struct PoolError {
 }
 
 /// Runs every case of `fixtures` and returns their results in order;
-/// `progress` is called once per finished case, from any thread.
+/// `progress` is called once per finished case with its report, from any
+/// thread.
 pub fn grade(
     fixtures: &[Fixture],
     options: &GradeOptions,
-    progress: &(dyn Fn() + Sync),
+    progress: &(dyn Fn(&CaseReport) + Sync),
 ) -> Result<Vec<CaseReport>, PoolError> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(jobs) = options.jobs {
@@ -152,10 +170,11 @@ pub fn grade(
         message: e.to_string(),
     })?;
     let stop = AtomicBool::new(false);
+    let parts = PartState::default();
     let results: Vec<Vec<CaseReport>> = pool.install(|| {
         fixtures
             .par_iter()
-            .map(|fixture| grade_fixture(fixture, options, &stop, progress))
+            .map(|fixture| grade_fixture(fixture, options, &stop, &parts, progress))
             .collect()
     });
     Ok(results.into_iter().flatten().collect())
@@ -186,11 +205,13 @@ fn grade_fixture(
     fixture: &Fixture,
     options: &GradeOptions,
     stop: &AtomicBool,
-    progress: &(dyn Fn() + Sync),
+    parts: &PartState,
+    progress: &(dyn Fn(&CaseReport) + Sync),
 ) -> Vec<CaseReport> {
     if fixture.cases.is_empty() {
-        progress();
-        return vec![unpaired(fixture)];
+        let report = unpaired(fixture);
+        progress(&report);
+        return vec![report];
     }
     let started = Instant::now();
     let game = if options.fail_fast && stop.load(Ordering::Relaxed) {
@@ -200,11 +221,31 @@ fn grade_fixture(
     };
     let load_time = started.elapsed();
     let run = |case: &Case| {
+        let part = case
+            .function
+            .as_ref()
+            .ok()
+            .map(|f| usize::from(f.part() - 1));
         let report = match &game {
             _ if options.fail_fast && stop.load(Ordering::Relaxed) => {
                 blank(fixture, case, Status::Skipped, None)
             }
             None => blank(fixture, case, Status::Skipped, None),
+            Some(_) if part.is_some_and(|p| parts.stopped[p].load(Ordering::SeqCst)) => {
+                let in_a_row = options.part_timeouts.unwrap_or_default();
+                not_run(
+                    fixture,
+                    case,
+                    FailureKind::PartTimedOut,
+                    format!("not run: the part timed out on {in_a_row} cases in a row"),
+                )
+            }
+            Some(_) if options.deadline.is_some_and(|d| Instant::now() >= d) => not_run(
+                fixture,
+                case,
+                FailureKind::OverBudget,
+                "not run: the submission's time budget was spent".to_owned(),
+            ),
             Some(game) => {
                 let start = Instant::now();
                 let mut r = grade_case(fixture, case, game, &options.runner, options.compare);
@@ -215,7 +256,19 @@ fn grade_fixture(
         if matches!(report.status, Status::Fail | Status::Error) {
             stop.store(true, Ordering::Relaxed);
         }
-        progress();
+        if let (Some(p), Some(limit)) = (part, options.part_timeouts) {
+            match report.failure {
+                Some(FailureKind::Timeout) => {
+                    let n = parts.in_a_row[p].fetch_add(1, Ordering::SeqCst) + 1;
+                    if n >= limit {
+                        parts.stopped[p].store(true, Ordering::SeqCst);
+                    }
+                }
+                Some(FailureKind::PartTimedOut | FailureKind::OverBudget) => {}
+                _ => parts.in_a_row[p].store(0, Ordering::SeqCst),
+            }
+        }
+        progress(&report);
         report
     };
     match options.runner {
@@ -251,6 +304,8 @@ fn blank(fixture: &Fixture, case: &Case, status: Status, reason: Option<String>)
         hidden: fixture.hidden,
         relaxed: false,
         group: fixture.group,
+        usage: None,
+        stopped_by: None,
     }
 }
 
@@ -352,6 +407,10 @@ fn grade_case(
                     )
                 }
             };
+            report.usage = Some(crate::model::case::RunUsage {
+                cpu: result.usage.cpu,
+                wall: result.usage.wall,
+            });
             if !result.stderr.is_empty() {
                 let mut text = result.stderr;
                 if result.stderr_truncated {
@@ -420,15 +479,27 @@ fn grade_case(
                     );
                     return report;
                 }
-                Outcome::TimeLimit(_) => {
-                    fail(
-                        &mut report,
-                        FailureKind::Timeout,
-                        format!(
-                            "timed out after {} and was killed",
-                            crate::format::units::show_duration(config.timeout)
+                Outcome::TimeLimit(clock) => {
+                    let limits = crate::sandbox::TimeLimits::cpu(config.timeout);
+                    let (stopped_by, reason) = match clock {
+                        crate::sandbox::Clock::Cpu => (
+                            crate::model::case::Clock::Cpu,
+                            format!(
+                                "used more than {} of CPU time (--timeout) and was killed",
+                                crate::format::units::show_duration(limits.cpu)
+                            ),
                         ),
-                    );
+                        crate::sandbox::Clock::Wall => (
+                            crate::model::case::Clock::Wall,
+                            format!(
+                                "still running after {} of wall-clock time (the backstop for \
+                                 a program that sleeps or blocks) and was killed",
+                                crate::format::units::show_duration(limits.wall)
+                            ),
+                        ),
+                    };
+                    report.stopped_by = Some(stopped_by);
+                    fail(&mut report, FailureKind::Timeout, reason);
                     return report;
                 }
                 Outcome::OutputCap => {
@@ -512,7 +583,7 @@ mod tests {
                 jobs: Some(jobs),
                 ..GradeOptions::default()
             };
-            let mut cases = grade(&select(fixtures.clone(), &options), &options, &|| {}).unwrap();
+            let mut cases = grade(&select(fixtures.clone(), &options), &options, &|_| {}).unwrap();
             for c in &mut cases {
                 c.duration = Duration::ZERO;
             }

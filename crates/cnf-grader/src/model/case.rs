@@ -75,6 +75,26 @@ impl Group {
     }
 }
 
+/// Which time limit ended a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Clock {
+    /// The CPU time (user + system) of the run's processes together passed
+    /// `--timeout`.
+    Cpu,
+    /// The wall clock passed its backstop (a program that sleeps or blocks).
+    Wall,
+}
+
+/// What one run of a program used (`--exec` and submissions).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RunUsage {
+    /// CPU time (user + system) of its processes together.
+    pub cpu: Duration,
+    /// Wall-clock time from start to end (or kill).
+    pub wall: Duration,
+}
+
 /// Why a case failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -101,6 +121,12 @@ pub enum FailureKind {
     CompileError,
     /// The part's source file is missing from the submission.
     MissingPart,
+    /// Not run: the part had already timed out on that many cases in a row.
+    PartTimedOut,
+    /// Not run: the submission's time budget was spent.
+    OverBudget,
+    /// Not run (yet): grading stopped before this case, e.g. killed.
+    NotRun,
 }
 
 impl FailureKind {
@@ -114,6 +140,9 @@ impl FailureKind {
                 | FailureKind::CommandNotFound
                 | FailureKind::CompileError
                 | FailureKind::MissingPart
+                | FailureKind::PartTimedOut
+                | FailureKind::OverBudget
+                | FailureKind::NotRun
         )
     }
 }
@@ -148,6 +177,12 @@ pub struct CaseReport {
     /// Which score it counts toward.
     #[serde(default, skip_serializing_if = "Group::is_base")]
     pub group: Group,
+    /// What the program's run used (runs of a program only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<RunUsage>,
+    /// The time limit that ended the run, for a timeout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<Clock>,
 }
 
 /// Counts of each verdict.

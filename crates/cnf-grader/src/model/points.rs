@@ -298,6 +298,8 @@ mod tests {
             hidden: false,
             relaxed: false,
             group: Default::default(),
+            usage: None,
+            stopped_by: None,
         }
     }
 

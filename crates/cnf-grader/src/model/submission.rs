@@ -112,6 +112,8 @@ impl PartBuild {
             hidden: false,
             relaxed: false,
             group: crate::model::case::Group::Base,
+            usage: None,
+            stopped_by: None,
         }
     }
 }

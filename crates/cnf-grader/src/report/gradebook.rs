@@ -1,7 +1,9 @@
 //! A class's gradebook: one row per student with the points of each part,
 //! the total out of 100, the extra credit (out of 10, apart from the
 //! total), the edge cases passed of graded, and the number of failed
-//! tests, as a terminal table, CSV or JSON.
+//! tests, as a terminal table, CSV or JSON. The table shows the extra
+//! credit and edge columns only when the fixtures have such cases; CSV
+//! and JSON always have them, so a spreadsheet's columns never move.
 //!
 //! `failed` (`failed_cases` in CSV and JSON) and `cases` count tests as
 //! every report of the student does: each part's compilation is one test
@@ -55,11 +57,21 @@ pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
     if named {
         let _ = write!(out, "  {:<nw$}  {:<iw$}", "name", "id");
     }
-    let _ = writeln!(
+    // The extra-credit and edge columns only when the fixtures have such cases.
+    let extra = rows.iter().any(|r| r.extra_cases > 0);
+    let edges = rows.iter().any(|r| r.edge_cases > 0);
+    let _ = write!(
         out,
-        "  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  notes",
-        "part1", "part2", "part3", "part4", "total", "extra", "edge", "failed"
+        "  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}",
+        "part1", "part2", "part3", "part4", "total"
     );
+    if extra {
+        let _ = write!(out, "  {:>6}", "extra");
+    }
+    if edges {
+        let _ = write!(out, "  {:>6}", "edge");
+    }
+    let _ = writeln!(out, "  {:>6}  notes", "failed");
     for r in rows {
         let _ = write!(out, "{:<w$}", r.student);
         if named {
@@ -73,16 +85,19 @@ pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
         for p in r.parts {
             let _ = write!(out, "  {p:>6.2}");
         }
-        let edge = if r.edge_cases == 0 {
-            "-".to_owned()
-        } else {
-            format!("{}/{}", r.edge_passed, r.edge_cases)
-        };
-        let _ = write!(
-            out,
-            "  {:>6.2}  {:>6.2}  {:>6}  {:>6}",
-            r.total, r.extra_credit, edge, r.failed_cases
-        );
+        let _ = write!(out, "  {:>6.2}", r.total);
+        if extra {
+            let _ = write!(out, "  {:>6.2}", r.extra_credit);
+        }
+        if edges {
+            let edge = if r.edge_cases == 0 {
+                "-".to_owned()
+            } else {
+                format!("{}/{}", r.edge_passed, r.edge_cases)
+            };
+            let _ = write!(out, "  {edge:>6}");
+        }
+        let _ = write!(out, "  {:>6}", r.failed_cases);
         if !r.notes.is_empty() {
             let _ = write!(out, "  {}", r.notes.join("; "));
         }
@@ -332,9 +347,9 @@ mod tests {
         ];
         assert_eq!(
             table(&rows, None),
-            "student   part1   part2   part3   part4   total   extra    edge  failed  notes\n\
-             ann       20.00   20.00   30.00   30.00  100.00    0.00       -       0\n\
-             bo, jr    20.00   16.00    0.00   26.00   62.00    0.00       -       9  part 3 missing; x \"y\"\n"
+            "student   part1   part2   part3   part4   total  failed  notes\n\
+             ann       20.00   20.00   30.00   30.00  100.00       0\n\
+             bo, jr    20.00   16.00    0.00   26.00   62.00       9  part 3 missing; x \"y\"\n"
         );
         assert_eq!(
             csv(&rows),
@@ -356,9 +371,9 @@ mod tests {
         let rows = [ann, stray];
         assert_eq!(
             table(&rows, None),
-            "student  name      id     part1   part2   part3   part4   total   extra    edge  failed  notes\n\
-             ann      Lee, Ann  1001   20.00   20.00   30.00   30.00  100.00    0.00       -       0\n\
-             zed      -         -       0.00    0.00    0.00    0.00    0.00    0.00       -      20  not in the roster\n"
+            "student  name      id     part1   part2   part3   part4   total  failed  notes\n\
+             ann      Lee, Ann  1001   20.00   20.00   30.00   30.00  100.00       0\n\
+             zed      -         -       0.00    0.00    0.00    0.00    0.00      20  not in the roster\n"
         );
         assert_eq!(
             csv(&rows),

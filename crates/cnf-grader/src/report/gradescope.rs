@@ -37,7 +37,7 @@ use serde::Serialize;
 
 use crate::escape::{line as esc, text as esc_text};
 
-use crate::model::case::{CaseReport, Group, Status, Totals};
+use crate::model::case::{CaseReport, FailureKind, Group, Status, Totals};
 use crate::model::class::{Member, Outcome, StudentResult};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
@@ -189,6 +189,14 @@ pub fn gradescope(
         ));
     }
     output.push_str(&format!("; {}", Totals::of(cases).summary()));
+    if cases.iter().any(|c| {
+        matches!(
+            c.failure,
+            Some(FailureKind::PartTimedOut | FailureKind::OverBudget | FailureKind::NotRun)
+        )
+    }) {
+        output = format!("{LIMITED}\n{output}");
+    }
     if let Some(warning) = warning {
         output = format!("{}\n{output}", esc_text(warning));
     }
@@ -217,6 +225,12 @@ pub fn gradescope(
     text.push('\n');
     text
 }
+
+/// What a student is told when some tests were not run: the same fixed
+/// words whatever the limits were.
+pub const LIMITED: &str = "Some tests were not run: a part stops after several time-outs in a \
+     row, and grading has a time budget. The tests not run count as failed; the points you \
+     earned are kept.";
 
 /// Whether a case of `group` is among its part's tests.
 fn in_base(group: Group, edge_in_base: bool) -> bool {

@@ -92,6 +92,9 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
         if options.times && case.status != Status::Skipped {
             let pad = function_width - esc(&case.function).chars().count();
             let _ = write!(out, "{:pad$}  {}", "", show_duration(case.duration));
+            if let Some(usage) = case.usage {
+                let _ = write!(out, " (CPU {})", show_duration(usage.cpu));
+            }
         }
         out.push('\n');
     }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::escape::{line as esc, text as esc_text};
-use crate::model::case::{CaseReport, FailureKind, Group, Status, Totals};
+use crate::model::case::{CaseReport, Clock, FailureKind, Group, RunUsage, Status, Totals};
 use crate::model::compare::Compare;
 use crate::model::diff::Diff;
 use crate::model::points::Points;
@@ -44,6 +44,14 @@ struct JsonCase<'a> {
     relaxed: bool,
     #[serde(default, skip_serializing_if = "Group::is_base")]
     group: Group,
+    /// CPU time of the program's run (with times).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cpu_ms: Option<f64>,
+    /// Wall-clock time of the program's run alone (with times).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    wall_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stopped_by: Option<Clock>,
     /// Shard reports only: the place in the whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     seq: Option<usize>,
@@ -121,6 +129,11 @@ pub fn read_json(text: &str) -> Result<ReadReport, serde_json::Error> {
                         hidden: c.hidden,
                         relaxed: c.relaxed,
                         group: c.group,
+                        usage: c.cpu_ms.map(|cpu| RunUsage {
+                            cpu: Duration::from_secs_f64(cpu.max(0.0) / 1e3),
+                            wall: Duration::from_secs_f64(c.wall_ms.unwrap_or(0.0).max(0.0) / 1e3),
+                        }),
+                        stopped_by: c.stopped_by,
                     },
                 )
             })
@@ -158,6 +171,15 @@ pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
                 hidden: c.hidden,
                 relaxed: c.relaxed,
                 group: c.group,
+                cpu_ms: c
+                    .usage
+                    .filter(|_| options.times)
+                    .map(|u| (u.cpu.as_secs_f64() * 1e6).round() / 1e3),
+                wall_ms: c
+                    .usage
+                    .filter(|_| options.times)
+                    .map(|u| (u.wall.as_secs_f64() * 1e6).round() / 1e3),
+                stopped_by: c.stopped_by,
                 seq: options.shard.and_then(|(_, seqs)| seqs.get(i).copied()),
                 diff_data: options.shard.and(c.diff.clone()),
             })

@@ -114,6 +114,32 @@ pub struct SubmissionOptions {
     pub read_limits: ReadLimits,
     /// How the edge cases count (`--edge-in-base`).
     pub scoring: crate::model::points::Scoring,
+    /// Stop running a part after this many timeouts in a row.
+    pub part_timeouts: Option<usize>,
+    /// Start no case after this instant (a submission's time budget).
+    pub deadline: Option<std::time::Instant>,
+    /// Where a submission's report so far is saved as grading goes.
+    pub checkpoint: Option<Checkpoint>,
+}
+
+/// Saves a submission's report so far (e.g. Gradescope's `results.json`,
+/// so a run that is killed keeps what was earned); called from any thread.
+#[derive(Clone)]
+pub struct Checkpoint(
+    pub std::sync::Arc<dyn Fn(&crate::model::submission::SubmissionReport) + Send + Sync>,
+);
+
+impl Checkpoint {
+    /// Saves `report`.
+    pub fn save(&self, report: &crate::model::submission::SubmissionReport) {
+        (self.0)(report);
+    }
+}
+
+impl std::fmt::Debug for Checkpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Checkpoint")
+    }
 }
 
 impl SubmissionOptions {
@@ -145,8 +171,12 @@ impl SubmissionOptions {
             self.max_output,
             self.sandbox.as_ref().map(|s| &s.limits),
             self.read_limits
-        ) + &format!(" edge_in_base={}", self.scoring.edge_in_base)
-            + " compare="
+        ) + &format!(
+            " edge_in_base={} part_timeouts={:?} budget={}",
+            self.scoring.edge_in_base,
+            self.part_timeouts,
+            self.deadline.is_some()
+        ) + " compare="
             + self.compare.name()
     }
 }

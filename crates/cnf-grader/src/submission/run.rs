@@ -9,11 +9,11 @@ use std::time::Duration;
 use connect_core::Function;
 use rayon::prelude::*;
 
-use crate::grade::discover::Fixture;
 pub use crate::grade::discover::fixtures_digest;
+use crate::grade::discover::{Case, Fixture};
 use crate::grade::exec::{ExecConfig, ExecSandbox};
 use crate::grade::run::{GradeOptions, Runner, grade, not_run, unpaired};
-use crate::model::case::FailureKind;
+use crate::model::case::{CaseReport, FailureKind};
 use crate::model::points::points_compiled;
 use crate::model::provenance::Provenance;
 use crate::model::submission::BuildOutcome;
@@ -228,47 +228,88 @@ pub(crate) fn run_parts(
         jobs,
         runner: Runner::Exec(config),
         compare: options.compare,
+        part_timeouts: options.part_timeouts,
+        deadline: options.deadline,
     };
-    let mut ran = grade(&runnable, &grade_options, &|| {})
-        .map_err(|e| SubmissionError::Threads(e.to_string()))?
-        .into_iter();
-    let mut cases = Vec::new();
-    for fixture in fixtures {
-        if fixture.cases.is_empty() {
-            cases.push(unpaired(fixture));
-        }
-        for case in &fixture.cases {
-            match &case.function {
-                Ok(function) if !is_built(function) => {
-                    let part = function.part();
-                    let build = &builds[usize::from(part - 1)];
-                    let (kind, why) = match build.outcome {
-                        BuildOutcome::Missing { .. } => (FailureKind::MissingPart, "is missing"),
-                        BuildOutcome::Refused(_) => (
-                            FailureKind::MissingPart,
-                            "was not submitted (it was not read)",
-                        ),
-                        _ => (FailureKind::CompileError, "did not compile"),
-                    };
-                    let reason = format!("not run: {} {why}", part_file(part));
-                    cases.push(not_run(fixture, case, kind, reason));
+    // The cases of the parts that did not build, and the place of every
+    // other case in the report.
+    let assemble = |take: &mut dyn FnMut(&Fixture, &Case) -> Option<CaseReport>| {
+        let mut cases = Vec::new();
+        for fixture in fixtures {
+            if fixture.cases.is_empty() {
+                cases.push(unpaired(fixture));
+            }
+            for case in &fixture.cases {
+                match &case.function {
+                    Ok(function) if !is_built(function) => {
+                        let part = function.part();
+                        let build = &builds[usize::from(part - 1)];
+                        let (kind, why) = match build.outcome {
+                            BuildOutcome::Missing { .. } => {
+                                (FailureKind::MissingPart, "is missing")
+                            }
+                            BuildOutcome::Refused(_) => (
+                                FailureKind::MissingPart,
+                                "was not submitted (it was not read)",
+                            ),
+                            _ => (FailureKind::CompileError, "did not compile"),
+                        };
+                        let reason = format!("not run: {} {why}", part_file(part));
+                        cases.push(not_run(fixture, case, kind, reason));
+                    }
+                    _ => cases.extend(take(fixture, case)),
                 }
-                _ => cases.extend(ran.next()),
             }
         }
-    }
-    let points = points_compiled(&cases, built, options.scoring);
-    Ok(SubmissionReport {
-        dir: prepared.dir,
-        refused: prepared.read.refused,
-        nested: prepared.read.nested,
-        scattered: prepared.read.scattered,
+        cases
+    };
+    let report_of = |cases: Vec<CaseReport>| SubmissionReport {
+        dir: prepared.dir.clone(),
+        refused: prepared.read.refused.clone(),
+        nested: prepared.read.nested.clone(),
+        scattered: prepared.read.scattered.clone(),
         own_helpers: prepared.own_helpers,
-        builds,
+        builds: builds.clone(),
+        points: points_compiled(&cases, built, options.scoring),
         cases,
-        points,
         sandboxed: prepared.sandbox.is_some(),
         compare: options.compare,
         provenance: provenance.clone(),
-    })
+    };
+    // With a checkpoint, what is earned is kept as grading goes: first the
+    // compilations (every case not run yet), then after each case.
+    let done: std::sync::Mutex<std::collections::HashMap<(String, String), CaseReport>> =
+        Default::default();
+    let partial = |done: &std::collections::HashMap<(String, String), CaseReport>| {
+        report_of(assemble(&mut |fixture, case| {
+            let key = (
+                fixture.cnf.to_string_lossy().into_owned(),
+                case.solution.to_string_lossy().into_owned(),
+            );
+            Some(done.get(&key).cloned().unwrap_or_else(|| {
+                not_run(
+                    fixture,
+                    case,
+                    FailureKind::NotRun,
+                    "not run: grading stopped before this case".to_owned(),
+                )
+            }))
+        }))
+    };
+    if let Some(checkpoint) = &options.checkpoint {
+        checkpoint.save(&partial(&Default::default()));
+    }
+    let progress = |case: &CaseReport| {
+        if let Some(checkpoint) = &options.checkpoint
+            && let Ok(mut done) = done.lock()
+        {
+            done.insert((case.fixture.clone(), case.solution.clone()), case.clone());
+            checkpoint.save(&partial(&done));
+        }
+    };
+    let mut ran = grade(&runnable, &grade_options, &progress)
+        .map_err(|e| SubmissionError::Threads(e.to_string()))?
+        .into_iter();
+    let cases = assemble(&mut |_, _| ran.next());
+    Ok(report_of(cases))
 }

@@ -292,6 +292,8 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
                 hidden,
                 relaxed: false,
                 group: Default::default(),
+                usage: None,
+                stopped_by: None,
             });
         }
     }

@@ -12,18 +12,17 @@ use test_support::{Cli, Run};
 /// `cnf-grader grade --exec` on the fixture tree, the part binaries run by
 /// `tests/data/exec/SCRIPT.sh`, in the sandbox where bubblewrap works.
 fn grade_exec(script: &str, extra: &[&str]) -> Cli {
+    grade_exec_timed(script, "1s", extra).arg("--no-times")
+}
+
+/// [`grade_exec`] with this `--timeout`, and the times in the report.
+fn grade_exec_timed(script: &str, timeout: &str, extra: &[&str]) -> Cli {
     let part_dir = Path::new(env!("CARGO_BIN_EXE_part01"))
         .parent()
         .expect("binary folder")
         .to_owned();
     Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
-        .args([
-            "grade",
-            "tests/data/exec-tree",
-            "--no-times",
-            "--timeout",
-            "1s",
-        ])
+        .args(["grade", "tests/data/exec-tree", "--timeout", timeout])
         .arg("--exec")
         .arg(format!(
             "PART_BIN_DIR={} sh tests/data/exec/{script}.sh {{part}} {{input}}",
@@ -59,6 +58,11 @@ const CASES: [&str; 4] = [
 
 /// Checks that every case failed with `reason` and the run took < 5 s.
 fn assert_all_fail(script: &str, reason: &str, extra: &[&str]) -> String {
+    assert_all_fail_within(script, reason, extra, Duration::from_secs(5))
+}
+
+/// Checks that every case failed with `reason` and the run took < `limit`.
+fn assert_all_fail_within(script: &str, reason: &str, extra: &[&str], limit: Duration) -> String {
     let run = grade_exec(script, extra).run();
     let report = report_of(&run);
     for f in CASES {
@@ -71,7 +75,7 @@ fn assert_all_fail(script: &str, reason: &str, extra: &[&str]) -> String {
     assert!(report.ends_with("\n0 passed, 4 failed\n"), "{report}");
     run.code(1);
     let took = run.elapsed;
-    assert!(took < Duration::from_secs(5), "{script} took {took:?}");
+    assert!(took < limit, "{script} took {took:?}");
     report
 }
 
@@ -116,12 +120,46 @@ fn a_crash_is_named_with_its_signal_and_stderr_is_kept() {
 
 #[test]
 fn a_program_that_never_ends_times_out() {
-    // Four jobs so the four one-second timeouts overlap.
-    assert_all_fail(
+    // Four jobs so the four limits overlap. A sleeper uses no CPU time:
+    // the wall clock's backstop (3 x 1 s, at least 5 s) stops it.
+    assert_all_fail_within(
         "hang",
-        "timed out after 1s and was killed",
+        "still running after 5s of wall-clock time (the backstop for a program that sleeps \
+         or blocks) and was killed",
         &["--jobs", "4"],
+        Duration::from_secs(15),
     );
+    // A loop is stopped by the CPU-time limit itself, and each case
+    // records the CPU and wall time it used and which limit stopped it, as
+    // data. 300 ms of CPU time against a wall backstop of 5 s: the loop
+    // reaches the CPU limit first even on a busy machine.
+    let run = grade_exec_timed("spin", "300ms", &["--jobs", "1", "--format", "json"]).run();
+    run.code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&run.stdout_bytes).unwrap();
+    let cases = doc["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    for case in cases {
+        assert_eq!(case["failure"], "timeout", "{case}");
+        assert_eq!(case["stopped_by"], "cpu", "{case}");
+        assert_eq!(
+            case["reason"],
+            "used more than 300ms of CPU time (--timeout) and was killed"
+        );
+        let cpu = case["cpu_ms"].as_f64().unwrap();
+        let wall = case["wall_ms"].as_f64().unwrap();
+        // Killed once past 300 ms of CPU time (measured every 50 ms).
+        assert!((300.0..2000.0).contains(&cpu), "{case}");
+        assert!(wall >= cpu * 0.9, "{case}");
+    }
+    // --no-times leaves the times out, not the limit that stopped the run.
+    let run = grade_exec_timed("spin", "300ms", &["--jobs", "1", "--format", "json"])
+        .arg("--no-times")
+        .run();
+    let doc: serde_json::Value = serde_json::from_slice(&run.stdout_bytes).unwrap();
+    for case in doc["cases"].as_array().unwrap() {
+        assert_eq!(case["stopped_by"], "cpu", "{case}");
+        assert!(case.get("cpu_ms").is_none(), "{case}");
+    }
 }
 
 #[test]

@@ -368,9 +368,88 @@ fn usage_errors_exit_2() {
         out.code(2).stdout_is("");
         assert!(!out.stderr_bytes.is_empty(), "{}", out.describe());
     }
+    let here = std::env::current_dir().unwrap();
     grader(&["grade", "no/such/dir"])
         .run()
-        .stderr_is("error: no/such/dir: No such file or directory (os error 2)\n");
+        .code(2)
+        .stderr_is(&format!(
+            "error: no/such/dir: no such file or folder (relative to the current folder, {}); give \
+         the folder that holds the fixtures (NAME.cnf with NAME.FUNCTION.solution), e.g. the \
+         project's fixtures/\n",
+            here.display()
+        ));
+}
+
+/// A missing path reads the same in every subcommand: the path, that a
+/// relative one is taken from the current folder (and that `fixtures/` is
+/// the default), and what to give instead.
+#[test]
+fn a_missing_path_reads_the_same_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let here = tmp.path().canonicalize().unwrap();
+    let in_tmp = |args: &[&str]| grader(args).current_dir(&here).run();
+    let relative = format!("(relative to the current folder, {})", here.display());
+    in_tmp(&["grade"]).code(2).stderr_is(&format!(
+        "error: fixtures/: no such file or folder {}; fixtures/ is the default); give the folder \
+         that holds the fixtures (NAME.cnf with NAME.FUNCTION.solution), e.g. the project's \
+         fixtures/\n",
+        relative.trim_end_matches(')')
+    ));
+    in_tmp(&["grade", "nosuch"]).code(2).stderr_starts(&format!(
+        "error: nosuch: no such file or folder {relative}; give the folder that holds the fixtures"
+    ));
+    in_tmp(&["submissions", "nosuch", "fixtures"])
+        .code(2)
+        .stderr_is(&format!(
+            "error: nosuch: no such file or folder {relative}; give the class folder (one \
+             sub-folder per student)\n"
+        ));
+    in_tmp(&["submission", "nosuch"])
+        .code(2)
+        .stderr_is(&format!(
+            "error: nosuch: no such file or folder {relative}; give the folder with \
+         csce322assignment03part01.hs ... part04.hs\n"
+        ));
+    std::fs::create_dir(here.join("class")).unwrap();
+    in_tmp(&["submissions", "class", "nosuch"])
+        .code(2)
+        .stderr_starts(&format!("error: nosuch: no such file or folder {relative}; give the folder that holds the fixtures"));
+}
+
+/// `--points` with `--format junit` puts the score table in the report's
+/// properties; it is never ignored.
+#[test]
+fn junit_carries_the_points() {
+    let without = grader(&["grade", "../../fixtures", "--format", "junit", "--no-times"]).run();
+    without.stdout_lacks("points.");
+    let with = grader(&[
+        "grade",
+        "../../fixtures",
+        "--format",
+        "junit",
+        "--no-times",
+        "--points",
+    ])
+    .run();
+    with.code(0)
+        .stdout_has("<property name=\"points.part3\" value=\"30.00/30\"/>")
+        .stdout_has("<property name=\"points.total\" value=\"100.00/100\"/>")
+        .stdout_has("<property name=\"points.extra_credit\" value=\"10.00/10\"/>")
+        .stdout_has("<property name=\"points.edge\" value=\"16/16 passed, not counted\"/>");
+}
+
+/// `grade --help` describes --compare, not only byte for byte.
+#[test]
+fn grade_help_names_the_comparison_modes() {
+    grader(&["grade", "--help"])
+        .run()
+        .code(0)
+        .stdout_has("its .solution file (byte for byte, or as --compare says)")
+        .stdout_lacks("file byte for byte");
+    grader(&["help"])
+        .run()
+        .code(0)
+        .stdout_lacks("compare with its .solution file byte for byte");
 }
 
 /// The date every report records: the clock, or `SOURCE_DATE_EPOCH`
@@ -422,4 +501,31 @@ fn every_format_records_the_date_unless_no_times() {
             .code(2)
             .stderr_starts(&format!("error: SOURCE_DATE_EPOCH=\"{bad}\": not a date"));
     }
+}
+
+/// `--edge-in-base` counts the edge cases in their parts' points, and is
+/// refused where there are no points to change.
+#[test]
+fn edge_cases_count_in_the_base_only_when_asked() {
+    grader(&["grade", "../../fixtures", "--edge-in-base"])
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_starts("error: --edge-in-base does nothing without --points");
+    let apart = grader(&["grade", "../../fixtures", "--points", "--no-times"]).run();
+    apart
+        .code(0)
+        .stdout_has("3     manyPlayersOneMove          10/10  (15/15) 20.00/20      30.00/30\n")
+        .stdout_has("(16/16)  not counted in the total\n");
+    grader(&[
+        "grade",
+        "../../fixtures",
+        "--points",
+        "--no-times",
+        "--edge-in-base",
+    ])
+    .run()
+    .code(0)
+    .stdout_has("3     manyPlayersOneMove          10/10  (23/23) 20.00/20      30.00/30\n")
+    .stdout_has("(16/16)  counted in the parts above\n");
 }

@@ -421,3 +421,182 @@ fn a_student_whose_files_are_in_a_folder_is_graded_and_execution_time_is_the_wal
         "{reported} s against {wall:.2} s"
     );
 }
+
+/// A part that compiles and never ends: it reads the game as the course's
+/// template does, then counts for ever in constant memory.
+fn looping_part(function: &str) -> String {
+    format!(
+        "-- Compiles, then loops for ever ({function}).\n\
+         import Prelude\n\
+         import System.Environment ( getArgs )\n\
+         import Data.List\n\
+         import Helpers\n\
+         \n\
+         count :: Int -> Int\n\
+         count n = if n < 0 then n else count (n + 1)\n\
+         \n\
+         main = do\n\
+         \x20    args <- getArgs\n\
+         \x20    filename <- readFile (head args)\n\
+         \x20    (game,moves) <- readConnectFourFile filename\n\
+         \x20    print \"Result\"\n\
+         \x20    print (count (length game + length moves))\n"
+    )
+}
+
+/// A fake root whose submission's four parts compile and loop for ever,
+/// graded on the project's own fixtures (26 cases a part and more).
+fn looping_root() -> tempfile::TempDir {
+    let root = fake_root_in(None, None);
+    let fx = root.path().join("source/fixtures");
+    fs::remove_dir_all(&fx).unwrap();
+    copy_tree(&manifest().join("../../fixtures"), &fx);
+    let functions = [
+        "onePlayerOneMove",
+        "onePlayerManyMoves",
+        "manyPlayersOneMove",
+        "manyPlayersManyMoves",
+    ];
+    for (i, function) in functions.iter().enumerate() {
+        fs::write(
+            root.path()
+                .join(format!("submission/csce322assignment03part{:02}.hs", i + 1)),
+            looping_part(function),
+        )
+        .unwrap();
+    }
+    root
+}
+
+/// Copies the fixture files (`.cnf`, `.solution`) of `from` into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.file_type().unwrap().is_dir() {
+            if name != "tools" {
+                copy_tree(&e.path(), &to.join(&name));
+            }
+        } else if name.ends_with(".cnf") || name.ends_with(".solution") {
+            fs::copy(e.path(), to.join(&name)).unwrap();
+        }
+    }
+}
+
+/// The tests of a results.json whose name starts with `prefix`.
+fn tests_named<'a>(doc: &'a serde_json::Value, prefix: &str) -> Vec<&'a serde_json::Value> {
+    doc["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["name"].as_str().unwrap().starts_with(prefix))
+        .collect()
+}
+
+#[test]
+fn a_submission_that_loops_keeps_its_compilation_points_within_the_budget() {
+    if !test_support::require(
+        "a_submission_that_loops_keeps_its_compilation_points_within_the_budget",
+        &[test_support::Tool::Ghc, test_support::Tool::Bwrap],
+    ) {
+        return;
+    }
+    let root = looping_root();
+    let started = Instant::now();
+    let out = kit(root.path())
+        .env("CNF_GRADER_ARGS", "--timeout 1s")
+        .timeout(Duration::from_secs(600))
+        .run();
+    out.code(0);
+    let took = started.elapsed();
+    let doc = results(root.path());
+    // The four compilations' 40 points, and nothing else.
+    assert_eq!(doc["score"], 40.0, "{doc}");
+    for part in 1..=4 {
+        let compile = tests_named(&doc, &format!("Part {part} ("));
+        assert_eq!(compile.len(), 1);
+        assert_eq!(compile[0]["status"], "passed");
+        assert_eq!(compile[0]["score"], 10.0);
+        let cases = tests_named(&doc, &format!("Part {part}: "));
+        let timed_out = cases
+            .iter()
+            .filter(|t| {
+                // The CPU limit, or on a very busy machine the wall clock's.
+                let output = t["output"].as_str().unwrap();
+                output.starts_with("used more than 1s of CPU time")
+                    || output.starts_with("still running after 5s of wall-clock time")
+            })
+            .count();
+        let not_run = cases
+            .iter()
+            .filter(|t| {
+                t["output"].as_str().unwrap() == "not run: the part timed out on 3 cases in a row"
+            })
+            .count();
+        // Three time-outs in a row stop the part; cases already under way
+        // then still end. Every other case is not run.
+        assert!(timed_out >= 3, "part {part}: {timed_out} time-outs");
+        assert_eq!(timed_out + not_run, cases.len(), "part {part}");
+        assert!(not_run >= cases.len() - 8, "part {part}: {not_run} not run");
+    }
+    let output = doc["output"].as_str().unwrap();
+    assert!(
+        output.starts_with("Some tests were not run: a part stops"),
+        "{output}"
+    );
+    // The student reads no provenance; the instructor's stdout has it.
+    assert!(
+        !output.contains("sandbox") && !output.contains("cnf-grader"),
+        "{output}"
+    );
+    assert!(
+        doc["extra_data"]["provenance"]["sandbox"].is_string(),
+        "{doc}"
+    );
+    out.stdout_has("cnf-grader ");
+    // The default budget is 8 minutes; a loop costs 3 time-outs a part.
+    assert!(took < Duration::from_secs(480), "took {took:?}");
+}
+
+#[test]
+fn a_kit_stopped_mid_run_keeps_what_was_graded() {
+    if !test_support::require(
+        "a_kit_stopped_mid_run_keeps_what_was_graded",
+        &[test_support::Tool::Ghc, test_support::Tool::Bwrap],
+    ) {
+        return;
+    }
+    let root = looping_root();
+    let mut child = kit(root.path())
+        .env("CNF_GRADER_ARGS", "--timeout 2s")
+        .spawn_quiet();
+    // Wait for the first save (after the compilations), then stop the kit
+    // as Gradescope's timeout does.
+    let file = root.path().join("results/results.json");
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while !file.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(file.exists(), "no results.json after 300 s");
+    std::thread::sleep(Duration::from_millis(500));
+    Cli::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .run()
+        .code(0);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143));
+    let doc = results(root.path());
+    assert_eq!(doc["score"], 40.0, "{doc}");
+    let not_reached = tests_named(&doc, "Part ")
+        .into_iter()
+        .filter(|t| t["output"] == "not run: grading stopped before this case")
+        .count();
+    assert!(not_reached > 0, "{doc}");
+    assert!(
+        doc["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("Some tests were not run"),
+        "{doc}"
+    );
+}

@@ -53,6 +53,8 @@ fn hostile_case(hidden: bool) -> CaseReport {
         hidden,
         relaxed: false,
         group: Default::default(),
+        usage: None,
+        stopped_by: None,
     }
 }
 
