@@ -64,11 +64,10 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut game = setup(&args)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let mut computer = Computer::new(level(args.level), seed);
-    // The perfect player and the hint solve with the book --book or
-    // --no-book names (else the built-in one, made when first needed).
-    let chosen = args.book.book.is_some() || args.book.no_book;
+    // The perfect player and the hint of a two-player game solve with the
+    // book, table and threads asked for (by default the built-in book).
     if let Ok(size) = connect_core::solve::Size::new(game.board().width(), game.board().height())
-        && chosen
+        && game.players() == 2
     {
         computer.set_solver(crate::solver(size, &args.book)?);
     }
