@@ -4,10 +4,15 @@
 
 use std::fmt::Debug;
 use std::ops::{Add, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// An unsigned integer used as a set of cells.
 pub(crate) trait Bits:
     Copy
+    + Send
+    + Sync
+    + 'static
     + Eq
     + Ord
     + Debug
@@ -25,8 +30,12 @@ pub(crate) trait Bits:
     const ZERO: Self;
     /// The set holding bit 0.
     const ONE: Self;
-    /// One transposition-table slot: a key, its stored byte and a move.
-    type Slot: Copy + Default + Send;
+    /// One transposition-table slot (a key, its stored byte and a move),
+    /// which threads searching together read and write without locks.
+    type Slot: Default + Send + Sync;
+    /// Whether a slot is written in one store, so that threads can share
+    /// a table without ever reading half of one entry and half of another.
+    const ATOMIC: bool;
 
     /// `self << n`, or empty when `n` is the width or more.
     fn shl(self, n: u32) -> Self;
@@ -40,10 +49,12 @@ pub(crate) trait Bits:
     fn hash(self) -> u64;
     /// A slot holding `key`, the non-zero byte `value` and `mv` (a column
     /// + 1, or 0 for none).
-    fn slot(key: Self, value: u8, mv: u8) -> Self::Slot;
+    fn store(slot: &Self::Slot, key: Self, value: u8, mv: u8);
     /// The byte and move stored with `key` in `slot`, or `(0, 0)` when the
     /// slot holds another key.
-    fn entry(slot: Self::Slot, key: Self) -> (u8, u8);
+    fn entry(slot: &Self::Slot, key: Self) -> (u8, u8);
+    /// Empties a slot.
+    fn reset(slot: &Self::Slot);
 }
 
 /// Whether a board of `bits` bits, `w` columns and height `h` runs on `u64`.
@@ -57,10 +68,16 @@ const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 /// shift of the search, `3·(h + 2)` at most, below 64 (see
 /// [`fits_u64`]): a shift is then one instruction.
 impl Bits for u64 {
+    #[inline(always)]
+    fn reset(slot: &AtomicU64) {
+        slot.store(0, Relaxed);
+    }
+
     const ZERO: Self = 0;
     const ONE: Self = 1;
     /// The key in the high 52 bits, the move in the next 4, the value in the low byte.
-    type Slot = u64;
+    type Slot = AtomicU64;
+    const ATOMIC: bool = true;
 
     #[inline(always)]
     fn shl(self, n: u32) -> Self {
@@ -90,11 +107,15 @@ impl Bits for u64 {
         self.wrapping_mul(MIX)
     }
     #[inline(always)]
-    fn slot(key: Self, value: u8, mv: u8) -> u64 {
-        (key << 12) | (u64::from(mv) << 8) | u64::from(value)
+    fn store(slot: &AtomicU64, key: Self, value: u8, mv: u8) {
+        slot.store(
+            (key << 12) | (u64::from(mv) << 8) | u64::from(value),
+            Relaxed,
+        );
     }
     #[inline(always)]
-    fn entry(slot: u64, key: Self) -> (u8, u8) {
+    fn entry(slot: &AtomicU64, key: Self) -> (u8, u8) {
+        let slot = slot.load(Relaxed);
         if slot >> 12 == key {
             (slot as u8, (slot >> 8) as u8 & 0xf)
         } else {
@@ -104,9 +125,18 @@ impl Bits for u64 {
 }
 
 impl Bits for u128 {
+    #[inline(always)]
+    fn reset(slot: &[AtomicU64; 3]) {
+        for w in slot {
+            w.store(0, Relaxed);
+        }
+    }
+
     const ZERO: Self = 0;
     const ONE: Self = 1;
-    type Slot = (u128, u8, u8);
+    /// The key's halves and `value | mv << 8`.
+    type Slot = [AtomicU64; 3];
+    const ATOMIC: bool = false;
 
     #[inline(always)]
     fn shl(self, n: u32) -> Self {
@@ -128,13 +158,17 @@ impl Bits for u128 {
         ((self as u64) ^ ((self >> 64) as u64).wrapping_mul(MIX).rotate_left(29)).wrapping_mul(MIX)
     }
     #[inline(always)]
-    fn slot(key: Self, value: u8, mv: u8) -> (u128, u8, u8) {
-        (key, value, mv)
+    fn store(slot: &[AtomicU64; 3], key: Self, value: u8, mv: u8) {
+        slot[0].store(key as u64, Relaxed);
+        slot[1].store((key >> 64) as u64, Relaxed);
+        slot[2].store(u64::from(value) | u64::from(mv) << 8, Relaxed);
     }
     #[inline(always)]
-    fn entry(slot: (u128, u8, u8), key: Self) -> (u8, u8) {
-        if slot.0 == key {
-            (slot.1, slot.2)
+    fn entry(slot: &[AtomicU64; 3], key: Self) -> (u8, u8) {
+        let stored = u128::from(slot[0].load(Relaxed)) | u128::from(slot[1].load(Relaxed)) << 64;
+        if stored == key {
+            let v = slot[2].load(Relaxed);
+            (v as u8, (v >> 8) as u8)
         } else {
             (0, 0)
         }

@@ -104,8 +104,32 @@ impl Solver {
 
     /// [`Solver::new`] without a book: every position is searched.
     pub fn without_book(size: Size) -> Solver {
-        let bits = if size.bits() >= 40 { 24 } else { 18 };
-        Solver::with_table_bits(size, bits)
+        if size.bits() >= 40 {
+            Solver::with_table_mb(size, Solver::DEFAULT_TABLE_MB)
+        } else {
+            Solver::with_table_bits(size, 18)
+        }
+    }
+
+    /// The table size of [`Solver::new`] on boards from 7 × 6 up, in MiB.
+    pub const DEFAULT_TABLE_MB: usize = 64;
+
+    /// A solver without a book whose table takes at most `mb` MiB (the
+    /// largest power of two of entries that fits, at least 2^10).
+    pub fn with_table_mb(size: Size, mb: usize) -> Solver {
+        let slot = if bits::fits_u64(size.bits(), size.width(), size.height()) {
+            8
+        } else {
+            24
+        };
+        let entries = (mb.saturating_mul(1 << 20) / slot).max(1);
+        Solver::with_table_bits(size, entries.ilog2())
+    }
+
+    /// Searches with `threads` threads sharing the table (Lazy SMP); 1 by
+    /// default. Boards of more than 52 bits keep one thread.
+    pub fn set_threads(&mut self, threads: usize) {
+        with_engine!(self, e, e.set_threads(threads))
     }
 
     /// A solver whose table has 2^`log_size` entries (10 to 30).

@@ -5,6 +5,10 @@
 //! were empty, scores `(e + 1) / 2`, a loss the negative, a draw 0: the
 //! public score of [`super`], Pascal Pons's convention.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
+
 use super::bits::Bits;
 use super::position::Size;
 
@@ -127,15 +131,18 @@ const fn const_bottom(w: u32, h: u32) -> u128 {
     m
 }
 
-/// A direct-mapped transposition table, always replacing, holding the full key.
-struct Table<B: Bits> {
+/// A direct-mapped transposition table, always replacing, holding the full
+/// key; threads searching together share one (Lazy SMP).
+pub(crate) struct Table<B: Bits> {
     slots: Vec<B::Slot>,
     shift: u32,
 }
 
 impl<B: Bits> Table<B> {
     fn new(log_size: u32) -> Table<B> {
-        let slots = vec![B::Slot::default(); 1 << log_size];
+        let slots: Vec<B::Slot> = (0..1usize << log_size)
+            .map(|_| B::Slot::default())
+            .collect();
         huge_pages(&slots);
         Table {
             slots,
@@ -151,17 +158,16 @@ impl<B: Bits> Table<B> {
     /// The byte and move (column + 1, 0 for none) stored for `key`.
     #[inline(always)]
     fn get(&self, key: B) -> (u8, u8) {
-        B::entry(self.slots[self.index(key)], key)
+        B::entry(&self.slots[self.index(key)], key)
     }
 
     #[inline(always)]
-    fn put(&mut self, key: B, value: u8, mv: u8) {
-        let i = self.index(key);
-        self.slots[i] = B::slot(key, value, mv);
+    fn put(&self, key: B, value: u8, mv: u8) {
+        B::store(&self.slots[self.index(key)], key, value, mv);
     }
 
-    fn clear(&mut self) {
-        self.slots.fill(B::Slot::default());
+    fn clear(&self) {
+        self.slots.iter().for_each(B::reset);
     }
 }
 
@@ -246,20 +252,71 @@ impl<const N: usize> Sorter<N> {
 /// (`W`, `H`: a size fixed at compile time, or 0).
 pub(crate) struct Engine<B: Bits, const W: u32, const H: u32, const N: usize> {
     pub(crate) geo: Geometry<B, W, H>,
-    table: Table<B>,
+    table: Arc<Table<B>>,
     symmetric: bool,
     pub(crate) nodes: u64,
+    /// Threads searching each root together, this one included.
+    threads: usize,
+    /// Set when a helper thread is to give up (`None` for the main one).
+    stop: Option<Arc<AtomicBool>>,
+    /// A helper's random state for jitter in its move order (0: none).
+    jitter: u64,
+    /// Empty cells at the root being searched.
+    root_empty: i32,
 }
+
+/// How many plies below the root a helper thread's move order is jittered.
+const JITTER_PLIES: i32 = 8;
 
 impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
     pub(crate) fn new(size: Size, log_table: u32) -> Engine<B, W, H, N> {
         assert!(size.width() <= N);
         Engine {
             geo: Geometry::new(size),
-            table: Table::new(log_table),
+            table: Arc::new(Table::new(log_table)),
             symmetric: true,
             nodes: 0,
+            threads: 1,
+            stop: None,
+            jitter: 0,
+            root_empty: 0,
         }
+    }
+
+    /// Searches each root with `threads` threads sharing the table (boards
+    /// whose table slots are written in one store; others keep one thread).
+    pub(crate) fn set_threads(&mut self, threads: usize) {
+        self.threads = if B::ATOMIC { threads.max(1) } else { 1 };
+    }
+
+    /// A helper thread's engine: the same table, its own move-order jitter.
+    fn helper(&self, id: u64, stop: &Arc<AtomicBool>) -> Engine<B, W, H, N> {
+        Engine {
+            geo: self.geo.clone(),
+            table: Arc::clone(&self.table),
+            symmetric: self.symmetric,
+            nodes: 0,
+            threads: 1,
+            stop: Some(Arc::clone(stop)),
+            jitter: id.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+            root_empty: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Relaxed))
+    }
+
+    /// A pseudo-random bit from the helper's state (xorshift).
+    #[inline(always)]
+    fn jitter_bit(&mut self) -> u32 {
+        let mut x = self.jitter;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.jitter = x;
+        (x >> 32) as u32 & 1
     }
 
     pub(crate) fn clear(&mut self) {
@@ -361,11 +418,33 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 moves.add(c, score);
             }
         }
+        if self.jitter != 0 && empty + JITTER_PLIES > self.root_empty {
+            let mut jittered = Sorter::<N>::new();
+            let mut all = [0u32; N];
+            let mut n = 0;
+            while let Some(c) = moves.next() {
+                all[n] = c;
+                n += 1;
+            }
+            for (rank, &c) in all[..n].iter().enumerate().rev() {
+                // The first move stays first; a later one may pass the one before it.
+                let score = if rank == 0 {
+                    255
+                } else {
+                    2 * (n - rank) as u32 + 3 * self.jitter_bit()
+                };
+                jittered.add(c, score);
+            }
+            moves = jittered;
+        }
         while let Some(c) = moves.next() {
             let mv = possible & self.geo.column(c);
             let next_current = current ^ mask;
             let next_mask = mask | mv;
             let score = -self.negamax(next_current, next_mask, empty - 1, -beta, -alpha);
+            if self.stopped() {
+                return 0; // never stored: the caller gives up too
+            }
             if score >= beta {
                 let stored = if mirrored { self.geo.w() - c } else { c + 1 };
                 self.table.put(key, encode(score, true), stored as u8);
@@ -383,9 +462,39 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         self.geo.winning(current, mask) & self.geo.possible(mask) != B::ZERO
     }
 
-    /// The exact internal score (or, `weak`, only its sign) of a position
-    /// with no four.
+    /// The exact score (or, `weak`, only its sign) of a position with no
+    /// four, searched by every thread: helpers search the same root with
+    /// jittered move orders, filling the shared table, and stop when this
+    /// thread has the answer.
     pub(crate) fn solve(&mut self, current: B, mask: B, empty: i32, weak: bool) -> i32 {
+        if self.threads <= 1 || empty < 12 {
+            return self.solve_one(current, mask, empty, weak);
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let helpers: Vec<_> = (1..self.threads as u64)
+            .map(|id| self.helper(id, &stop))
+            .collect();
+        std::thread::scope(|s| {
+            let handles: Vec<_> = helpers
+                .into_iter()
+                .map(|mut h| {
+                    s.spawn(move || {
+                        h.solve_one(current, mask, empty, weak);
+                        h.nodes
+                    })
+                })
+                .collect();
+            let score = self.solve_one(current, mask, empty, weak);
+            stop.store(true, Relaxed);
+            for h in handles {
+                self.nodes += h.join().unwrap_or(0);
+            }
+            score
+        })
+    }
+
+    fn solve_one(&mut self, current: B, mask: B, empty: i32, weak: bool) -> i32 {
+        self.root_empty = empty;
         if empty == 0 {
             return 0;
         }
@@ -404,6 +513,9 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 med = max / 2;
             }
             let r = self.negamax(current, mask, empty, med, med + 1);
+            if self.stopped() {
+                return 0;
+            }
             if r <= med {
                 max = r;
             } else {

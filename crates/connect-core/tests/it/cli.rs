@@ -348,6 +348,50 @@ q
 }
 
 #[test]
+fn columns_past_nine_are_numbered_downwards() {
+    // Written by hand: tens above units, one character per column.
+    connect()
+        .args(["play", "--cols", "20", "--rows", "3"])
+        .stdin("q\n")
+        .run()
+        .code(0)
+        .stdout_has(concat!(
+            "\n                  1 1 1 1 1 1 1 1 1 1 2\n",
+            "1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0\n",
+            "- - - - - - - - - - - - - - - - - - - -\n",
+        ));
+    // Up to 9 columns, one line of numbers.
+    connect()
+        .args(["play", "--cols", "9", "--rows", "2"])
+        .stdin("q\n")
+        .run()
+        .code(0)
+        .stdout_has("\n\n1 2 3 4 5 6 7 8 9\n- - - - - - - - -\n");
+}
+
+#[test]
+fn a_hint_on_seven_columns_fits_in_eighty_characters() {
+    // At worst 7 columns of `c:+nn` (5 characters) and 6 spaces after the
+    // prompt `> ` and the 35-character prefix: 78. Late in a game
+    // (End-Easy's first position), so the hint is quick.
+    let (moves, _) = end_easy(1).remove(0);
+    let mut input: String = moves.chars().flat_map(|c| [c, '\n']).collect();
+    input.push_str("h\nq\n");
+    let run = connect().arg("play").stdin(input).run();
+    run.code(0);
+    let hint = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("Hint"))
+        .expect("a hint line");
+    assert!(
+        hint.chars().count() <= 80,
+        "{} chars: {hint}",
+        hint.chars().count()
+    );
+}
+
+#[test]
 fn piped_play_with_a_computer_and_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     // The computer (easy) blocks player 1's three in column 4.

@@ -54,6 +54,19 @@ pub(crate) struct BookChoice {
     /// Search every position, even those of the built-in 7x6 book.
     #[arg(long)]
     pub(crate) no_book: bool,
+    #[command(flatten)]
+    pub(crate) search: SearchChoice,
+}
+
+/// The solver's table and threads.
+#[derive(Args, Debug)]
+pub(crate) struct SearchChoice {
+    /// Threads searching together, sharing one table [default: the machine's cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub(crate) threads: Option<u16>,
+    /// Memory of the transposition table, in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=16384))]
+    pub(crate) table_mb: u16,
 }
 
 #[derive(Args, Debug)]
@@ -66,6 +79,8 @@ pub(crate) struct BookArgs {
     /// Write the book to FILE (whole or not at all) instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) search: SearchChoice,
 }
 
 #[derive(Args, Debug)]

@@ -13,7 +13,7 @@ use frontend::Failure;
 mod args;
 mod play;
 
-use args::{BestArgs, BookArgs, BookChoice, Cli, Command, SolveArgs};
+use args::{BestArgs, BookArgs, BookChoice, Cli, Command, SearchChoice, SolveArgs};
 
 fn main() -> ExitCode {
     frontend::finish(run(Cli::parse()))
@@ -31,18 +31,23 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
 /// The solver of `size` answering from the book `choice` names: a file,
 /// none, or the built-in one (7x6 only).
 pub(crate) fn solver(size: Size, choice: &BookChoice) -> Result<Solver, Failure> {
+    let mut solver = search_solver(size, &choice.search);
     if choice.no_book {
-        return Ok(Solver::without_book(size));
+        return Ok(solver);
     }
     let Some(path) = &choice.book else {
-        return Ok(Solver::new(size));
+        if size == Size::STANDARD {
+            solver
+                .set_book(Book::standard())
+                .expect("the built-in book is of 7x6");
+        }
+        return Ok(solver);
     };
     let shown = path.display();
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::Usage(format!("--book {shown}: cannot read it: {e}")))?;
     let book = Book::from_text(&text)
         .map_err(|e| Failure::Usage(format!("--book {shown}: {}", escaped(&e.to_string()))))?;
-    let mut solver = Solver::without_book(size);
     solver.set_book(book).map_err(|e| {
         Failure::Usage(format!(
             "--book {shown}: {e}; give --width/--height of the book's board"
@@ -51,9 +56,20 @@ pub(crate) fn solver(size: Size, choice: &BookChoice) -> Result<Solver, Failure>
     Ok(solver)
 }
 
+/// A solver without a book, with the table and threads asked for.
+fn search_solver(size: Size, search: &SearchChoice) -> Solver {
+    let mut solver = Solver::with_table_mb(size, usize::from(search.table_mb));
+    let threads = search.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    solver.set_threads(threads);
+    solver
+}
+
 fn book(args: BookArgs) -> Result<ExitCode, Failure> {
     let size = size(args.board.width, args.board.height)?;
-    let mut solver = Solver::without_book(size);
+    let mut solver = search_solver(size, &args.search);
     let start = std::time::Instant::now();
     let book = Book::compute(&mut solver, args.depth, |p| {
         frontend::note(&format!(

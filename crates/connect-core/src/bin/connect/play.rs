@@ -64,11 +64,10 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut game = setup(&args)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let mut computer = Computer::new(level(args.level), seed);
-    // The perfect player and the hint solve with the book --book or
-    // --no-book names (else the built-in one, made when first needed).
-    let chosen = args.book.book.is_some() || args.book.no_book;
+    // The perfect player and the hint of a two-player game solve with the
+    // book, table and threads asked for (by default the built-in book).
     if let Ok(size) = connect_core::solve::Size::new(game.board().width(), game.board().height())
-        && chosen
+        && game.players() == 2
     {
         computer.set_solver(crate::solver(size, &args.book)?);
     }
@@ -262,7 +261,7 @@ fn computer_hint(computer: &mut Computer, game: &Game) -> Option<String> {
                 })
                 .collect();
             format!(
-                "Hint (score per column; > 0 wins, 0 draws, < 0 loses; higher wins sooner): {}",
+                "Hint (>0 wins, 0 draws, <0 loses): {}",
                 cells.join(" ")
             )
         }
@@ -296,12 +295,26 @@ fn token(p: Player, color: bool) -> String {
     }
 }
 
-/// The board with column numbers above, one character per cell.
+/// The board with column numbers above, one character per cell; from 10
+/// columns on, the numbers are written downwards, tens above units.
 fn render(board: &Board, color: bool) -> String {
     let w = board.width();
     let mut s = String::new();
-    let numbers: Vec<String> = (1..=w).map(|c| (c % 10).to_string()).collect();
-    s.push_str(&numbers.join(" "));
+    if w >= 10 {
+        let tens: Vec<String> = (1..=w)
+            .map(|c| {
+                if c < 10 {
+                    " ".into()
+                } else {
+                    (c / 10).to_string()
+                }
+            })
+            .collect();
+        s.push_str(&tens.join(" "));
+        s.push('\n');
+    }
+    let units: Vec<String> = (1..=w).map(|c| (c % 10).to_string()).collect();
+    s.push_str(&units.join(" "));
     s.push('\n');
     for r in 0..board.height() {
         let row: Vec<String> = (0..w)
