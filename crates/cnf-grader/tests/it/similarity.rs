@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use test_support::{Cli, Run};
 
-#[path = "similarity/shapes.rs"]
+#[path = "../similarity/shapes.rs"]
 mod shapes;
 
 /// `cnf-grader ARGS`.
