@@ -29,8 +29,11 @@ fn part(function: Function, args: &[&str], stdin: &[u8]) -> Cli {
 #[test]
 fn every_fixture_matches_byte_for_byte() {
     let mut cases = 0;
-    let mut entries: Vec<_> = std::fs::read_dir(fixtures())
-        .unwrap()
+    // The base folder and its group folders (extra-credit/, edge/): each
+    // game there has the .solution files of its group's parts.
+    let mut entries: Vec<_> = ["", "extra-credit", "edge"]
+        .iter()
+        .flat_map(|group| std::fs::read_dir(fixtures().join(group)).unwrap())
         .map(|e| e.unwrap().path())
         .collect();
     entries.sort();
@@ -38,8 +41,12 @@ fn every_fixture_matches_byte_for_byte() {
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "cnf"))
     {
+        let mut own = 0;
         for f in Function::ALL {
             let expected_path = cnf.with_extension(format!("{}.solution", f.name()));
+            if !expected_path.exists() {
+                continue;
+            }
             let expected = std::fs::read(&expected_path)
                 .unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()));
             part(f, &[cnf.to_str().unwrap()], b"")
@@ -47,8 +54,10 @@ fn every_fixture_matches_byte_for_byte() {
                 .run()
                 .stdout_is(&String::from_utf8_lossy(&expected))
                 .clean();
-            cases += 1;
+            own += 1;
         }
+        assert!(own > 0, "{}: no .solution file", cnf.display());
+        cases += own;
     }
     assert!(cases >= 100, "only {cases} cases: fixtures missing?");
 }
