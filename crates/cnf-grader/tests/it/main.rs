@@ -29,6 +29,8 @@ mod hostile_submissions;
 mod html_report;
 #[cfg(feature = "cli")]
 mod parts;
+#[cfg(feature = "cli")]
+mod point_table;
 mod read_against_ghc;
 mod roundtrip;
 #[cfg(feature = "cli")]
