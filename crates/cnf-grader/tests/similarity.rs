@@ -639,12 +639,13 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
             .iter()
             .all(|l| l.contains("copy-of-") || l.contains("<b>x"))
     );
-    assert!(human.contains("6 at or above the cut"), "{human}");
-    assert!(human.contains("the class's own"), "{human}");
+    assert!(human.contains("code, 6 at or above the cut"), "{human}");
+    assert!(human.contains("The cut is the class's own"), "{human}");
     // A threshold of 1 lists the highest all the same, below the cut.
     let run = grader(&args).args(["--threshold", "1"]).run();
     run.code(0)
-        .stdout_has("0 at or above the cut 1.00 (given by --threshold)");
+        .stdout_has("0 at or above the cut 1.00; 10 listed.")
+        .stdout_has("The cut is given by --threshold.");
     assert!(
         run.stdout
             .lines()

@@ -12,8 +12,9 @@
 //! - every name and every line of a student's file is shown escaped
 //!   ([`crate::escape`], then HTML's escapes in a page);
 //! - similarities are shown and written to two decimals;
-//! - an HTML pair page shows each match side by side (the student a's
-//!   definition next to the one it matches), then both students' whole
+//! - an HTML pair page shows each matched definition side by side (the
+//!   student a's definition, at its first place, next to the one it
+//!   matches), then both students' whole
 //!   files; only the lines holding a matching k-gram's tokens are
 //!   coloured, one colour and one number per definition of student a (a
 //!   helper pasted into four part files is one colour), numbered like its
@@ -56,35 +57,43 @@ fn listed(report: &Report) -> impl Iterator<Item = &Pair> {
         .map(|(_, p)| p)
 }
 
-/// One line on where the list starts and how many pairs share anything.
-fn summary(report: &Report, listed: usize, shown: usize) -> String {
+/// `n` and the noun, singular or plural.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Two lines: how many pairs share anything, are at or above the cut and
+/// are listed; then where the cut is and why.
+fn summary(report: &Report, listed: usize, shown: usize) -> [String; 2] {
     let cut = &report.cut;
+    let mut first = format!(
+        "{} compared; {} code, {} at or above the cut {:.2}; {listed} listed",
+        count(report.students.len(), "student", "students"),
+        count(report.sharing, "pair shares", "pairs share"),
+        report.above_cut,
+        cut.at,
+    );
+    if shown < listed {
+        first.push_str(&format!(", {shown} shown ({} left out)", listed - shown));
+    }
+    first.push('.');
     let why = if cut.fixed {
-        "given by --threshold".to_owned()
+        "The cut is given by --threshold.".to_owned()
     } else {
         format!(
-            "the class's own: the median of all pairs {:.2} + {:.1} × {:.2} (1.4826 × their MAD {:.2}, at least {:.2})",
+            "The cut is the class's own: the median of all pairs ({:.2}) plus {:.1} × 1.4826 × their median \
+             absolute deviation ({:.2}, taken as at least {:.2}).",
             cut.median,
             crate::model::similarity::OUTLIER_Z,
-            1.4826 * cut.mad.max(crate::model::similarity::MIN_MAD),
             cut.mad,
             crate::model::similarity::MIN_MAD
         )
     };
-    let mut line = format!(
-        "{} students compared; {} pairs share code; {} at or above the cut {:.2} ({why}); {listed} listed \
-         (each student's {} closest are kept, the {} highest always listed)",
-        report.students.len(),
-        report.sharing,
-        report.above_cut,
-        cut.at,
-        report.options.closest,
-        report.options.top
+    let second = format!(
+        "{why} Each student's {} closest pairs are kept; the {} highest are always listed.",
+        report.options.closest, report.options.top
     );
-    if shown < listed {
-        line.push_str(&format!("; {shown} shown, {} left out", listed - shown));
-    }
-    line
+    [first, second]
 }
 
 /// `part01 10-24 = part02 12-30`.
@@ -123,7 +132,9 @@ pub fn human(report: &Report, provenance: &Provenance, max_rows: usize) -> Strin
     let mut out = String::new();
     let all: Vec<&Pair> = listed(report).collect();
     let pairs: Vec<&Pair> = all.iter().copied().take(max_rows).collect();
-    let _ = writeln!(out, "{}", summary(report, all.len(), pairs.len()));
+    for line in summary(report, all.len(), pairs.len()) {
+        let _ = writeln!(out, "{line}");
+    }
     out.push('\n');
     if pairs.is_empty() {
         out.push_str("No two students share code.\n");
@@ -313,7 +324,7 @@ pub fn html(
         index,
         "<h1>{}</h1>\n<p class=\"facts\">{}</p>",
         html_escape(title),
-        html_escape(&summary(report, all.len(), pairs.len()))
+        html_escape(&summary(report, all.len(), pairs.len()).join(" "))
     );
     caveats(&mut index);
     if pairs.is_empty() {
@@ -502,16 +513,15 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
         );
     }
     out.push_str("</tbody>\n</table>\n<h2>Side by side</h2>\n");
-    // Each match, a's lines next to b's.
+    // Each matched definition once (its first place), a's lines next to b's.
     let mut anchored: Vec<usize> = Vec::new();
     for m in &p.matches {
         let c = colour(m);
-        let id = if anchored.contains(&c) {
-            String::new()
-        } else {
-            anchored.push(c);
-            format!("m{c}")
-        };
+        if anchored.contains(&c) {
+            continue;
+        }
+        anchored.push(c);
+        let id = format!("m{c}");
         out.push_str("<div class=\"sides\">\n");
         for (student, r, id) in [(a, &m.a, id.as_str()), (b, &m.b, "")] {
             let file = &student.files[r.file];
