@@ -539,6 +539,23 @@ fn the_json_report_has_the_documented_shape_sorted_highest_first() {
     }
     assert!(value["provenance"]["grader"].is_string());
     assert!(value["provenance"].get("date").is_none());
+    // Evidence is looked for in the highest --max-pages pairs only.
+    let run = grader(&[
+        "similarity",
+        class.to_str().unwrap(),
+        "--format",
+        "json",
+        "--max-pages",
+        "2",
+    ])
+    .run();
+    run.code(0);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let pairs = value["pairs"].as_array().unwrap();
+    assert!(pairs.len() > 2);
+    for (i, p) in pairs.iter().enumerate() {
+        assert_eq!(p.get("matches").is_some(), i < 2, "{p}");
+    }
 }
 
 #[test]

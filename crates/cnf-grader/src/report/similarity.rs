@@ -6,7 +6,9 @@
 //!   class's own, [`crate::model::similarity::cut`], or `--threshold`)
 //!   and always the highest few; `json` lists every pair kept (each
 //!   student's closest, ten by default), so a script sees every student's
-//!   neighbours without a list that grows with the square of the class;
+//!   neighbours without a list that grows with the square of the class,
+//!   with `matches` for the highest `--max-pages` (the pairs whose
+//!   evidence was looked for) and none for the others;
 //! - every list is bounded: at most `max_rows` rows and pages, and what
 //!   is left out is counted where the list ends;
 //! - every name and every line of a student's file is shown escaped
@@ -96,6 +98,11 @@ fn summary(report: &Report, listed: usize, shown: usize) -> [String; 2] {
     [first, second]
 }
 
+/// A pair's matches, none when they were not looked for.
+fn found(p: &Pair) -> &[Match] {
+    p.matches.as_deref().unwrap_or(&[])
+}
+
 /// `part01 10-24 = part02 12-30`.
 fn match_words(report: &Report, pair: &Pair, m: &Match) -> String {
     let (a, b) = (&report.students[pair.a], &report.students[pair.b]);
@@ -171,14 +178,13 @@ pub fn human(report: &Report, provenance: &Provenance, max_rows: usize) -> Strin
             "shared", "student a", "student b"
         );
         for p in &pairs {
-            let mut lines: Vec<String> = p
-                .matches
+            let mut lines: Vec<String> = found(p)
                 .iter()
                 .take(SHOWN_MATCHES)
                 .map(|m| match_words(report, p, m))
                 .collect();
-            if p.matches.len() > SHOWN_MATCHES {
-                lines.push(format!("+{} more", p.matches.len() - SHOWN_MATCHES));
+            if found(p).len() > SHOWN_MATCHES {
+                lines.push(format!("+{} more", found(p).len() - SHOWN_MATCHES));
             }
             if two_decimals(p.similarity) < report.cut.at - 1e-9 {
                 lines.push("(below the cut)".to_owned());
@@ -222,8 +228,7 @@ pub fn json(report: &Report, provenance: &Provenance) -> String {
         .iter()
         .map(|p| {
             let (a, b) = (&report.students[p.a], &report.students[p.b]);
-            let matches: Vec<serde_json::Value> = p
-                .matches
+            let matches: Option<Vec<serde_json::Value>> = p.matches.as_ref().map(|found| found
                 .iter()
                 .map(|m| {
                     json!({
@@ -231,13 +236,16 @@ pub fn json(report: &Report, provenance: &Provenance) -> String {
                         "b": {"file": escape::line(&b.files[m.b.file].name), "lines": [m.b.lines.0, m.b.lines.1], "matched": m.b.matched},
                     })
                 })
-                .collect();
-            json!({
+                .collect());
+            let mut pair = json!({
                 "a": name(p.a),
                 "b": name(p.b),
                 "similarity": two_decimals(p.similarity),
-                "matches": matches,
-            })
+            });
+            if let Some(matches) = matches {
+                pair["matches"] = serde_json::Value::Array(matches);
+            }
+            pair
         })
         .collect();
     let mut text = serde_json::to_string_pretty(&json!({
@@ -391,7 +399,7 @@ pub fn html(
 /// order of the matches.
 fn definitions<'r>(a: &'r Student, p: &Pair) -> Vec<&'r str> {
     let mut out: Vec<&str> = Vec::new();
-    for m in &p.matches {
+    for m in found(p) {
         let name = a.definition(&m.a);
         if !out.contains(&name) {
             out.push(name);
@@ -484,7 +492,7 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
          <th class=\"num\">shared</th></tr></thead>\n<tbody>\n",
     );
     for c in 0..names.len() {
-        let of: Vec<&Match> = p.matches.iter().filter(|m| colour(m) == c).collect();
+        let of: Vec<&Match> = found(p).iter().filter(|m| colour(m) == c).collect();
         let places = |s: &Student, side: &dyn Fn(&Match) -> &Region| -> String {
             let mut seen: Vec<String> = Vec::new();
             for m in &of {
@@ -515,7 +523,7 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
     out.push_str("</tbody>\n</table>\n<h2>Side by side</h2>\n");
     // Each matched definition once (its first place), a's lines next to b's.
     let mut anchored: Vec<usize> = Vec::new();
-    for m in &p.matches {
+    for m in found(p) {
         let c = colour(m);
         if anchored.contains(&c) {
             continue;
@@ -549,8 +557,7 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
         let _ = writeln!(out, "<div>\n<h2>{}</h2>", html_escape(&student.name));
         let mut unmatched = Vec::new();
         for (f, file) in student.files.iter().enumerate() {
-            let marks: Vec<(&[u32], usize, String)> = p
-                .matches
+            let marks: Vec<(&[u32], usize, String)> = found(p)
                 .iter()
                 .map(|m| (m, if which == 'a' { &m.a } else { &m.b }))
                 .filter(|(_, r)| r.file == f)
