@@ -23,12 +23,6 @@ fn write_class(root: &std::path::Path, students: &[cnf_grader::similarity::Stude
 }
 
 fn bench(c: &mut Criterion) {
-    // To time the command on the clustered class (memory, pages written):
-    // `CNF_SIMILARITY_WRITE_CLASS=DIR cargo bench --bench similarity`
-    // writes it to DIR first.
-    if let Some(dir) = std::env::var_os("CNF_SIMILARITY_WRITE_CLASS") {
-        write_class(std::path::Path::new(&dir), &class::clustered(1000, 22, 7));
-    }
     let mut group = c.benchmark_group("similarity");
     group.sample_size(10);
     for n in [250, 500, 1000] {
@@ -38,7 +32,8 @@ fn bench(c: &mut Criterion) {
         });
     }
     // A class in clusters: 1000 students from 22 sources, 22,000 similar
-    // pairs (all of them above the cut).
+    // pairs (all of them above the cut). The command on it: write it with
+    // `cargo run --release --example similarity_class -- DIR 1000 22`.
     let students = class::clustered(1000, 22, 7);
     group.bench_with_input(
         BenchmarkId::new("compare_clustered", 1000),

@@ -1,5 +1,7 @@
 //! Writes the similarity benchmark's generated class to a folder, to time
-//! the command on it: `cargo run --release --example similarity_class -- DIR N`.
+//! the command on it: `cargo run --release --example similarity_class -- DIR N`,
+//! or the class in clusters of copies of SOURCES sources:
+//! `… -- DIR N SOURCES`.
 
 #[path = "../benches/similarity/class.rs"]
 mod class;
@@ -9,7 +11,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (Some(dir), Some(n)) = (args.next(), args.next()) else {
         return Err("usage: similarity_class DIR N".into());
     };
-    for student in class::class(n.parse()?, 7) {
+    let students = match args.next() {
+        Some(sources) => class::clustered(n.parse()?, sources.parse()?, 7),
+        None => class::class(n.parse()?, 7),
+    };
+    for student in students {
         let folder = std::path::Path::new(&dir).join(&student.name);
         std::fs::create_dir_all(&folder)?;
         for file in &student.files {

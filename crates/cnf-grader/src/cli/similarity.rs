@@ -77,6 +77,7 @@ pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, Strin
     let options = Options {
         max_share: args.max_share.map(|n| n as usize),
         threshold: args.threshold,
+        evidence: args.max_pages,
         ..Options::default()
     };
     let report = similarity::compare(&class.students, &base, &options);

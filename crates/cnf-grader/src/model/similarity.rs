@@ -24,6 +24,10 @@ pub struct Options {
     pub threshold: Option<f64>,
     /// The highest pairs listed whatever the cut.
     pub top: usize,
+    /// How many of the pairs kept, highest first, get their evidence (the
+    /// matching definitions and lines); the others have none, so that the
+    /// work and the report stay bounded in a class of many alike.
+    pub evidence: usize,
 }
 
 impl Default for Options {
@@ -35,6 +39,7 @@ impl Default for Options {
             closest: 10,
             threshold: None,
             top: 10,
+            evidence: 300,
         }
     }
 }
@@ -106,8 +111,9 @@ pub struct Pair {
     /// The mean of `shared` over the fingerprints of the one with fewer
     /// and `shared` over those of the one with more, 0 to 1: see [`score`].
     pub similarity: f64,
-    /// The matching definitions, by `a`'s file and line.
-    pub matches: Vec<Match>,
+    /// The matching definitions, by `a`'s file and line (`None`: beyond
+    /// [`Options::evidence`], not looked for).
+    pub matches: Option<Vec<Match>>,
 }
 
 /// A class compared.

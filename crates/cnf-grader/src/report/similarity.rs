@@ -6,14 +6,17 @@
 //!   class's own, [`crate::model::similarity::cut`], or `--threshold`)
 //!   and always the highest few; `json` lists every pair kept (each
 //!   student's closest, ten by default), so a script sees every student's
-//!   neighbours without a list that grows with the square of the class;
+//!   neighbours without a list that grows with the square of the class,
+//!   with `matches` for the highest `--max-pages` (the pairs whose
+//!   evidence was looked for) and none for the others;
 //! - every list is bounded: at most `max_rows` rows and pages, and what
 //!   is left out is counted where the list ends;
 //! - every name and every line of a student's file is shown escaped
 //!   ([`crate::escape`], then HTML's escapes in a page);
 //! - similarities are shown and written to two decimals;
-//! - an HTML pair page shows each match side by side (the student a's
-//!   definition next to the one it matches), then both students' whole
+//! - an HTML pair page shows each matched definition side by side (the
+//!   student a's definition, at its first place, next to the one it
+//!   matches), then both students' whole
 //!   files; only the lines holding a matching k-gram's tokens are
 //!   coloured, one colour and one number per definition of student a (a
 //!   helper pasted into four part files is one colour), numbered like its
@@ -56,35 +59,48 @@ fn listed(report: &Report) -> impl Iterator<Item = &Pair> {
         .map(|(_, p)| p)
 }
 
-/// One line on where the list starts and how many pairs share anything.
-fn summary(report: &Report, listed: usize, shown: usize) -> String {
+/// `n` and the noun, singular or plural.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Two lines: how many pairs share anything, are at or above the cut and
+/// are listed; then where the cut is and why.
+fn summary(report: &Report, listed: usize, shown: usize) -> [String; 2] {
     let cut = &report.cut;
+    let mut first = format!(
+        "{} compared; {} code, {} at or above the cut {:.2}; {listed} listed",
+        count(report.students.len(), "student", "students"),
+        count(report.sharing, "pair shares", "pairs share"),
+        report.above_cut,
+        cut.at,
+    );
+    if shown < listed {
+        first.push_str(&format!(", {shown} shown ({} left out)", listed - shown));
+    }
+    first.push('.');
     let why = if cut.fixed {
-        "given by --threshold".to_owned()
+        "The cut is given by --threshold.".to_owned()
     } else {
         format!(
-            "the class's own: the median of all pairs {:.2} + {:.1} × {:.2} (1.4826 × their MAD {:.2}, at least {:.2})",
+            "The cut is the class's own: the median of all pairs ({:.2}) plus {:.1} × 1.4826 × their median \
+             absolute deviation ({:.2}, taken as at least {:.2}).",
             cut.median,
             crate::model::similarity::OUTLIER_Z,
-            1.4826 * cut.mad.max(crate::model::similarity::MIN_MAD),
             cut.mad,
             crate::model::similarity::MIN_MAD
         )
     };
-    let mut line = format!(
-        "{} students compared; {} pairs share code; {} at or above the cut {:.2} ({why}); {listed} listed \
-         (each student's {} closest are kept, the {} highest always listed)",
-        report.students.len(),
-        report.sharing,
-        report.above_cut,
-        cut.at,
-        report.options.closest,
-        report.options.top
+    let second = format!(
+        "{why} Each student's {} closest pairs are kept; the {} highest are always listed.",
+        report.options.closest, report.options.top
     );
-    if shown < listed {
-        line.push_str(&format!("; {shown} shown, {} left out", listed - shown));
-    }
-    line
+    [first, second]
+}
+
+/// A pair's matches, none when they were not looked for.
+fn found(p: &Pair) -> &[Match] {
+    p.matches.as_deref().unwrap_or(&[])
 }
 
 /// `part01 10-24 = part02 12-30`.
@@ -123,7 +139,9 @@ pub fn human(report: &Report, provenance: &Provenance, max_rows: usize) -> Strin
     let mut out = String::new();
     let all: Vec<&Pair> = listed(report).collect();
     let pairs: Vec<&Pair> = all.iter().copied().take(max_rows).collect();
-    let _ = writeln!(out, "{}", summary(report, all.len(), pairs.len()));
+    for line in summary(report, all.len(), pairs.len()) {
+        let _ = writeln!(out, "{line}");
+    }
     out.push('\n');
     if pairs.is_empty() {
         out.push_str("No two students share code.\n");
@@ -160,14 +178,13 @@ pub fn human(report: &Report, provenance: &Provenance, max_rows: usize) -> Strin
             "shared", "student a", "student b"
         );
         for p in &pairs {
-            let mut lines: Vec<String> = p
-                .matches
+            let mut lines: Vec<String> = found(p)
                 .iter()
                 .take(SHOWN_MATCHES)
                 .map(|m| match_words(report, p, m))
                 .collect();
-            if p.matches.len() > SHOWN_MATCHES {
-                lines.push(format!("+{} more", p.matches.len() - SHOWN_MATCHES));
+            if found(p).len() > SHOWN_MATCHES {
+                lines.push(format!("+{} more", found(p).len() - SHOWN_MATCHES));
             }
             if two_decimals(p.similarity) < report.cut.at - 1e-9 {
                 lines.push("(below the cut)".to_owned());
@@ -211,8 +228,7 @@ pub fn json(report: &Report, provenance: &Provenance) -> String {
         .iter()
         .map(|p| {
             let (a, b) = (&report.students[p.a], &report.students[p.b]);
-            let matches: Vec<serde_json::Value> = p
-                .matches
+            let matches: Option<Vec<serde_json::Value>> = p.matches.as_ref().map(|found| found
                 .iter()
                 .map(|m| {
                     json!({
@@ -220,13 +236,16 @@ pub fn json(report: &Report, provenance: &Provenance) -> String {
                         "b": {"file": escape::line(&b.files[m.b.file].name), "lines": [m.b.lines.0, m.b.lines.1], "matched": m.b.matched},
                     })
                 })
-                .collect();
-            json!({
+                .collect());
+            let mut pair = json!({
                 "a": name(p.a),
                 "b": name(p.b),
                 "similarity": two_decimals(p.similarity),
-                "matches": matches,
-            })
+            });
+            if let Some(matches) = matches {
+                pair["matches"] = serde_json::Value::Array(matches);
+            }
+            pair
         })
         .collect();
     let mut text = serde_json::to_string_pretty(&json!({
@@ -313,7 +332,7 @@ pub fn html(
         index,
         "<h1>{}</h1>\n<p class=\"facts\">{}</p>",
         html_escape(title),
-        html_escape(&summary(report, all.len(), pairs.len()))
+        html_escape(&summary(report, all.len(), pairs.len()).join(" "))
     );
     caveats(&mut index);
     if pairs.is_empty() {
@@ -380,7 +399,7 @@ pub fn html(
 /// order of the matches.
 fn definitions<'r>(a: &'r Student, p: &Pair) -> Vec<&'r str> {
     let mut out: Vec<&str> = Vec::new();
-    for m in &p.matches {
+    for m in found(p) {
         let name = a.definition(&m.a);
         if !out.contains(&name) {
             out.push(name);
@@ -473,7 +492,7 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
          <th class=\"num\">shared</th></tr></thead>\n<tbody>\n",
     );
     for c in 0..names.len() {
-        let of: Vec<&Match> = p.matches.iter().filter(|m| colour(m) == c).collect();
+        let of: Vec<&Match> = found(p).iter().filter(|m| colour(m) == c).collect();
         let places = |s: &Student, side: &dyn Fn(&Match) -> &Region| -> String {
             let mut seen: Vec<String> = Vec::new();
             for m in &of {
@@ -502,16 +521,15 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
         );
     }
     out.push_str("</tbody>\n</table>\n<h2>Side by side</h2>\n");
-    // Each match, a's lines next to b's.
+    // Each matched definition once (its first place), a's lines next to b's.
     let mut anchored: Vec<usize> = Vec::new();
-    for m in &p.matches {
+    for m in found(p) {
         let c = colour(m);
-        let id = if anchored.contains(&c) {
-            String::new()
-        } else {
-            anchored.push(c);
-            format!("m{c}")
-        };
+        if anchored.contains(&c) {
+            continue;
+        }
+        anchored.push(c);
+        let id = format!("m{c}");
         out.push_str("<div class=\"sides\">\n");
         for (student, r, id) in [(a, &m.a, id.as_str()), (b, &m.b, "")] {
             let file = &student.files[r.file];
@@ -539,8 +557,7 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
         let _ = writeln!(out, "<div>\n<h2>{}</h2>", html_escape(&student.name));
         let mut unmatched = Vec::new();
         for (f, file) in student.files.iter().enumerate() {
-            let marks: Vec<(&[u32], usize, String)> = p
-                .matches
+            let marks: Vec<(&[u32], usize, String)> = found(p)
                 .iter()
                 .map(|m| (m, if which == 'a' { &m.a } else { &m.b }))
                 .filter(|(_, r)| r.file == f)

@@ -215,7 +215,7 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
                             b: a.max(b),
                             shared,
                             similarity,
-                            matches: Vec::new(),
+                            matches: None,
                         }
                     })
                     .collect();
@@ -256,9 +256,17 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
         .sum();
     pairs.sort_by(order);
     pairs.dedup_by(|x, y| (x.a, x.b) == (y.a, y.b));
-    pairs.par_iter_mut().for_each(|pair| {
-        pair.matches = matches(&printed[pair.a], &printed[pair.b], options.k, &base);
-    });
+    pairs
+        .par_iter_mut()
+        .take(options.evidence)
+        .for_each(|pair| {
+            pair.matches = Some(matches(
+                &printed[pair.a],
+                &printed[pair.b],
+                options.k,
+                &base,
+            ));
+        });
     let students = students
         .iter()
         .zip(printed)
@@ -637,11 +645,18 @@ mod tests {
         // All of a's are shared: the mean of 1 and a's share of b's.
         assert_eq!((pair.a, pair.b, pair.shared), (0, 1, fa));
         assert!((pair.similarity - (1.0 + fa as f64 / fb as f64) / 2.0).abs() < 1e-12);
-        assert_eq!(pair.matches.len(), 1);
-        let m = &pair.matches[0];
+        let matches = pair.matches.as_ref().expect("evidence looked for");
+        assert_eq!(matches.len(), 1);
+        let m = &matches[0];
         assert_eq!(report.students[0].definition(&m.a), "g");
         assert_eq!(report.students[1].definition(&m.b), "g");
-        assert_eq!((pair.matches[0].a.file, pair.matches[0].b.file), (1, 1));
+        assert_eq!((m.a.file, m.b.file), (1, 1));
+        // With no evidence asked for, none is looked for.
+        let none = Options {
+            evidence: 0,
+            ..Options::default()
+        };
+        assert!(compare(&students, &base, &none).pairs[0].matches.is_none());
         // Without the base, the template is shared by all three; with a
         // share limit of 2 it is common code again.
         let report = compare(&students, &[], &Options::default());

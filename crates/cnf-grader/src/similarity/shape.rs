@@ -79,6 +79,54 @@ fn group_end(toks: &[Token<'_>], i: usize) -> usize {
     toks.len()
 }
 
+/// For each token, the index just past its bracket group when it opens
+/// one (`toks.len()` when unclosed), else its own index plus one: every
+/// group's end in one pass.
+fn group_ends(toks: &[Token<'_>]) -> Vec<usize> {
+    let mut ends: Vec<usize> = (1..=toks.len()).collect();
+    let mut open: Vec<usize> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if opens(t) {
+            open.push(i);
+            ends[i] = toks.len();
+        } else if closes(t)
+            && let Some(o) = open.pop()
+        {
+            ends[o] = i + 1;
+        }
+    }
+    ends
+}
+
+/// For each `[`, whether a `|` is directly inside it (a comprehension).
+fn bars(toks: &[Token<'_>]) -> Vec<bool> {
+    let mut out = vec![false; toks.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if opens(t) {
+            open.push(i);
+        } else if closes(t) {
+            open.pop();
+        } else if is(t, "|")
+            && let Some(&o) = open.last()
+            && toks[o].text == "["
+        {
+            out[o] = true;
+        }
+    }
+    out
+}
+
+/// An atom starting at `i`: a name, a literal or a bracket group; its end
+/// (`ends` from [`group_ends`]).
+fn atom_in(toks: &[Token<'_>], ends: &[usize], i: usize) -> Option<usize> {
+    let t = toks.get(i)?;
+    match t.kind {
+        Kind::Special if matches!(t.text, "(" | "[") => ends.get(i).copied(),
+        _ => atom(toks, i),
+    }
+}
+
 /// An atom starting at `i`: a name, a literal or a bracket group; its end.
 fn atom(toks: &[Token<'_>], i: usize) -> Option<usize> {
     let t = toks.get(i)?;
@@ -299,6 +347,7 @@ fn synthetic<'a>(at: &Token<'a>, kind: Kind, text: &'static str) -> Token<'a> {
 /// Rewrites the calls of `toks`: arguments of full calls to a function
 /// with an argument order in canonical order, then aliases replaced.
 pub fn calls<'a>(toks: &[Token<'a>], shape: &Shape<'a>) -> Vec<Token<'a>> {
+    let ends = group_ends(toks);
     let mut permuted: Vec<Token<'a>> = Vec::with_capacity(toks.len());
     let mut i = 0;
     while i < toks.len() {
@@ -314,7 +363,7 @@ pub fn calls<'a>(toks: &[Token<'a>], shape: &Shape<'a>) -> Vec<Token<'a>> {
         let mut args = Vec::with_capacity(order.len());
         let mut j = i;
         while args.len() < order.len() {
-            match atom(toks, j) {
+            match atom_in(toks, &ends, j) {
                 Some(end) => {
                     args.push(j..end);
                     j = end;
@@ -343,14 +392,28 @@ pub fn is_alias(shape: &Shape<'_>, name: &str) -> bool {
 
 /// List comprehensions rewritten to `map`, `filter` and `concatMap`.
 pub fn comprehensions<'a>(toks: &[Token<'a>]) -> Vec<Token<'a>> {
+    nested_comprehensions(toks, 0)
+}
+
+/// Deepest nesting the rewrites follow (of comprehensions, generators and
+/// local bindings); deeper code is coded as written, so that no input,
+/// however deep, can exhaust the stack.
+const DEPTH: usize = 32;
+
+fn nested_comprehensions<'a>(toks: &[Token<'a>], depth: usize) -> Vec<Token<'a>> {
     let mut out = Vec::with_capacity(toks.len());
+    let ends = group_ends(toks);
+    let bars = bars(toks);
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
-        if t.kind == Kind::Special && t.text == "[" {
-            let end = group_end(toks, i);
+        if bars[i] {
+            let end = ends[i];
             let inner = &toks[i + 1..end.saturating_sub(1).max(i + 1)];
-            if let Some(rewritten) = comprehension(&toks[i], inner) {
+            if let Some(rewritten) = (depth < DEPTH)
+                .then(|| comprehension(&toks[i], inner, depth))
+                .flatten()
+            {
                 out.extend(rewritten);
                 i = end;
                 continue;
@@ -386,7 +449,7 @@ fn split_at_depth0<'b, 'a>(
 
 /// One comprehension's rewrite (`inner` is between its brackets), or
 /// `None` when it is no comprehension (or one this does not rewrite).
-fn comprehension<'a>(at: &Token<'a>, inner: &[Token<'a>]) -> Option<Vec<Token<'a>>> {
+fn comprehension<'a>(at: &Token<'a>, inner: &[Token<'a>], depth: usize) -> Option<Vec<Token<'a>>> {
     let halves = split_at_depth0(inner, |t| is(t, "|"));
     let [head, quals] = halves.as_slice() else {
         return None;
@@ -394,8 +457,14 @@ fn comprehension<'a>(at: &Token<'a>, inner: &[Token<'a>]) -> Option<Vec<Token<'a
     let quals: Vec<&[Token<'a>]> =
         split_at_depth0(quals, |t| t.kind == Kind::Special && t.text == ",");
     // Inner comprehensions first.
-    let head = comprehensions(head);
-    let quals: Vec<Vec<Token<'a>>> = quals.iter().map(|q| comprehensions(q)).collect();
+    if quals.len() > DEPTH {
+        return None;
+    }
+    let head = nested_comprehensions(head, depth + 1);
+    let quals: Vec<Vec<Token<'a>>> = quals
+        .iter()
+        .map(|q| nested_comprehensions(q, depth + 1))
+        .collect();
     build(at, &head, &quals)
 }
 
@@ -476,6 +545,9 @@ fn build<'a>(
     Some(out)
 }
 
+/// Longest lambda body looked at for eta-reduction, in tokens.
+const LAMBDA_BODY: usize = 256;
+
 /// Every lambda of one plain variable `\x -> … x` whose body ends with an
 /// application to `x` (used once), eta-reduced.
 pub fn lambdas<'a>(toks: &[Token<'a>]) -> Vec<Token<'a>> {
@@ -489,20 +561,23 @@ pub fn lambdas<'a>(toks: &[Token<'a>]) -> Vec<Token<'a>> {
             let name = out[i + 1].text;
             // The body: to the end of the enclosing group.
             let mut depth = 0;
-            let mut end = out.len();
-            for (j, t) in out.iter().enumerate().skip(i + 3) {
+            let mut end = (i + 3 + LAMBDA_BODY).min(out.len());
+            let reaches = end == out.len();
+            let mut closed = false;
+            for (j, t) in out.iter().enumerate().skip(i + 3).take(LAMBDA_BODY) {
                 if opens(t) {
                     depth += 1;
                 } else if closes(t) {
                     if depth == 0 {
                         end = j;
+                        closed = true;
                         break;
                     }
                     depth -= 1;
                 }
             }
             let mut body: Vec<Token<'a>> = out[i + 3..end].to_vec();
-            if eta(&mut body, name) {
+            if (closed || reaches) && eta(&mut body, name) {
                 out.splice(i..end, body);
                 continue;
             }
@@ -517,6 +592,13 @@ pub fn lambdas<'a>(toks: &[Token<'a>]) -> Vec<Token<'a>> {
 /// left-hand side is left out when its parameters are all plain
 /// variables, which the body is eta-reduced by.
 pub fn blocks<'a>(toks: &[Token<'a>]) -> Vec<Vec<Token<'a>>> {
+    nested_blocks(toks, 0)
+}
+
+fn nested_blocks<'a>(toks: &[Token<'a>], depth: usize) -> Vec<Vec<Token<'a>>> {
+    if depth > DEPTH {
+        return vec![toks.to_vec()];
+    }
     let mut out = Vec::new();
     let mut main: Vec<Token<'a>> = Vec::new();
     let (body_start, params) = match prefix_lhs(toks) {
@@ -579,7 +661,7 @@ pub fn blocks<'a>(toks: &[Token<'a>]) -> Vec<Vec<Token<'a>>> {
                         || (bindings[j].line > bindings[j - 1].line
                             && bindings[j].column <= column);
                     if new_item {
-                        out.extend(blocks(&bindings[start..j]));
+                        out.extend(nested_blocks(&bindings[start..j], depth + 1));
                         start = j;
                     }
                 }
@@ -700,4 +782,37 @@ pub fn conditionals<'a>(toks: &[Token<'a>]) -> Vec<Token<'a>> {
         i += 1;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use haskell_text::source::tokens;
+
+    #[test]
+    fn no_nesting_exhausts_the_stack() {
+        let n = 3_000;
+        let lets = format!("f x = {}x{}\n", "let y = 1 in ".repeat(n), "");
+        let wheres: String = (0..n)
+            .map(|i| format!("{}where g{i} = {i}\n", " ".repeat(i + 1)))
+            .collect();
+        let brackets = format!("f x = {}x | x <- y{}\n", "[ ".repeat(n), " ]".repeat(n));
+        let generators = format!("f x = [ x | {} ]\n", vec!["x <- y"; n].join(", "));
+        let comprehensions_deep = format!("f x = {}x{}\n", "[ ".repeat(n), " | x <- y ]".repeat(n));
+        for text in [
+            lets,
+            format!("f x = x\n{wheres}"),
+            brackets,
+            generators,
+            comprehensions_deep,
+        ] {
+            let toks = tokens(&text);
+            let rewritten = lambdas(&comprehensions(&toks));
+            let blocks = blocks(&rewritten);
+            assert!(!blocks.is_empty());
+            for b in &blocks {
+                let _ = conditionals(b);
+            }
+        }
+    }
 }

@@ -539,6 +539,23 @@ fn the_json_report_has_the_documented_shape_sorted_highest_first() {
     }
     assert!(value["provenance"]["grader"].is_string());
     assert!(value["provenance"].get("date").is_none());
+    // Evidence is looked for in the highest --max-pages pairs only.
+    let run = grader(&[
+        "similarity",
+        class.to_str().unwrap(),
+        "--format",
+        "json",
+        "--max-pages",
+        "2",
+    ])
+    .run();
+    run.code(0);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let pairs = value["pairs"].as_array().unwrap();
+    assert!(pairs.len() > 2);
+    for (i, p) in pairs.iter().enumerate() {
+        assert_eq!(p.get("matches").is_some(), i < 2, "{p}");
+    }
 }
 
 #[test]
@@ -639,12 +656,13 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
             .iter()
             .all(|l| l.contains("copy-of-") || l.contains("<b>x"))
     );
-    assert!(human.contains("6 at or above the cut"), "{human}");
-    assert!(human.contains("the class's own"), "{human}");
+    assert!(human.contains("code, 6 at or above the cut"), "{human}");
+    assert!(human.contains("The cut is the class's own"), "{human}");
     // A threshold of 1 lists the highest all the same, below the cut.
     let run = grader(&args).args(["--threshold", "1"]).run();
     run.code(0)
-        .stdout_has("0 at or above the cut 1.00 (given by --threshold)");
+        .stdout_has("0 at or above the cut 1.00; 10 listed.")
+        .stdout_has("The cut is given by --threshold.");
     assert!(
         run.stdout
             .lines()
