@@ -44,11 +44,12 @@
 //!   folders of other users' processes are the kernel's to refuse, and
 //!   signals to them are refused (another uid);
 //! - files other runs write in world-writable folders (`/tmp`) while both
-//!   run: a channel between two runs at once. It cannot outlive either run
-//!   (cleanup), and on Gradescope each submission is graded alone in its
-//!   own container, so there is no other student's run to meet; a class
-//!   graded on a root machine without namespaces should use `--jobs 1`
-//!   where collusion matters.
+//!   run would be a channel between two runs at once. It cannot outlive
+//!   either run (cleanup), and [`Sandbox::separates_concurrent_runs`] is
+//!   false here, so the grader runs one student's programs at a time (its
+//!   cases and compilations may still run side by side: they are the same
+//!   student's). On Gradescope each submission is graded alone in its own
+//!   container anyway.
 //!
 //! None of this carries an answer: solutions are never readable, and the
 //! command lines and names that are visible hold no path of the class or
@@ -846,6 +847,17 @@ impl Sandbox {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Whether two runs at once are kept apart from each other. Not with the
+    /// user backend without Landlock: each run has its own uid, but both
+    /// may write world-writable folders such as `/tmp` while they are
+    /// alive, so a file one leaves there (mode 0666) can be read by the
+    /// other before the cleanup after each run removes it. Callers that run
+    /// different parties' programs (different students) must then run them
+    /// one at a time.
+    pub fn separates_concurrent_runs(&self) -> bool {
+        !matches!(&self.backend, Backend::User(u) if u.landlock_abi == 0)
     }
 
     /// Whether the programs under test can read other processes' command

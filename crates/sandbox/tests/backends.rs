@@ -710,3 +710,54 @@ fn a_working_folder_other_users_can_read_is_refused_without_landlock() {
         .unwrap();
     }
 }
+
+/// Two runs at the same time, the first leaving a file for anyone in `/tmp`
+/// and the second looking for it: `separates_concurrent_runs` must say
+/// whether the second can read it.
+#[test]
+fn whether_two_runs_at_once_can_meet_in_tmp_is_what_the_sandbox_says() {
+    if !sandbox::running_as_root() {
+        notice("skipped: whether_two_runs_at_once_can_meet_in_tmp: needs root");
+        return;
+    }
+    let mut ways = vec![false];
+    if sandbox::filter::landlock_abi() > 0 {
+        ways.push(true);
+    }
+    for landlock in ways {
+        let s = Sandbox::new(Config {
+            backend: Some(BackendKind::User),
+            landlock,
+            ..Config::default()
+        })
+        .unwrap();
+        let marker = format!("/tmp/cnf-meet-{}-{landlock}", std::process::id());
+        let (_, second) = std::thread::scope(|scope| {
+            let first = scope.spawn(|| {
+                run(
+                    &s,
+                    &format!("(umask 0; echo secret > {marker}); sleep 3"),
+                    Duration::from_secs(10),
+                )
+            });
+            let second = scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(300));
+                run(
+                    &s,
+                    &format!(
+                        "for i in 1 2 3 4 5 6 7 8 9 10; do cat {marker} 2>/dev/null && exit 0; sleep 0.2; done; echo none"
+                    ),
+                    Duration::from_secs(10),
+                )
+            });
+            (first.join().unwrap(), second.join().unwrap())
+        });
+        let met = matches!(&second.outcome, Outcome::Exited { stdout, .. } if stdout == b"secret\n");
+        assert_eq!(
+            met,
+            !s.separates_concurrent_runs(),
+            "landlock {landlock}: {second:?}"
+        );
+        assert!(!Path::new(&marker).exists(), "{marker} was left behind");
+    }
+}

@@ -71,6 +71,20 @@ pub(crate) fn grade_many_indexed<T: Send>(
     progress: &(dyn Fn(ClassProgress) + Sync),
 ) -> Result<Vec<T>, SubmissionError> {
     let count = prepared.len();
+    // Where the sandbox cannot keep two runs at once apart (the user
+    // backend without Landlock shares `/tmp` between live runs), two
+    // students' programs never run at the same time, compilations
+    // (Template Haskell) included: a student's grade must not depend on
+    // another student running beside it.
+    let apart = options
+        .sandbox
+        .as_ref()
+        .is_none_or(|s| s.separates_concurrent_runs());
+    let (compile_jobs, student_jobs) = if count > 1 && !apart {
+        (Some(1), Some(1))
+    } else {
+        (compile_jobs, options.jobs)
+    };
     // Every (student, part) to compile, all in one pool.
     let tasks: Vec<(usize, u8)> = prepared
         .iter()
@@ -135,7 +149,7 @@ pub(crate) fn grade_many_indexed<T: Send>(
     // A class runs `jobs` students at once, each one case at a time, so no
     // more than `jobs` programs compete for the cores (fair time limits).
     let case_jobs = if count > 1 { Some(1) } else { options.jobs };
-    let results = pool(options.jobs)?.install(|| {
+    let results = pool(student_jobs)?.install(|| {
         students
             .into_par_iter()
             .map(|(at, (prepared, builds))| {
