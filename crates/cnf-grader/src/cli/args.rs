@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 use cnf_grader::format::units::{parse_duration, parse_size};
 use cnf_grader::model::compare::Compare;
 use cnf_grader::model::shard::Shard;
+pub(crate) use cnf_grader::report::BookFormat;
 use cnf_grader::report::gradebook::CsvLayout;
 use cnf_grader::sandbox::{BackendKind, Config, DEFAULT_UID, Limits, Sandbox};
 use connect_core::Function;
@@ -233,15 +234,6 @@ pub(crate) struct ReportArgs {
     /// Leave durations and the date out of the report (for reproducible output).
     #[arg(long)]
     pub(crate) no_times: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum BookFormat {
-    /// A table.
-    #[value(alias = "table")]
-    Human,
-    /// One JSON document.
-    Json,
 }
 
 #[derive(Args)]

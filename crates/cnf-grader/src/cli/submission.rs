@@ -446,30 +446,16 @@ pub(crate) fn write_class(
         };
         write(path, &text)?;
     }
-    let mut text = match format {
-        BookFormat::Human => match class.shard {
-            None => gradebook::table(&rows, Some(provenance)),
-            Some(info) => format!(
-                "{}\n\nshard {}: {} of the class's {} students (`merge` the shards' \
-                 --format json gradebooks for the whole class)\n\n{}",
-                provenance.line(),
-                info.shard,
-                students.len(),
-                info.entries,
-                gradebook::table(&rows, None)
-            ),
+    let text = cnf_grader::report::class(
+        format,
+        &rows,
+        &cnf_grader::report::ClassView {
+            root: class.root,
+            provenance,
+            shard: class.shard.map(|info| (info, students)),
+            warning,
         },
-        BookFormat::Json => gradebook::shard_json(
-            Some(class.root),
-            &rows,
-            Some(provenance),
-            class.shard.map(|info| (info, students)),
-        ),
-    };
-    if warning.is_some() && matches!(format, BookFormat::Human) {
-        text.push_str(NO_SANDBOX_WARNING);
-        text.push('\n');
-    }
+    );
     emit(&text, output, None)?;
     Ok(if rows.iter().any(|r| r.error.is_some()) {
         ExitCode::from(1)

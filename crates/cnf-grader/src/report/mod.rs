@@ -25,6 +25,7 @@ pub enum Style {
 use std::time::Duration;
 
 use crate::model::case::{CaseReport, Totals};
+use crate::model::class::{Row, StudentResult};
 use crate::model::compare::Compare;
 use crate::model::points::{Points, points};
 use crate::model::provenance::Provenance;
@@ -76,6 +77,57 @@ pub fn run(
             &format!("cnf-grader: {}", Totals::of(cases).summary()),
         ),
     }
+}
+
+/// A class gradebook's format (`submissions`, `merge` of class shards).
+/// A new format is a renderer in [`gradebook`] and an arm in [`class`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum BookFormat {
+    /// A table.
+    #[cfg_attr(feature = "cli", value(alias = "table"))]
+    Human,
+    /// One JSON document.
+    Json,
+}
+
+/// What a class gradebook shows besides its rows.
+#[derive(Debug, Clone, Copy)]
+pub struct ClassView<'a> {
+    /// The class's folder, as given.
+    pub root: &'a str,
+    /// Where the class came from and how it was graded.
+    pub provenance: &'a Provenance,
+    /// This gradebook is one shard of a class, with its students.
+    pub shard: Option<(ShardInfo, &'a [StudentResult])>,
+    /// A warning a human gradebook ends with (e.g. `--no-sandbox`).
+    pub warning: Option<&'a str>,
+}
+
+/// A class's gradebook in `format`.
+pub fn class(format: BookFormat, rows: &[Row], view: &ClassView<'_>) -> String {
+    let mut text = match format {
+        BookFormat::Human => match view.shard {
+            None => gradebook::table(rows, Some(view.provenance)),
+            Some((info, students)) => format!(
+                "{}\n\nshard {}: {} of the class's {} students (`merge` the shards' \
+                 --format json gradebooks for the whole class)\n\n{}",
+                view.provenance.line(),
+                info.shard,
+                students.len(),
+                info.entries,
+                gradebook::table(rows, None)
+            ),
+        },
+        BookFormat::Json => {
+            gradebook::shard_json(Some(view.root), rows, Some(view.provenance), view.shard)
+        }
+    };
+    if let (Some(warning), BookFormat::Human) = (view.warning, format) {
+        text.push_str(warning);
+        text.push('\n');
+    }
+    text
 }
 
 /// What a submission's report shows besides the graded submission.
