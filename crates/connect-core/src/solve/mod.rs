@@ -21,9 +21,12 @@
 //! of a solver whose depth is the game's end). Each node looks for forced
 //! moves (an opponent threat it must block, two it cannot), never plays
 //! just below an opponent's winning cell, bounds the score by the cells
-//! left, consults a transposition table (direct-mapped, full keys, a
-//! position and its mirror image sharing one entry), and tries moves by the
-//! number of winning cells they create, ties from the centre out.
+//! left (and by a draw when no four is left open to the side to move),
+//! consults a transposition table (direct-mapped, full keys, a position
+//! and its mirror image sharing one entry), far from the end probes its
+//! children there too (an enhanced transposition cutoff), and tries moves
+//! by the number of winning cells they create, ties from the centre out.
+//! Threads ([`Solver::set_threads`]) share the table (Lazy SMP).
 //! The table lives as long as the [`Solver`], so a file of positions reuses
 //! what earlier lines proved.
 //!

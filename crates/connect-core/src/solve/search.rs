@@ -106,6 +106,18 @@ impl<B: Bits, const W: u32, const H: u32> Geometry<B, W, H> {
         winning_cells(stones, self.h()) & (self.board() ^ mask)
     }
 
+    /// Whether `stones` hold four in a row.
+    #[inline(always)]
+    fn has_four(&self, stones: B) -> bool {
+        let h = self.h();
+        let mut any = B::ZERO;
+        for d in [1, h + 1, h, h + 2] {
+            let m = stones & stones.shr(d);
+            any |= m & m.shr(2 * d);
+        }
+        any != B::ZERO
+    }
+
     /// The key of a position with the column order reversed.
     #[inline(always)]
     fn mirror(&self, key: B) -> B {
@@ -265,6 +277,10 @@ pub(crate) struct Engine<B: Bits, const W: u32, const H: u32, const N: usize> {
     root_empty: i32,
 }
 
+/// Positions with more empty cells than this probe their children in the
+/// table before searching them.
+const ETC_EMPTY: i32 = 14;
+
 /// How many plies below the root a helper thread's move order is jittered.
 const JITTER_PLIES: i32 = 8;
 
@@ -370,7 +386,12 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 return alpha;
             }
         }
-        let max = (empty - 1) / 2;
+        let mut max = (empty - 1) / 2;
+        // No four left open to the side to move (its stones and the free
+        // cells): it cannot win, at best it draws.
+        if max > 0 && beta > 0 && !geo.has_four(current | (geo.board() ^ mask)) {
+            max = 0;
+        }
         if beta > max {
             beta = max;
             if alpha >= beta {
@@ -396,6 +417,25 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
             }
         }
 
+        // Enhanced transposition cutoff, far from the end where a cut saves
+        // most: a child the table bounds from above (score <= u for the
+        // opponent) gives this position at least -u.
+        if empty > ETC_EMPTY {
+            let mut m = possible;
+            while m != B::ZERO {
+                let mv = m & !(m - B::ONE); // the lowest cell: one child
+                m = m ^ mv;
+                let child = self.key(current ^ mask, mask | mv);
+                let (v, _) = self.table.get(child);
+                if v != 0 {
+                    let (score, lower) = decode(v);
+                    if !lower && -score >= beta {
+                        return -score;
+                    }
+                }
+            }
+        }
+        let geo = &self.geo;
         // The move that last refuted this position first (kept for a mirror
         // image too, so it is mirrored back when the key was), then by the
         // winning cells a move makes, ties from the centre out.

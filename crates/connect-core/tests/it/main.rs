@@ -6,6 +6,7 @@ mod benchmark_sets;
 #[cfg(feature = "cli")]
 mod cli;
 mod opening_book;
+mod other_sizes;
 mod perfect_player;
 mod properties;
 mod small_boards;

@@ -260,10 +260,7 @@ fn computer_hint(computer: &mut Computer, game: &Game) -> Option<String> {
                     None => format!("{}:-", c + 1),
                 })
                 .collect();
-            format!(
-                "Hint (>0 wins, 0 draws, <0 loses): {}",
-                cells.join(" ")
-            )
+            format!("Hint (>0 wins, 0 draws, <0 loses): {}", cells.join(" "))
         }
         Hint::Pick(c) => format!("Hint: column {}.", c + 1),
     })

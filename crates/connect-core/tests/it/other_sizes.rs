@@ -4,7 +4,7 @@
 //! score, the position's score (the best of them) and its sign.
 //!
 //! The default run checks the positions with at most 14 empty cells;
-//! `cargo test --release -p connect-core --test other_sizes -- --ignored`
+//! `cargo test --release -p connect-core --test it other_sizes:: -- --ignored`
 //! checks every line.
 
 use connect_core::solve::{Position, Size, Solver};
