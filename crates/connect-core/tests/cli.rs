@@ -189,6 +189,42 @@ fn a_whole_game_on_a_terminal() {
 }
 
 #[test]
+fn the_perfect_computer_thinks_on_a_terminal_and_q_stops_it() {
+    // The computer opens from the built-in book; its reply to 4-4 is a
+    // search (seconds in a release build, far longer than the time limit in
+    // a debug one), and the `q` typed meanwhile ends the game at once.
+    let run = connect()
+        .args([
+            "play",
+            "--computer",
+            "1",
+            "--level",
+            "perfect",
+            "--seed",
+            "1",
+        ])
+        .timeout(Duration::from_secs(60))
+        .run_on_terminal("4\nq\n");
+    let tail = |s: &str| {
+        let cut = s.char_indices().rev().nth(2000).map_or(0, |(i, _)| i);
+        s[cut..].to_string()
+    };
+    assert_eq!(run.code, Some(0), "{}", tail(&run.screen));
+    assert_eq!(
+        run.screen.matches("Player 1 (computer) plays").count(),
+        1,
+        "{}",
+        tail(&run.screen)
+    );
+    assert!(
+        run.screen.contains("Player 1 (computer) is thinking... "),
+        "{}",
+        tail(&run.screen)
+    );
+    assert!(run.screen.contains(" s (q quits)"), "{}", tail(&run.screen));
+}
+
+#[test]
 fn undo_hint_save_and_reload_on_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let (moves, _) = end_easy(1).remove(0);
