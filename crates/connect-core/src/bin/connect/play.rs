@@ -1,4 +1,15 @@
 //! `connect play`: the terminal game over connect-core's rules.
+//!
+//! The computer chooses its moves and hints on a thread of its own, keeping
+//! its solver (and the solver's table) for the whole game. On a terminal a
+//! second thread reads the lines typed, so that while the computer thinks
+//! the game shows a spinner with the time spent, and `q` or Ctrl-D stop the
+//! game at once (the search is abandoned with the process). Other lines
+//! typed meanwhile are kept and carried out in order once it has answered;
+//! a `q` typed behind them waits its turn too. Piped, the game reads a line
+//! only when it prompts for one, as before, so a script's moves are all
+//! answered; a search that takes over a second is announced once on
+//! standard error.
 
 use std::collections::VecDeque;
 use std::fs;
@@ -403,7 +414,7 @@ impl Input {
                         out.flush()?;
                         turn += 1;
                     } else if !shown {
-                        eprintln!("{what}...");
+                        frontend::note(&format!("{what}..."));
                     }
                     shown = true;
                 }
