@@ -189,6 +189,32 @@ fn a_whole_game_on_a_terminal() {
 }
 
 #[test]
+fn a_terminal_game_is_redrawn_in_place_and_keeps_what_was_said() {
+    // A clear-screen before each of the 4 boards (the empty one, after 4,
+    // after "zz", after 4-4); the refusal of "zz" shows under the board that
+    // follows it, and only there.
+    let run = connect()
+        .arg("play")
+        .timeout(ON_TERMINAL)
+        .run_on_terminal("4\nzz\n4\nq\n");
+    assert_eq!(run.code, Some(0), "{}", run.screen);
+    let clear = "\x1b[H\x1b[2J";
+    assert_eq!(run.screen.matches(clear).count(), 4, "{}", run.screen);
+    let screens: Vec<&str> = run.screen.split(clear).collect();
+    assert!(
+        screens[3].contains("- - - 1 - - -\r\nnote: \"zz\": not a move"),
+        "{}",
+        run.screen
+    );
+    assert!(
+        screens[4].contains("- - - 2 - - -\r\n- - - 1 - - -\r\nPlayer 1 to move"),
+        "{}",
+        run.screen
+    );
+    assert!(!screens[4].contains("not a move"), "{}", run.screen);
+}
+
+#[test]
 fn the_perfect_computer_thinks_on_a_terminal_and_q_stops_it() {
     // The computer opens from the built-in book; its reply to 4-4 is a
     // search (seconds in a release build, far longer than the time limit in

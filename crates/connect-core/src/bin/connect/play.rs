@@ -11,6 +11,7 @@
 //! answered; a search that takes over a second is announced once on
 //! standard error.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -99,8 +100,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         .filter(|&n| args.computer.contains(&n))
         .map(|n| n.to_string())
         .collect();
-    writeln!(
-        out,
+    let header = format!(
         "Connect Four: {} players on {} rows x {} columns{}.",
         game.players(),
         game.board().height(),
@@ -114,11 +114,30 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 who.join(", ")
             )
         }
-    )?;
+    );
+    writeln!(out, "{header}")?;
+    // On a terminal the screen is redrawn for every board: what was said
+    // since the last one is kept and shown under the next.
+    let redraw = terminal && spinner;
+    let said = RefCell::new(Vec::<String>::new());
+    let say = |out: &mut io::StdoutLock, text: String| -> io::Result<()> {
+        if redraw {
+            said.borrow_mut().push(text);
+            Ok(())
+        } else {
+            writeln!(out, "{text}")
+        }
+    };
     let mut line_no = 0usize;
     let mut bad = false;
     loop {
+        if redraw {
+            write!(out, "\x1b[H\x1b[2J{header}\n")?;
+        }
         write!(out, "\n{}", render(game.board(), color))?;
+        for text in said.borrow_mut().drain(..) {
+            writeln!(out, "{text}")?;
+        }
         if let Some(text) = outcome(&game) {
             writeln!(out, "{text}")?;
         }
@@ -131,11 +150,9 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 break;
             };
             game.play(c).expect("the computer plays a column with room");
-            writeln!(
-                out,
-                "Player {} (computer) plays {}.",
-                token(p, color),
-                c + 1
+            say(
+                &mut out,
+                format!("Player {} (computer) plays {}.", token(p, color), c + 1),
             )?;
             continue;
         }
@@ -158,7 +175,10 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         let cmd = line.trim();
         let refuse = |why: String, bad: &mut bool| {
             let shown = crate::escaped(cmd);
-            if terminal {
+            if redraw {
+                said.borrow_mut()
+                    .push(format!("{}\"{shown}\": {why}", frontend::NOTE));
+            } else if terminal {
                 frontend::note(&format!("\"{shown}\": {why}"));
             } else {
                 *bad = true;
@@ -194,7 +214,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             "h" => {
                 thinker.ask(Job::Hint(game.clone()));
                 match input.wait(&mut out, "Thinking of a hint", spinner)? {
-                    Some(Answer::Hint(Some(text))) => writeln!(out, "{text}")?,
+                    Some(Answer::Hint(Some(text))) => say(&mut out, text)?,
                     Some(_) => refuse("the game is over".into(), &mut bad),
                     None => break,
                 }
@@ -206,14 +226,16 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                     continue;
                 }
                 match save(&game, Path::new(path)) {
-                    Ok(true) => writeln!(out, "Saved {}.", crate::escaped(path))?,
-                    Ok(false) => writeln!(
-                        out,
-                        "Saved {path}. Player {n} has no piece on the board yet, so the file \
+                    Ok(true) => say(&mut out, format!("Saved {}.", crate::escaped(path)))?,
+                    Ok(false) => say(
+                        &mut out,
+                        format!(
+                            "Saved {path}. Player {n} has no piece on the board yet, so the file \
                          does not say how many play: load it with --players {n} \
                          (connect play --players {n} {path}, part04 --players {n} {path}).",
-                        path = crate::escaped(path),
-                        n = game.players(),
+                            path = crate::escaped(path),
+                            n = game.players(),
+                        ),
                     )?,
                     Err(e) => refuse(format!("cannot save: {e}"), &mut bad),
                 }
