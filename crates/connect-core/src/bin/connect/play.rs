@@ -132,7 +132,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut bad = false;
     loop {
         if redraw {
-            write!(out, "\x1b[H\x1b[2J{header}\n")?;
+            writeln!(out, "\x1b[H\x1b[2J{header}")?;
         }
         write!(out, "\n{}", render(game.board(), color))?;
         for text in said.borrow_mut().drain(..) {
