@@ -215,7 +215,7 @@ fn a_terminal_game_is_redrawn_in_place_and_keeps_what_was_said() {
 }
 
 #[test]
-fn the_perfect_computer_thinks_on_a_terminal_and_q_stops_it() {
+fn the_perfect_computer_thinks_on_a_terminal_and_q_or_ctrl_d_stop_it() {
     // The computer opens from the built-in book; its reply to 4-4 is a
     // search (seconds in a release build, far longer than the time limit in
     // a debug one), and the `q` typed meanwhile ends the game at once.
@@ -248,6 +248,31 @@ fn the_perfect_computer_thinks_on_a_terminal_and_q_stops_it() {
         tail(&run.screen)
     );
     assert!(run.screen.contains(" s (q quits)"), "{}", tail(&run.screen));
+    // Ctrl-D (the end of input) during the search ends the game as well.
+    let run = connect()
+        .args([
+            "play",
+            "--computer",
+            "1",
+            "--level",
+            "perfect",
+            "--seed",
+            "1",
+        ])
+        .timeout(Duration::from_secs(60))
+        .run_on_terminal("4\n\x04");
+    assert_eq!(run.code, Some(0), "{}", tail(&run.screen));
+    assert_eq!(
+        run.screen.matches("Player 1 (computer) plays").count(),
+        1,
+        "{}",
+        tail(&run.screen)
+    );
+    assert!(
+        run.screen.contains("is thinking... "),
+        "{}",
+        tail(&run.screen)
+    );
 }
 
 #[test]
