@@ -189,6 +189,93 @@ fn a_whole_game_on_a_terminal() {
 }
 
 #[test]
+fn a_terminal_game_is_redrawn_in_place_and_keeps_what_was_said() {
+    // A clear-screen before each of the 4 boards (the empty one, after 4,
+    // after "zz", after 4-4); the refusal of "zz" shows under the board that
+    // follows it, and only there.
+    let run = connect()
+        .arg("play")
+        .timeout(ON_TERMINAL)
+        .run_on_terminal("4\nzz\n4\nq\n");
+    assert_eq!(run.code, Some(0), "{}", run.screen);
+    let clear = "\x1b[H\x1b[2J";
+    assert_eq!(run.screen.matches(clear).count(), 4, "{}", run.screen);
+    let screens: Vec<&str> = run.screen.split(clear).collect();
+    assert!(
+        screens[3].contains("- - - 1 - - -\r\nnote: \"zz\": not a move"),
+        "{}",
+        run.screen
+    );
+    assert!(
+        screens[4].contains("- - - 2 - - -\r\n- - - 1 - - -\r\nPlayer 1 to move"),
+        "{}",
+        run.screen
+    );
+    assert!(!screens[4].contains("not a move"), "{}", run.screen);
+}
+
+#[test]
+fn the_perfect_computer_thinks_on_a_terminal_and_q_or_ctrl_d_stop_it() {
+    // The computer opens from the built-in book; its reply to 4-4 is a
+    // search (seconds in a release build, far longer than the time limit in
+    // a debug one), and the `q` typed meanwhile ends the game at once.
+    let run = connect()
+        .args([
+            "play",
+            "--computer",
+            "1",
+            "--level",
+            "perfect",
+            "--seed",
+            "1",
+        ])
+        .timeout(Duration::from_secs(60))
+        .run_on_terminal("4\nq\n");
+    let tail = |s: &str| {
+        let cut = s.char_indices().rev().nth(2000).map_or(0, |(i, _)| i);
+        s[cut..].to_string()
+    };
+    assert_eq!(run.code, Some(0), "{}", tail(&run.screen));
+    assert_eq!(
+        run.screen.matches("Player 1 (computer) plays").count(),
+        1,
+        "{}",
+        tail(&run.screen)
+    );
+    assert!(
+        run.screen.contains("Player 1 (computer) is thinking... "),
+        "{}",
+        tail(&run.screen)
+    );
+    assert!(run.screen.contains(" s (q quits)"), "{}", tail(&run.screen));
+    // Ctrl-D (the end of input) during the search ends the game as well.
+    let run = connect()
+        .args([
+            "play",
+            "--computer",
+            "1",
+            "--level",
+            "perfect",
+            "--seed",
+            "1",
+        ])
+        .timeout(Duration::from_secs(60))
+        .run_on_terminal("4\n\x04");
+    assert_eq!(run.code, Some(0), "{}", tail(&run.screen));
+    assert_eq!(
+        run.screen.matches("Player 1 (computer) plays").count(),
+        1,
+        "{}",
+        tail(&run.screen)
+    );
+    assert!(
+        run.screen.contains("is thinking... "),
+        "{}",
+        tail(&run.screen)
+    );
+}
+
+#[test]
 fn undo_hint_save_and_reload_on_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let (moves, _) = end_easy(1).remove(0);

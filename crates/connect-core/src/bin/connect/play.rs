@@ -1,9 +1,25 @@
 //! `connect play`: the terminal game over connect-core's rules.
+//!
+//! The computer chooses its moves and hints on a thread of its own, keeping
+//! its solver (and the solver's table) for the whole game. On a terminal a
+//! second thread reads the lines typed, so that while the computer thinks
+//! the game shows a spinner with the time spent, and `q` or Ctrl-D stop the
+//! game at once (the search is abandoned with the process). Other lines
+//! typed meanwhile are kept and carried out in order once it has answered;
+//! a `q` typed behind them waits its turn too. Piped, the game reads a line
+//! only when it prompts for one, as before, so a script's moves are all
+//! answered; a search that takes over a second is announced once on
+//! standard error.
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use connect_core::cnf::{parse_cnf, render_cnf};
 use connect_core::computer::{Computer, Game, Hint, Level, PlayError};
@@ -73,17 +89,18 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     }
     let color = args.color.for_stdout();
     let terminal = io::stdin().is_terminal();
+    let spinner = io::stdout().is_terminal();
+    let (events, received) = mpsc::channel();
+    let thinker = Thinker::spawn(computer, events.clone());
+    let mut input = Input::new(terminal, events, received);
     let mut out = io::stdout().lock();
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
     let is_computer = |p: Player| args.computer.contains(&p.number());
 
     let who: Vec<String> = (1..=game.players())
         .filter(|&n| args.computer.contains(&n))
         .map(|n| n.to_string())
         .collect();
-    writeln!(
-        out,
+    let header = format!(
         "Connect Four: {} players on {} rows x {} columns{}.",
         game.players(),
         game.board().height(),
@@ -97,24 +114,45 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 who.join(", ")
             )
         }
-    )?;
+    );
+    writeln!(out, "{header}")?;
+    // On a terminal the screen is redrawn for every board: what was said
+    // since the last one is kept and shown under the next.
+    let redraw = terminal && spinner;
+    let said = RefCell::new(Vec::<String>::new());
+    let say = |out: &mut io::StdoutLock, text: String| -> io::Result<()> {
+        if redraw {
+            said.borrow_mut().push(text);
+            Ok(())
+        } else {
+            writeln!(out, "{text}")
+        }
+    };
     let mut line_no = 0usize;
     let mut bad = false;
     loop {
+        if redraw {
+            writeln!(out, "\x1b[H\x1b[2J{header}")?;
+        }
         write!(out, "\n{}", render(game.board(), color))?;
+        for text in said.borrow_mut().drain(..) {
+            writeln!(out, "{text}")?;
+        }
         if let Some(text) = outcome(&game) {
             writeln!(out, "{text}")?;
         }
         // The computer's turns.
         if !game.is_over() && is_computer(game.to_move()) {
             let p = game.to_move();
-            let c = computer.choose(&game).expect("a game not over has a move");
+            thinker.ask(Job::Choose(game.clone()));
+            let what = format!("Player {} (computer) is thinking", token(p, color));
+            let Some(Answer::Move(c)) = input.wait(&mut out, &what, spinner)? else {
+                break;
+            };
             game.play(c).expect("the computer plays a column with room");
-            writeln!(
-                out,
-                "Player {} (computer) plays {}.",
-                token(p, color),
-                c + 1
+            say(
+                &mut out,
+                format!("Player {} (computer) plays {}.", token(p, color), c + 1),
             )?;
             continue;
         }
@@ -129,16 +167,18 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             )?;
         }
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        let Some(line) = input.line()? else {
             writeln!(out)?;
             break;
-        }
+        };
         line_no += 1;
         let cmd = line.trim();
         let refuse = |why: String, bad: &mut bool| {
             let shown = crate::escaped(cmd);
-            if terminal {
+            if redraw {
+                said.borrow_mut()
+                    .push(format!("{}\"{shown}\": {why}", frontend::NOTE));
+            } else if terminal {
                 frontend::note(&format!("\"{shown}\": {why}"));
             } else {
                 *bad = true;
@@ -171,10 +211,14 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                     refuse("nothing to undo".into(), &mut bad);
                 }
             }
-            "h" => match computer_hint(&mut computer, &game) {
-                Some(text) => writeln!(out, "{text}")?,
-                None => refuse("the game is over".into(), &mut bad),
-            },
+            "h" => {
+                thinker.ask(Job::Hint(game.clone()));
+                match input.wait(&mut out, "Thinking of a hint", spinner)? {
+                    Some(Answer::Hint(Some(text))) => say(&mut out, text)?,
+                    Some(_) => refuse("the game is over".into(), &mut bad),
+                    None => break,
+                }
+            }
             _ if cmd.starts_with("s ") || cmd == "s" => {
                 let path = cmd[1..].trim();
                 if path.is_empty() {
@@ -182,14 +226,16 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                     continue;
                 }
                 match save(&game, Path::new(path)) {
-                    Ok(true) => writeln!(out, "Saved {}.", crate::escaped(path))?,
-                    Ok(false) => writeln!(
-                        out,
-                        "Saved {path}. Player {n} has no piece on the board yet, so the file \
+                    Ok(true) => say(&mut out, format!("Saved {}.", crate::escaped(path)))?,
+                    Ok(false) => say(
+                        &mut out,
+                        format!(
+                            "Saved {path}. Player {n} has no piece on the board yet, so the file \
                          does not say how many play: load it with --players {n} \
                          (connect play --players {n} {path}, part04 --players {n} {path}).",
-                        path = crate::escaped(path),
-                        n = game.players(),
+                            path = crate::escaped(path),
+                            n = game.players(),
+                        ),
                     )?,
                     Err(e) => refuse(format!("cannot save: {e}"), &mut bad),
                 }
@@ -223,6 +269,198 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What the computer is asked to do.
+enum Job {
+    /// Choose the move of the player to move.
+    Choose(Game),
+    /// Give the player to move a hint.
+    Hint(Game),
+}
+
+/// The computer's answer to a [`Job`].
+enum Answer {
+    /// The column it plays, 0-based.
+    Move(usize),
+    /// The hint's text; `None` when the game is over.
+    Hint(Option<String>),
+}
+
+/// What the game waits for: a line typed (`None`: end of input), or the
+/// computer's answer.
+enum Event {
+    Line(Option<String>),
+    Answer(Answer),
+}
+
+/// The computer on a thread of its own, so that the game keeps reading
+/// input while it searches. It keeps its solver, and so the solver's
+/// table, from one move to the next.
+struct Thinker {
+    jobs: Sender<Job>,
+}
+
+impl Thinker {
+    fn spawn(mut computer: Computer, events: Sender<Event>) -> Thinker {
+        let (jobs, todo) = mpsc::channel::<Job>();
+        thread::spawn(move || {
+            for job in todo {
+                let answer = match job {
+                    Job::Choose(game) => {
+                        Answer::Move(computer.choose(&game).expect("a game not over has a move"))
+                    }
+                    Job::Hint(game) => Answer::Hint(computer_hint(&mut computer, &game)),
+                };
+                if events.send(Event::Answer(answer)).is_err() {
+                    break;
+                }
+            }
+        });
+        Thinker { jobs }
+    }
+
+    fn ask(&self, job: Job) {
+        // The thread ends only when the game drops `jobs` or a search panics;
+        // a panic shows as the game's `wait` finding no answer.
+        let _ = self.jobs.send(job);
+    }
+}
+
+/// The lines typed. On a terminal a thread reads them as they come, so
+/// that `q` and end of input stop a search; lines typed during a search
+/// wait their turn. Piped, the game reads a line only when it asks for one,
+/// as a script expects.
+struct Input {
+    events: Receiver<Event>,
+    pending: VecDeque<Option<String>>,
+    piped: Option<io::StdinLock<'static>>,
+}
+
+/// How long an answer may take before the thinking note shows.
+const QUICK: Duration = Duration::from_millis(50);
+/// How long an answer may take before the note shows when piped.
+const SLOW: Duration = Duration::from_secs(1);
+/// How often the spinner turns.
+const TICK: Duration = Duration::from_millis(100);
+
+impl Input {
+    fn new(terminal: bool, events: Sender<Event>, received: Receiver<Event>) -> Input {
+        let piped = if terminal {
+            thread::spawn(move || {
+                let mut stdin = io::stdin().lock();
+                loop {
+                    let mut line = String::new();
+                    let got = match stdin.read_line(&mut line) {
+                        Ok(0) | Err(_) => None,
+                        Ok(_) => Some(line),
+                    };
+                    let end = got.is_none();
+                    if events.send(Event::Line(got)).is_err() || end {
+                        break;
+                    }
+                }
+            });
+            None
+        } else {
+            drop(events);
+            Some(io::stdin().lock())
+        };
+        Input {
+            events: received,
+            pending: VecDeque::new(),
+            piped,
+        }
+    }
+
+    /// The next line typed; `None` at the end of input.
+    fn line(&mut self) -> io::Result<Option<String>> {
+        if let Some(line) = self.pending.pop_front() {
+            return Ok(line);
+        }
+        if let Some(stdin) = &mut self.piped {
+            let mut line = String::new();
+            return Ok((stdin.read_line(&mut line)? > 0).then_some(line));
+        }
+        loop {
+            match self.events.recv() {
+                Ok(Event::Line(line)) => return Ok(line),
+                // No search is under way when the game asks for a line.
+                Ok(Event::Answer(_)) => {}
+                Err(_) => return Ok(None),
+            }
+        }
+    }
+
+    /// Waits for the computer's answer, showing `what` with the time spent
+    /// once it takes a while: on a terminal a spinner on one line, erased
+    /// once the answer comes; otherwise a single plain line on standard
+    /// error. `None` when the player quits meanwhile: `q` or the end of
+    /// input typed with no earlier line waiting, or already waiting first.
+    fn wait(
+        &mut self,
+        out: &mut impl Write,
+        what: &str,
+        spinner: bool,
+    ) -> io::Result<Option<Answer>> {
+        let start = Instant::now();
+        let mut shown = false;
+        let mut turn = 0usize;
+        loop {
+            let elapsed = start.elapsed();
+            let timeout = if shown {
+                TICK
+            } else if spinner {
+                QUICK.saturating_sub(elapsed)
+            } else {
+                SLOW.saturating_sub(elapsed)
+            };
+            match self.events.recv_timeout(timeout) {
+                Ok(Event::Answer(answer)) => {
+                    if shown && spinner {
+                        write!(out, "\r\x1b[2K")?;
+                        out.flush()?;
+                    }
+                    return Ok(Some(answer));
+                }
+                Ok(Event::Line(line)) => self.pending.push_back(line),
+                Err(RecvTimeoutError::Timeout) => {
+                    if spinner {
+                        const FRAMES: [char; 4] = ['|', '/', '-', '\\'];
+                        write!(
+                            out,
+                            "\r\x1b[2K{} {what}... {:.1} s (q quits)",
+                            FRAMES[turn % FRAMES.len()],
+                            start.elapsed().as_secs_f64()
+                        )?;
+                        out.flush()?;
+                        turn += 1;
+                    } else if !shown {
+                        frontend::note(&format!("{what}..."));
+                    }
+                    shown = true;
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(io::Error::other("the computer stopped without an answer"));
+                }
+            }
+            if shown && quits(self.pending.front()) {
+                if spinner {
+                    writeln!(out)?;
+                }
+                return Ok(None);
+            }
+        }
+    }
+}
+
+/// Whether a line typed stops a search: `q`, or the end of input.
+fn quits(line: Option<&Option<String>>) -> bool {
+    match line {
+        Some(None) => true,
+        Some(Some(text)) => text.trim() == "q",
+        None => false,
+    }
 }
 
 fn level_name(level: LevelArg) -> &'static str {
