@@ -752,7 +752,8 @@ fn whether_two_runs_at_once_can_meet_in_tmp_is_what_the_sandbox_says() {
             });
             (first.join().unwrap(), second.join().unwrap())
         });
-        let met = matches!(&second.outcome, Outcome::Exited { stdout, .. } if stdout == b"secret\n");
+        let met =
+            matches!(&second.outcome, Outcome::Exited { stdout, .. } if stdout == b"secret\n");
         assert_eq!(
             met,
             !s.separates_concurrent_runs(),
