@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::{Backend, RunResult, Sandbox, TimeLimits, give_to};
+use crate::{Backend, RunResult, Sandbox, TimeLimits, cgroup, give_to};
 
 /// A read-only bind: a host file or folder shown at an absolute path inside.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,29 +199,51 @@ impl Run<'_> {
             },
             None => None,
         };
+        let spec = RunSpec {
+            sandbox,
+            binds: &self.binds,
+            chdir: &self.chdir,
+            dir: self.dir.path(),
+            shell,
+            time,
+            max_output,
+            cgroup: cgroup.as_ref(),
+        };
         let result = match &sandbox.backend {
-            Backend::Bubblewrap(b) => b.execute(
-                sandbox,
-                &self.binds,
-                &self.chdir,
-                self.dir.path(),
-                shell,
-                time,
-                max_output,
-                cgroup.as_ref(),
-            ),
-            Backend::User(u) | Backend::Landlock(u) => u.execute(
-                sandbox,
-                &self.binds,
-                &self.path(&self.chdir),
-                self.dir.path(),
-                shell,
-                time,
-                max_output,
-                cgroup.as_ref(),
-            ),
+            Backend::Bubblewrap(b) => b.execute(&spec),
+            Backend::User(u) | Backend::Landlock(u) => u.execute(&spec),
         };
         drop(cgroup);
         result
+    }
+}
+
+/// One run as a backend gets it: what to run, its limits, and what it
+/// shows; each backend's `execute` takes this one value.
+pub(crate) struct RunSpec<'a> {
+    /// The sandbox (its limits, uid, read-only folders, home).
+    pub(crate) sandbox: &'a Sandbox,
+    /// What the program sees, read-only, at their inside paths.
+    pub(crate) binds: &'a [Bind],
+    /// Where the program starts, as it sees it.
+    pub(crate) chdir: &'a Path,
+    /// The run's own host folder ([`Run`]'s).
+    pub(crate) dir: &'a Path,
+    /// What to run: `sh -c shell`.
+    pub(crate) shell: &'a str,
+    /// The run's CPU and wall limits.
+    pub(crate) time: TimeLimits,
+    /// The most bytes of standard output kept.
+    pub(crate) max_output: usize,
+    /// The run's memory cgroup, where one was made.
+    pub(crate) cgroup: Option<&'a cgroup::Child>,
+}
+
+impl RunSpec<'_> {
+    /// Where `inside` is under the run's own folder (the user backend's
+    /// view; [`Run::path`] for it).
+    pub(crate) fn in_dir(&self, inside: &Path) -> PathBuf {
+        let rel = inside.strip_prefix("/").unwrap_or(inside);
+        self.dir.join(rel)
     }
 }

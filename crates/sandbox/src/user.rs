@@ -25,8 +25,9 @@ use std::time::Duration;
 
 use crate::exec::{self, Guard, RunResult};
 use crate::filter::{self, Access};
+use crate::run::RunSpec;
 use crate::usage::Scope;
-use crate::{BackendKind, Bind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, TimeLimits, cgroup};
+use crate::{BackendKind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, cgroup};
 
 /// How many user ids the user backend leases from.
 pub const POOL: u32 = 4096;
@@ -120,18 +121,16 @@ impl UserBackend {
         None
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn execute(
-        &self,
-        sandbox: &Sandbox,
-        binds: &[Bind],
-        chdir: &Path,
-        run_dir: &Path,
-        shell: &str,
-        time: TimeLimits,
-        max_output: usize,
-        cgroup: Option<&cgroup::Child>,
-    ) -> RunResult {
+    /// Runs `spec` as a leased user id (when the sandbox has one), then
+    /// kills and cleans up whatever that id left.
+    pub(crate) fn execute(&self, spec: &RunSpec<'_>) -> RunResult {
+        let RunSpec {
+            sandbox,
+            time,
+            max_output,
+            cgroup,
+            ..
+        } = *spec;
         let lease = match sandbox.uid {
             Some(_) => match self.lease(sandbox_base(sandbox)) {
                 Some(l) => Some(l),
@@ -144,8 +143,7 @@ impl UserBackend {
             None => None,
         };
         let uid = lease.as_ref().map(|l| l.uid);
-        let prepared = match self.prepare(sandbox, binds, chdir, run_dir, shell, time, uid, cgroup)
-        {
+        let prepared = match self.prepare(spec, uid) {
             Ok(p) => p,
             Err(e) => {
                 return RunResult::could_not_start(format!("cannot prepare the sandbox: {e}"));
@@ -184,18 +182,21 @@ impl UserBackend {
         result
     }
 
-    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn prepare(
         &self,
-        sandbox: &Sandbox,
-        binds: &[Bind],
-        chdir: &Path,
-        run_dir: &Path,
-        shell: &str,
-        time: TimeLimits,
+        spec: &RunSpec<'_>,
         uid: Option<u32>,
-        cgroup: Option<&cgroup::Child>,
     ) -> io::Result<(Command, PathBuf, Vec<OwnedFd>)> {
+        let RunSpec {
+            sandbox,
+            binds,
+            dir: run_dir,
+            shell,
+            time,
+            cgroup,
+            ..
+        } = *spec;
+        let chdir = spec.in_dir(spec.chdir);
         // The run's folder is its view: binds at their inside paths, its
         // input in `input`, its scratch in `tmp` (see crate::USER_ROOT).
         let view = run_dir.to_owned();
