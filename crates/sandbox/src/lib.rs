@@ -160,6 +160,7 @@ pub mod bwrap;
 mod cgroup;
 mod exec;
 pub mod filter;
+mod lease;
 mod limits;
 mod outcome;
 mod run;
