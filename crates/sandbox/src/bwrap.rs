@@ -175,7 +175,6 @@ impl Bwrap {
     }
 
     /// The arguments (after `--args`) for one run.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn arguments(
         &self,
         sandbox: &Sandbox,

@@ -154,7 +154,11 @@
 //! code between `fork` and `exec` ([`std::os::unix::process::CommandExt::pre_exec`])
 //! only makes system calls, which are async-signal-safe.
 
-#![allow(unsafe_code)]
+#![expect(
+    unsafe_code,
+    reason = "the sandbox is made of system calls std does not wrap: pre_exec, waitid, sysconf, getpwent_r"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod bwrap;
 mod cgroup;
