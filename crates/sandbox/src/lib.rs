@@ -153,6 +153,24 @@
 //! the cgroup's file, the rlimits, C strings) is made before `fork`; the
 //! code between `fork` and `exec` ([`std::os::unix::process::CommandExt::pre_exec`])
 //! only makes system calls, which are async-signal-safe.
+//!
+//! # Modules
+//!
+//! | module | owns |
+//! |---|---|
+//! | `config` | [`Config`], [`BackendKind`], [`SandboxError`] |
+//! | `limits` | [`Limits`] (the one list of rlimits both backends apply), [`TimeLimits`] |
+//! | `outcome` | [`Outcome`], [`Clock`], [`Usage`] |
+//! | `ids` | the runs' user ids ([`DEFAULT_UID`], [`UID_RANGE`], [`check_uid`] against the name service) |
+//! | `sandbox` | [`Sandbox`]: probing for a backend, what it does not hold, what a run may see |
+//! | `run` | [`Run`]: one run's folder, binds and input; the `RunSpec` each backend executes |
+//! | [`bwrap`] | the bubblewrap backend |
+//! | [`user`] | the user and Landlock backends, and cleaning up after a run's user |
+//! | `lease` | the user backend's uid leases (in this process and across graders) |
+//! | [`filter`] | the seccomp programs and the Landlock ruleset |
+//! | `cgroup` | the run's memory cgroup |
+//! | `exec` | starting, polling, limiting and reaping one run: [`RunResult`] |
+//! | `usage` | measuring CPU time and memory of a process tree |
 
 #![expect(
     unsafe_code,
