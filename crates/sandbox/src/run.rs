@@ -185,7 +185,7 @@ impl Run<'_> {
     /// Runs `sh -c shell` under the CPU and wall limits `time` (for a
     /// case: [`TimeLimits::cpu`]), keeping at most `max_output` bytes of
     /// standard output. The result's [`RunResult::usage`] says what it
-    /// used; a [`Outcome::TimeLimit`] says which clock ended it.
+    /// used; a [`crate::Outcome::TimeLimit`] says which clock ended it.
     pub fn execute_within(self, shell: &str, time: TimeLimits, max_output: usize) -> RunResult {
         let sandbox = self.sandbox;
         let cgroup = match &sandbox.cgroup {
