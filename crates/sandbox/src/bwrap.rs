@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::exec::{self, Guard, RunResult};
+use crate::run::RunSpec;
 use crate::usage::Scope;
 use crate::{
     Bind, Outcome, SCRATCH, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, TimeLimits, cgroup, which,
@@ -174,7 +175,6 @@ impl Bwrap {
     }
 
     /// The arguments (after `--args`) for one run.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn arguments(
         &self,
         sandbox: &Sandbox,
@@ -365,21 +365,11 @@ impl Bwrap {
         args
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn execute(
-        &self,
-        sandbox: &Sandbox,
-        binds: &[Bind],
-        chdir: &Path,
-        run_dir: &Path,
-        shell: &str,
-        time: TimeLimits,
-        max_output: usize,
-        cgroup: Option<&cgroup::Child>,
-    ) -> RunResult {
-        match self.prepare(sandbox, binds, chdir, run_dir, shell, time, cgroup) {
+    /// Runs `spec` under bubblewrap.
+    pub(crate) fn execute(&self, spec: &RunSpec<'_>) -> RunResult {
+        match self.prepare(spec) {
             Ok((command, guard, _fds)) => {
-                let mut r = exec::run(command, time, max_output, &guard);
+                let mut r = exec::run(command, spec.time, spec.max_output, &guard);
                 // bwrap's own failures (a missing bind, a refused mount)
                 // come before the program starts.
                 if matches!(r.outcome, Outcome::Exited { code: 1, .. })
@@ -400,17 +390,20 @@ impl Bwrap {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn prepare<'a>(
         &self,
-        sandbox: &Sandbox,
-        binds: &[Bind],
-        chdir: &Path,
-        run_dir: &Path,
-        shell: &str,
-        time: TimeLimits,
-        cgroup: Option<&'a cgroup::Child>,
+        spec: &RunSpec<'a>,
     ) -> std::io::Result<(Command, BwrapGuard<'a>, Vec<OwnedFd>)> {
+        let RunSpec {
+            sandbox,
+            binds,
+            chdir,
+            dir: run_dir,
+            shell,
+            time,
+            cgroup,
+            ..
+        } = *spec;
         let host_scratch = if self.has("--size") {
             None
         } else {

@@ -20,22 +20,16 @@ use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::exec::{self, Guard, RunResult};
 use crate::filter::{self, Access};
+use crate::lease::{LOCKS, Lease, lock_dir};
+use crate::run::RunSpec;
 use crate::usage::Scope;
-use crate::{BackendKind, Bind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, TimeLimits, cgroup};
+use crate::{BackendKind, Outcome, SYSTEM_DIRS, SYSTEM_LINKS, Sandbox, cgroup};
 
-/// How many user ids the user backend leases from.
-pub const POOL: u32 = 4096;
-
-/// Where the user backend's ids start, above the configured one: the ids
-/// below are a root grader's bubblewrap runs (one per student of a class),
-/// which a kill of "every process of a leased uid" must never reach, even
-/// from another grader on the same machine.
-pub const LEASE_OFFSET: u32 = crate::UID_RANGE / 2;
+pub use crate::lease::{LEASE_OFFSET, POOL};
 
 /// The world-writable folders a run's leftovers are always removed from
 /// (with every other one [`world_writable`] finds).
@@ -100,40 +94,18 @@ impl UserBackend {
         out
     }
 
-    fn lease(&self, base: u32) -> Option<Lease> {
-        let mut l = LEASED.lock().ok()?;
-        let first = base.saturating_add(LEASE_OFFSET);
-        for uid in first..first.saturating_add(POOL) {
-            if l.contains(&uid) {
-                continue;
-            }
-            // Another grader on this machine may use the same range: a
-            // lock file per id in a root-only folder keeps them apart.
-            let lock = match lock_file(uid) {
-                Ok(Some(f)) => Some(f),
-                Ok(None) => continue,
-                Err(_) => None,
-            };
-            l.insert(uid);
-            return Some(Lease { uid, _lock: lock });
-        }
-        None
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn execute(
-        &self,
-        sandbox: &Sandbox,
-        binds: &[Bind],
-        chdir: &Path,
-        run_dir: &Path,
-        shell: &str,
-        time: TimeLimits,
-        max_output: usize,
-        cgroup: Option<&cgroup::Child>,
-    ) -> RunResult {
+    /// Runs `spec` as a leased user id (when the sandbox has one), then
+    /// kills and cleans up whatever that id left.
+    pub(crate) fn execute(&self, spec: &RunSpec<'_>) -> RunResult {
+        let RunSpec {
+            sandbox,
+            time,
+            max_output,
+            cgroup,
+            ..
+        } = *spec;
         let lease = match sandbox.uid {
-            Some(_) => match self.lease(sandbox_base(sandbox)) {
+            Some(_) => match Lease::take(sandbox_base(sandbox)) {
                 Some(l) => Some(l),
                 None => {
                     return RunResult::could_not_start(format!(
@@ -144,8 +116,7 @@ impl UserBackend {
             None => None,
         };
         let uid = lease.as_ref().map(|l| l.uid);
-        let prepared = match self.prepare(sandbox, binds, chdir, run_dir, shell, time, uid, cgroup)
-        {
+        let prepared = match self.prepare(spec, uid) {
             Ok(p) => p,
             Err(e) => {
                 return RunResult::could_not_start(format!("cannot prepare the sandbox: {e}"));
@@ -184,18 +155,21 @@ impl UserBackend {
         result
     }
 
-    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn prepare(
         &self,
-        sandbox: &Sandbox,
-        binds: &[Bind],
-        chdir: &Path,
-        run_dir: &Path,
-        shell: &str,
-        time: TimeLimits,
+        spec: &RunSpec<'_>,
         uid: Option<u32>,
-        cgroup: Option<&cgroup::Child>,
     ) -> io::Result<(Command, PathBuf, Vec<OwnedFd>)> {
+        let RunSpec {
+            sandbox,
+            binds,
+            dir: run_dir,
+            shell,
+            time,
+            cgroup,
+            ..
+        } = *spec;
+        let chdir = spec.in_dir(spec.chdir);
         // The run's folder is its view: binds at their inside paths, its
         // input in `input`, its scratch in `tmp` (see crate::USER_ROOT).
         let view = run_dir.to_owned();
@@ -292,62 +266,6 @@ impl UserBackend {
 
 fn sandbox_base(sandbox: &Sandbox) -> u32 {
     sandbox.uid_base
-}
-
-/// The ids leased by this process.
-static LEASED: Mutex<std::collections::BTreeSet<u32>> =
-    Mutex::new(std::collections::BTreeSet::new());
-
-/// Where the lock files of leased ids live.
-const LOCKS: &str = "/run/cnf-sandbox";
-
-/// Locks `uid` for this process: `Ok(None)` when another holds it, `Err`
-/// when no lock can be taken here (the in-process lease still holds).
-fn lock_file(uid: u32) -> io::Result<Option<fs::File>> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let dir = lock_dir()?;
-    let f = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(dir.join(format!("uid-{uid}")))?;
-    match rustix::fs::flock(&f, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
-        Ok(()) => Ok(Some(f)),
-        Err(rustix::io::Errno::WOULDBLOCK) => Ok(None),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// [`LOCKS`], made root's own (mode 0700) if missing; refused if anyone
-/// else could write in it.
-fn lock_dir() -> io::Result<&'static Path> {
-    use std::os::unix::fs::DirBuilderExt as _;
-    let dir = Path::new(LOCKS);
-    match fs::DirBuilder::new().mode(0o700).create(dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
-    }
-    let m = fs::symlink_metadata(dir)?;
-    if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
-        return Err(io::Error::other("the lock folder is not root's own"));
-    }
-    Ok(dir)
-}
-
-struct Lease {
-    uid: u32,
-    _lock: Option<fs::File>,
-}
-
-impl Drop for Lease {
-    fn drop(&mut self) {
-        if let Ok(mut l) = LEASED.lock() {
-            l.remove(&self.uid);
-        }
-    }
 }
 
 fn rlimits(

@@ -1,0 +1,100 @@
+//! The user backend's uid leases: each run at once gets its own id from a
+//! pool above the configured one, held in this process and, through a lock
+//! file per id, against other graders on the same machine.
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// How many user ids the user backend leases from.
+pub const POOL: u32 = 4096;
+
+/// Where the user backend's ids start, above the configured one: the ids
+/// below are a root grader's bubblewrap runs (one per student of a class),
+/// which a kill of "every process of a leased uid" must never reach, even
+/// from another grader on the same machine.
+pub const LEASE_OFFSET: u32 = crate::UID_RANGE / 2;
+
+/// The ids leased by this process.
+static LEASED: Mutex<std::collections::BTreeSet<u32>> =
+    Mutex::new(std::collections::BTreeSet::new());
+
+/// Where the lock files of leased ids live.
+pub(crate) const LOCKS: &str = "/run/cnf-sandbox";
+
+/// Locks `uid` for this process: `Ok(None)` when another holds it, `Err`
+/// when no lock can be taken here (the in-process lease still holds).
+fn lock_file(uid: u32) -> io::Result<Option<fs::File>> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let dir = lock_dir()?;
+    let f = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(dir.join(format!("uid-{uid}")))?;
+    match rustix::fs::flock(&f, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(Some(f)),
+        Err(rustix::io::Errno::WOULDBLOCK) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// [`LOCKS`], made root's own (mode 0700) if missing; refused if anyone
+/// else could write in it.
+pub(crate) fn lock_dir() -> io::Result<&'static Path> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    let dir = Path::new(LOCKS);
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let m = fs::symlink_metadata(dir)?;
+    if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
+        return Err(io::Error::other("the lock folder is not root's own"));
+    }
+    Ok(dir)
+}
+
+/// One leased id, given back when dropped (its lock file closed).
+pub(crate) struct Lease {
+    /// The id.
+    pub(crate) uid: u32,
+    _lock: Option<fs::File>,
+}
+
+impl Lease {
+    /// The first free id of the pool above `base`, or `None` when all
+    /// [`POOL`] are in use.
+    pub(crate) fn take(base: u32) -> Option<Lease> {
+        let mut l = LEASED.lock().ok()?;
+        let first = base.saturating_add(LEASE_OFFSET);
+        for uid in first..first.saturating_add(POOL) {
+            if l.contains(&uid) {
+                continue;
+            }
+            // Another grader on this machine may use the same range: a
+            // lock file per id in a root-only folder keeps them apart.
+            let lock = match lock_file(uid) {
+                Ok(Some(f)) => Some(f),
+                Ok(None) => continue,
+                Err(_) => None,
+            };
+            l.insert(uid);
+            return Some(Lease { uid, _lock: lock });
+        }
+        None
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Ok(mut l) = LEASED.lock() {
+            l.remove(&self.uid);
+        }
+    }
+}

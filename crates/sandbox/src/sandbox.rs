@@ -1,0 +1,362 @@
+//! The `Sandbox`: probing this machine for the best backend that works,
+//! describing what it does not hold, and checking what a run may see.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::{
+    BackendKind, Bind, Config, Limits, Outcome, Run, SYSTEM_DIRS, SandboxError, check_uid,
+    running_as_root,
+};
+use crate::{bwrap, cgroup, user};
+
+/// The backend chosen, with what it found when probing.
+#[derive(Debug, Clone)]
+pub(crate) enum Backend {
+    Bubblewrap(bwrap::Bwrap),
+    User(user::UserBackend),
+    Landlock(user::UserBackend),
+}
+
+/// A sandbox configuration, checked to work on this machine.
+#[derive(Debug, Clone)]
+pub struct Sandbox {
+    pub(crate) backend: Backend,
+    /// The limits of each run.
+    pub limits: Limits,
+    /// Extra host paths shown read-only at the same path (canonical).
+    pub(crate) read_only: Vec<PathBuf>,
+    /// Paths never shown (canonical).
+    pub(crate) protected: Vec<PathBuf>,
+    /// See [`Config::protect_working_folder`].
+    pub(crate) protect_working_folder: bool,
+    /// The user id runs use (`None`: the grader's own user); the user
+    /// backend leases one per run from `uid_base` on.
+    pub uid: Option<u32>,
+    pub(crate) uid_base: u32,
+    pub(crate) cgroup: Option<Arc<cgroup::Parent>>,
+    /// The sandbox's own folder: scratch folders, input copies, run roots.
+    pub(crate) home: Arc<tempfile::TempDir>,
+}
+
+impl Sandbox {
+    /// Probes the backends (best first, or only `config.backend`), checks
+    /// that a run can be made, and keeps the limits and paths.
+    pub fn new(config: Config) -> Result<Sandbox, SandboxError> {
+        let root = running_as_root();
+        if root {
+            check_uid(config.uid, "--sandbox-uid")?;
+        }
+        let read_only = config
+            .read_only
+            .iter()
+            .map(|p| {
+                fs::canonicalize(p).map_err(|source| SandboxError::ReadOnlyPath {
+                    path: p.clone(),
+                    source,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let protected: Vec<PathBuf> = config
+            .protected
+            .iter()
+            .filter_map(|p| fs::canonicalize(p).ok())
+            .collect();
+        let home = tempfile::Builder::new()
+            .prefix("cnf-sandbox-")
+            .tempdir_in(config.home.clone().unwrap_or_else(std::env::temp_dir))?;
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            // Other users (the sandbox's) pass through, and list nothing.
+            fs::set_permissions(home.path(), fs::Permissions::from_mode(0o711))?;
+        }
+        let mut sandbox = Sandbox {
+            backend: Backend::Landlock(user::UserBackend::default()),
+            limits: config.limits.clone(),
+            read_only,
+            protected,
+            uid: None,
+            uid_base: config.uid,
+            cgroup: cgroup::Parent::find().map(Arc::new),
+            home: Arc::new(home),
+            protect_working_folder: config.protect_working_folder,
+        };
+        for dir in sandbox.visible_roots() {
+            sandbox.check_visible(&dir)?;
+        }
+        let kinds: Vec<BackendKind> = match config.backend {
+            Some(kind) => vec![kind],
+            None => BackendKind::ALL.to_vec(),
+        };
+        let mut tried = Vec::new();
+        for kind in kinds {
+            let probed = match kind {
+                BackendKind::Bubblewrap => bwrap::Bwrap::probe().map(Backend::Bubblewrap),
+                BackendKind::User if !root => {
+                    Err("the grader does not run as root, so it cannot switch users".to_owned())
+                }
+                BackendKind::User => {
+                    user::UserBackend::probe(true, config.landlock).map(Backend::User)
+                }
+                BackendKind::Landlock => {
+                    user::UserBackend::probe(false, config.landlock).map(Backend::Landlock)
+                }
+            };
+            let backend = match probed {
+                Ok(b) => b,
+                Err(said) => {
+                    tried.push(format!("  {}: {said}", kind.name()));
+                    continue;
+                }
+            };
+            sandbox.uid = match kind {
+                BackendKind::Landlock => None,
+                _ => root.then_some(config.uid),
+            };
+            sandbox.backend = backend;
+            match sandbox.try_run(&[], None) {
+                Ok(()) => {
+                    if kind != BackendKind::Bubblewrap {
+                        // Only bubblewrap can cover a protected path inside
+                        // a shown folder.
+                        for shown in &sandbox.read_only {
+                            if let Some(p) = sandbox.protected.iter().find(|p| p.starts_with(shown))
+                            {
+                                return Err(SandboxError::Exposes {
+                                    visible: shown.clone(),
+                                    protected: p.clone(),
+                                });
+                            }
+                        }
+                        sandbox.check_protected()?;
+                    }
+                    return Ok(sandbox);
+                }
+                Err(said) => tried.push(format!("  {}: a test run failed: {said}", kind.name())),
+            }
+        }
+        match config.backend {
+            Some(kind) => Err(SandboxError::Unavailable {
+                backend: kind.name(),
+                said: tried
+                    .join("; ")
+                    .trim_start()
+                    .trim_start_matches(&format!("{}: ", kind.name()))
+                    .to_owned(),
+            }),
+            None => Err(SandboxError::NoBackend {
+                tried: tried.join("\n"),
+            }),
+        }
+    }
+
+    /// The backend in use.
+    pub fn kind(&self) -> BackendKind {
+        match self.backend {
+            Backend::Bubblewrap(_) => BackendKind::Bubblewrap,
+            Backend::User(_) => BackendKind::User,
+            Backend::Landlock(_) => BackendKind::Landlock,
+        }
+    }
+
+    /// What the backend lacks compared with a recent bubblewrap, one short
+    /// phrase each (empty: nothing).
+    pub fn weaker(&self) -> Vec<String> {
+        let mut out = match &self.backend {
+            Backend::Bubblewrap(b) => b.weaker(),
+            Backend::User(u) | Backend::Landlock(u) => u.weaker(self.kind()),
+        };
+        if self.cgroup.is_none() {
+            out.push(
+                "memory and CPU of the run summed from /proc every 50 ms (no cgroup)".to_owned(),
+            );
+        }
+        out
+    }
+
+    /// The backend and what is weaker, for provenance: e.g. `bubblewrap
+    /// 0.8.0, memory cgroup` or `user (uid 1900000000), no Landlock: …`.
+    pub fn description(&self) -> String {
+        let mut head = match &self.backend {
+            Backend::Bubblewrap(b) => format!("bubblewrap {}", b.version),
+            Backend::User(_) => "user".to_owned(),
+            Backend::Landlock(u) => format!("landlock ABI {}", u.landlock_abi),
+        };
+        if let Backend::User(u) = &self.backend
+            && u.landlock_abi > 0
+        {
+            head.push_str(&format!(" + landlock ABI {}", u.landlock_abi));
+        }
+        if let Some(c) = &self.cgroup {
+            head.push_str(&format!(", memory cgroup {}", c.version()));
+        }
+        let weaker = self.weaker();
+        if weaker.is_empty() {
+            head
+        } else {
+            format!("{head}; weaker: {}", weaker.join(", "))
+        }
+    }
+
+    /// The same sandbox without a cgroup, as on a machine where none can
+    /// be made (Gradescope's Docker): memory bounded per process, CPU time
+    /// read from `/proc`. To check a setup for such a machine, and to test.
+    pub fn without_cgroup(&self) -> Sandbox {
+        let mut copy = self.clone();
+        copy.cgroup = None;
+        copy
+    }
+
+    /// The same sandbox for runs as user `uid` (when it switches users).
+    pub fn with_uid(&self, uid: u32) -> Sandbox {
+        let mut copy = self.clone();
+        if copy.uid.is_some() {
+            copy.uid = Some(uid);
+        }
+        copy
+    }
+
+    fn visible_roots(&self) -> Vec<PathBuf> {
+        SYSTEM_DIRS
+            .iter()
+            .map(PathBuf::from)
+            .chain(self.read_only.iter().cloned())
+            .filter_map(|p| fs::canonicalize(p).ok())
+            .collect()
+    }
+
+    /// Refuses a host path to be shown when a protected path holds it.
+    pub fn check_visible(&self, host: &Path) -> Result<(), SandboxError> {
+        let canonical = fs::canonicalize(host).unwrap_or_else(|_| host.to_owned());
+        match self.protected.iter().find(|p| canonical.starts_with(p)) {
+            Some(protected) => Err(SandboxError::Exposes {
+                visible: host.to_owned(),
+                protected: protected.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// With the user backend and no Landlock: refuses when the sandbox's
+    /// user could read a protected path or, with
+    /// [`Config::protect_working_folder`], the working folder (a grader's
+    /// may hold an earlier gradebook), naming the `chmod` that fixes it.
+    /// The working folder is left out when it is `/` or a world-writable
+    /// folder such as `/tmp` (which nobody keeps a gradebook in by intent).
+    pub fn check_protected(&self) -> Result<(), SandboxError> {
+        match (&self.backend, self.uid) {
+            (Backend::User(u), Some(uid)) if u.landlock_abi == 0 => {
+                let mut paths = self.protected.clone();
+                if self.protect_working_folder
+                    && let Ok(cwd) = std::env::current_dir()
+                {
+                    use std::os::unix::fs::PermissionsExt as _;
+                    let shared =
+                        fs::metadata(&cwd).is_ok_and(|m| m.permissions().mode() & 0o002 != 0);
+                    if cwd != Path::new("/") && !shared {
+                        paths.push(cwd);
+                    }
+                }
+                user::check_unreadable(&paths, uid, self.home.path())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether two runs at once are kept apart from each other. Not with the
+    /// user backend without Landlock: each run has its own uid, but both
+    /// may write world-writable folders such as `/tmp` while they are
+    /// alive, so a file one leaves there (mode 0666) can be read by the
+    /// other before the cleanup after each run removes it. Callers that run
+    /// different parties' programs (different students) must then run them
+    /// one at a time.
+    pub fn separates_concurrent_runs(&self) -> bool {
+        !matches!(&self.backend, Backend::User(u) if u.landlock_abi == 0)
+    }
+
+    /// Whether the programs under test can read other processes' command
+    /// lines (`/proc/PID/cmdline`): with the user backend and no Landlock.
+    pub fn shows_command_lines(&self) -> bool {
+        matches!(&self.backend, Backend::User(u) if u.landlock_abi == 0)
+    }
+
+    /// Where [`Sandbox::shows_command_lines`]: blanks this process's own
+    /// arguments after the program name in its memory, which is what
+    /// `/proc/PID/cmdline` shows other users, so no class or fixture path
+    /// given to the grader can be read there. Call it once the arguments
+    /// are parsed: `std::env::args` then gives empty strings.
+    pub fn hide_command_line(&self) -> std::io::Result<()> {
+        if !self.shows_command_lines() {
+            return Ok(());
+        }
+        // Fields 48 and 49 of /proc/self/stat (Linux 3.5).
+        let stat = fs::read_to_string("/proc/self/stat")?;
+        let (_, rest) = stat
+            .rsplit_once(") ")
+            .ok_or_else(|| std::io::Error::other("/proc/self/stat unreadable"))?;
+        let f: Vec<&str> = rest.split_ascii_whitespace().collect();
+        let field = |n: usize| -> std::io::Result<usize> {
+            f.get(n - 3)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| std::io::Error::other("/proc/self/stat has no argument area"))
+        };
+        let (start, end) = (field(48)?, field(49)?);
+        if start == 0 || end <= start {
+            return Ok(());
+        }
+        let len = end - start;
+        // SAFETY: [start, end) is this process's own argument area, mapped
+        // and writable for its whole life (the kernel put argv there);
+        // nothing holds a Rust reference into it.
+        unsafe {
+            let area = std::slice::from_raw_parts_mut(start as *mut u8, len);
+            let first = area.iter().position(|b| *b == 0).map_or(len, |i| i + 1);
+            area[first..].fill(0);
+        }
+        Ok(())
+    }
+
+    /// Checks that a run with these binds can be made (a user-switching
+    /// sandbox's user must reach every bound path).
+    pub fn check_binds(&self, binds: &[Bind], chdir: &Path) -> Result<(), SandboxError> {
+        self.try_run(binds, Some(chdir))
+            .map_err(|said| SandboxError::Unavailable {
+                backend: self.kind().name(),
+                said,
+            })
+    }
+
+    fn try_run(&self, binds: &[Bind], chdir: Option<&Path>) -> Result<(), String> {
+        let mut run = self.run().map_err(|e| e.to_string())?;
+        for b in binds {
+            run.bind(b.clone());
+        }
+        if let Some(dir) = chdir {
+            run.chdir(dir);
+        }
+        let cmd = match chdir {
+            Some(_) => "cd . && exit 0",
+            None => "exit 0",
+        };
+        let r = run.execute(cmd, Duration::from_secs(20), 4096);
+        match r.outcome {
+            Outcome::Exited { code: 0, .. } => Ok(()),
+            Outcome::CouldNotStart(why) => Err(why),
+            other => {
+                let said = r.stderr.trim();
+                Err(if said.is_empty() {
+                    format!("{other:?}")
+                } else {
+                    said.to_owned()
+                })
+            }
+        }
+    }
+
+    /// Starts describing one run: its binds, working folder and input.
+    pub fn run(&self) -> std::io::Result<Run<'_>> {
+        Run::new(self)
+    }
+}
