@@ -152,6 +152,26 @@ pub(crate) fn run(
         guard.kill(Some(pid));
     };
     let mut next_sample = Instant::now();
+    // The wall clock at every turn; the run's CPU time and (without a
+    // cgroup) its summed resident memory every `tick`.
+    let over_limit = |now: Instant, next_sample: &mut Instant, meter: &mut Meter| {
+        if now >= deadline {
+            return Some(Outcome::TimeLimit(Clock::Wall));
+        }
+        if now >= *next_sample {
+            *next_sample = now + tick;
+            if meter.sample() > limits.cpu {
+                return Some(Outcome::TimeLimit(Clock::Cpu));
+            }
+            if guard
+                .resident_cap()
+                .is_some_and(|cap| meter.resident() > cap)
+            {
+                return Some(Outcome::MemoryLimit);
+            }
+        }
+        None
+    };
 
     let mut stdout: Option<Vec<u8>> = None;
     let mut stderr: Option<(Vec<u8>, bool)> = None;
@@ -171,23 +191,9 @@ pub(crate) fn run(
                 guard.kill(Some(pid));
             }
             let now = Instant::now();
-            if now >= deadline {
+            if let Some(outcome) = over_limit(now, &mut next_sample, &mut meter) {
                 end(&mut child, &mut child_usage);
-                break 'run Outcome::TimeLimit(Clock::Wall);
-            }
-            if now >= next_sample {
-                next_sample = now + tick;
-                if meter.sample() > limits.cpu {
-                    end(&mut child, &mut child_usage);
-                    break 'run Outcome::TimeLimit(Clock::Cpu);
-                }
-                if guard
-                    .resident_cap()
-                    .is_some_and(|cap| meter.resident() > cap)
-                {
-                    end(&mut child, &mut child_usage);
-                    break 'run Outcome::MemoryLimit;
-                }
+                break 'run outcome;
             }
             if let Some(outcome) = guard.check() {
                 end(&mut child, &mut child_usage);
@@ -222,25 +228,11 @@ pub(crate) fn run(
                     break 'run Outcome::CouldNotStart(format!("cannot wait for the program: {e}"));
                 }
             }
-            let now = Instant::now();
-            if now >= deadline {
-                end(&mut child, &mut child_usage);
-                break 'run Outcome::TimeLimit(Clock::Wall);
-            }
             // A program that closed its output may still compute.
-            if now >= next_sample {
-                next_sample = now + tick;
-                if meter.sample() > limits.cpu {
-                    end(&mut child, &mut child_usage);
-                    break 'run Outcome::TimeLimit(Clock::Cpu);
-                }
-                if guard
-                    .resident_cap()
-                    .is_some_and(|cap| meter.resident() > cap)
-                {
-                    end(&mut child, &mut child_usage);
-                    break 'run Outcome::MemoryLimit;
-                }
+            let now = Instant::now();
+            if let Some(outcome) = over_limit(now, &mut next_sample, &mut meter) {
+                end(&mut child, &mut child_usage);
+                break 'run outcome;
             }
             thread::sleep(poll.min(deadline - now));
             poll = (poll * 2).min(Duration::from_millis(1));
