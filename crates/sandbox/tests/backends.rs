@@ -144,11 +144,12 @@ fn a_run_of_many_processes_is_capped_as_a_whole_with_or_without_a_cgroup() {
             ));
         }
         for (name, s) in ways {
-            // Four processes of 60 MB each: each is under the 96 MiB
+            // Four processes holding 60 MiB each for 5 s (so that they
+            // overlap on a busy machine too): each is under the 96 MiB
             // address-space limit, together they are over the run's memory.
             let r = run(
                 &s,
-                "for i in 1 2 3 4; do (head -c 60000000 /dev/zero | tail -c 60000000 >/dev/null; sleep 2) & done; wait; echo done",
+                "for i in 1 2 3 4; do ./try touch 60 5000 & done; wait; echo done",
                 Duration::from_secs(20),
             );
             assert_eq!(r.outcome, Outcome::MemoryLimit, "{name}: {r:?}");

@@ -113,8 +113,12 @@ fn main() -> std::process::ExitCode {
                 }
             }
         }
-        ["touch", mib] => {
+        ["touch", mib] | ["touch", mib, _] => {
             let Ok(mib) = mib.parse::<usize>() else {
+                return std::process::ExitCode::from(2);
+            };
+            // How long the memory is held, in ms (default: ten polls).
+            let Ok(hold) = what.get(2).map_or(Ok(500), |ms| ms.parse::<u64>()) else {
                 return std::process::ExitCode::from(2);
             };
             let mut block = vec![0u8; mib << 20];
@@ -122,8 +126,7 @@ fn main() -> std::process::ExitCode {
                 block[i] = 1;
             }
             std::hint::black_box(&block);
-            // Held for ten polls of a sampling sandbox.
-            std::thread::sleep(std::time::Duration::from_millis(500));
+            std::thread::sleep(std::time::Duration::from_millis(hold));
             let _ = std::io::Write::write_all(
                 &mut std::io::stdout(),
                 format!("{}\n", own_usage().1).as_bytes(),
