@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::args::{SimilarityArgs, SimilarityFormat};
-use crate::cli::output::{emit, report_date};
+use crate::cli::output::{emit, no_such_path, report_date};
 use cnf_grader::escape;
 use cnf_grader::model::similarity::{Options, Provenance};
 use cnf_grader::output::{check_output_dir, check_output_file, check_outside_graded};
@@ -16,6 +16,12 @@ use cnf_grader::write::bless::write_atomically;
 
 /// Compares the class and writes the report; exit code 0 whatever it finds.
 pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, String> {
+    if !args.class.exists() {
+        return Err(no_such_path(
+            &args.class,
+            "the class folder (one sub-folder per student)",
+        ));
+    }
     if !args.class.is_dir() {
         return Err(format!(
             "{}: not a folder (expected the class folder, one sub-folder per student)",

@@ -754,7 +754,25 @@ fn bad_input_exits_2_saying_what_is_wrong() {
     grader(&["similarity", missing.to_str().unwrap()])
         .run()
         .code(2)
-        .stderr_starts("error: ")
+        .stderr_is(&format!(
+            "error: {}: no such file or folder; give the class folder (one sub-folder per student)\n",
+            missing.display()
+        ));
+    // A relative path names the folder it is taken from, as every command does.
+    grader(&["similarity", "no/such/class"])
+        .current_dir(tmp.path())
+        .run()
+        .code(2)
+        .stderr_is(&format!(
+            "error: no/such/class: no such file or folder (relative to the current folder, {}); \
+             give the class folder (one sub-folder per student)\n",
+            tmp.path().display()
+        ));
+    let file = tmp.path().join("file");
+    std::fs::write(&file, "").unwrap();
+    grader(&["similarity", file.to_str().unwrap()])
+        .run()
+        .code(2)
         .stderr_has("not a folder");
     let class = tmp.path().join("class");
     std::fs::create_dir(&class).unwrap();
