@@ -259,9 +259,14 @@ impl<'a> Meter<'a> {
         }
         if let Some(child) = child {
             if !matches!(self.scope, Scope::Cgroup(_)) {
-                // The direct child's last reading gives way to its rusage.
-                let others = cpu.saturating_sub(self.duration(self.root_ticks));
-                cpu = cpu.max(others + child.cpu);
+                // The direct child's rusage covers it and every descendant
+                // it waited for, which the polls may have counted already
+                // while they ran (a descendant reaped by the child after
+                // the last poll would be counted twice by a sum). So the
+                // larger of the two, never their sum: at most one poll's
+                // worth of the other processes' last CPU time is missed,
+                // in the program's favour.
+                cpu = cpu.max(child.cpu);
             }
             // Pages shared with other processes (the program's own file)
             // are a process's resident set but may be charged to another
