@@ -39,12 +39,6 @@ pub(crate) struct Child {
     pub(crate) cpuacct: Option<(PathBuf, OwnedFd)>,
 }
 
-/// Where the hierarchy holding the memory controller (v1) or the unified
-/// one (v2) is mounted, with its root.
-fn mount_of(v2: bool) -> Option<(PathBuf, String)> {
-    mount_of_controller(if v2 { None } else { Some("memory") })
-}
-
 /// Where the v1 hierarchy holding `controller` (`None`: the v2 one) is
 /// mounted, with its root.
 fn mount_of_controller(controller: Option<&str>) -> Option<(PathBuf, String)> {
@@ -71,29 +65,17 @@ impl Parent {
     pub(crate) fn find() -> Option<Parent> {
         let own = fs::read_to_string("/proc/self/cgroup").ok()?;
         for v2 in [false, true] {
-            let path = own.lines().find_map(|line| {
-                let mut f = line.splitn(3, ':');
-                let (_, controllers, path) = (f.next()?, f.next()?, f.next()?);
-                let hit = if v2 {
-                    controllers.is_empty()
-                } else {
-                    controllers.split(',').any(|c| c == "memory")
-                };
-                hit.then(|| path.to_owned())
-            });
-            let (Some(path), Some((point, root))) = (path, mount_of(v2)) else {
+            let Some(dir) = own_cgroup((!v2).then_some("memory"), &own) else {
                 continue;
             };
-            let rel = Path::new(&path)
-                .strip_prefix(&root)
-                .unwrap_or(Path::new(&path))
-                .strip_prefix("/")
-                .unwrap_or(Path::new(""))
-                .to_owned();
             let parent = Parent {
-                dir: point.join(rel),
+                dir,
                 v2,
-                cpuacct: if v2 { None } else { own_v1("cpuacct", &own) },
+                cpuacct: if v2 {
+                    None
+                } else {
+                    own_cgroup(Some("cpuacct"), &own)
+                },
             };
             if parent.child(64 << 20).is_ok() {
                 return Some(parent);
@@ -152,17 +134,19 @@ impl Parent {
     }
 }
 
-/// The grader's own cgroup in the v1 hierarchy of `controller`.
-fn own_v1(controller: &str, own: &str) -> Option<PathBuf> {
+/// The grader's own cgroup (`own`: `/proc/self/cgroup`) in the v1
+/// hierarchy of `controller` (`None`: the v2 one), as a folder.
+fn own_cgroup(controller: Option<&str>, own: &str) -> Option<PathBuf> {
     let path = own.lines().find_map(|line| {
         let mut f = line.splitn(3, ':');
         let (_, controllers, path) = (f.next()?, f.next()?, f.next()?);
-        controllers
-            .split(',')
-            .any(|c| c == controller)
-            .then(|| path.to_owned())
+        let hit = match controller {
+            None => controllers.is_empty(),
+            Some(wanted) => controllers.split(',').any(|c| c == wanted),
+        };
+        hit.then(|| path.to_owned())
     })?;
-    let (point, root) = mount_of_controller(Some(controller))?;
+    let (point, root) = mount_of_controller(controller)?;
     let rel = Path::new(&path)
         .strip_prefix(&root)
         .unwrap_or(Path::new(&path))
