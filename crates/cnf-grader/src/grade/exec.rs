@@ -17,7 +17,13 @@
 //!   output is never held beyond the cap, standard error only up to
 //!   [`STDERR_KEPT`] bytes (the rest is read and dropped);
 //! - if a process escapes the group and keeps a pipe open, the run still
-//!   ends at the deadline: the reader threads are then left behind.
+//!   ends at the deadline: the reader threads are then left behind;
+//! - a case the wall-clock backstop stopped is run once more
+//!   ([`with_second_chance`]) and the second run's result stands: a program
+//!   that sleeps or blocks is stopped twice, while one that was only
+//!   starved of the CPU by a busy machine (or stalled by its disk) for a
+//!   moment gets the grade its code earns. The CPU limit needs no second
+//!   run: CPU time does not grow with the machine's load.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -92,6 +98,20 @@ impl ExecSandbox {
         let command = substitute(template, function, &inside);
         Ok(run.execute_within(&command, TimeLimits::cpu(timeout), max_output))
     }
+}
+
+/// Runs a case with `run`, and once more when the wall-clock backstop
+/// stopped it ([`Outcome::TimeLimit`] of [`sandbox::Clock::Wall`]); the
+/// second run's result stands. Returns the result and whether it is a
+/// second run's.
+pub fn with_second_chance<E>(
+    mut run: impl FnMut() -> Result<ExecResult, E>,
+) -> Result<(ExecResult, bool), E> {
+    let first = run()?;
+    if matches!(first.outcome, Outcome::TimeLimit(sandbox::Clock::Wall)) {
+        return Ok((run()?, true));
+    }
+    Ok((first, false))
 }
 
 /// The command for one case: `{part}` becomes `01`..`04`, `{function}` the
@@ -259,6 +279,62 @@ mod tests {
     use super::*;
     use std::thread;
     use std::time::Instant;
+
+    fn ended(outcome: Outcome) -> ExecResult {
+        ExecResult {
+            outcome,
+            stderr: String::new(),
+            stderr_truncated: false,
+            usage: sandbox::Usage::default(),
+        }
+    }
+
+    #[test]
+    fn only_a_stop_by_the_wall_clock_is_run_again_and_the_second_run_stands() {
+        use sandbox::Clock;
+        let passed = || Outcome::Exited {
+            code: 0,
+            stdout: b"ok".to_vec(),
+        };
+        // Stopped by the wall clock, then ends normally: the second stands.
+        let mut outcomes = vec![passed(), Outcome::TimeLimit(Clock::Wall)];
+        let mut calls = 0;
+        let (r, again) = with_second_chance::<()>(|| {
+            calls += 1;
+            Ok(ended(outcomes.pop().unwrap()))
+        })
+        .unwrap();
+        assert_eq!((r.outcome, again, calls), (passed(), true, 2));
+        // Stopped by the wall clock twice: stopped.
+        let mut calls = 0;
+        let (r, again) = with_second_chance::<()>(|| {
+            calls += 1;
+            Ok(ended(Outcome::TimeLimit(Clock::Wall)))
+        })
+        .unwrap();
+        assert_eq!(
+            (r.outcome, again, calls),
+            (Outcome::TimeLimit(Clock::Wall), true, 2)
+        );
+        // Every other end is final at once, the CPU limit's too.
+        for outcome in [
+            passed(),
+            Outcome::TimeLimit(Clock::Cpu),
+            Outcome::Signalled(11),
+            Outcome::MemoryLimit,
+            Outcome::OutputCap,
+        ] {
+            let mut calls = 0;
+            let (r, again) = with_second_chance::<()>(|| {
+                calls += 1;
+                Ok(ended(outcome.clone()))
+            })
+            .unwrap();
+            assert_eq!((r.outcome, again, calls), (outcome, false, 1));
+        }
+        // An error to set the run up is returned as it is.
+        assert_eq!(with_second_chance(|| Err::<ExecResult, _>("no")), Err("no"));
+    }
 
     #[test]
     fn placeholders_are_replaced_once_and_paths_quoted() {

@@ -25,7 +25,9 @@ use rayon::prelude::*;
 use crate::format::cnf::{CnfGame, parse_cnf};
 use crate::format::solution::{check_expected, render_solution};
 use crate::grade::discover::{Case, Fixture, read_fixture_file};
-use crate::grade::exec::{ExecConfig, Outcome, run_command_in, signal_name, substitute};
+use crate::grade::exec::{
+    ExecConfig, Outcome, run_command_in, signal_name, substitute, with_second_chance,
+};
 use crate::model::case::CaseReport;
 use crate::model::case::FailureKind;
 use crate::model::case::Status;
@@ -376,22 +378,14 @@ fn grade_case(
             }
         },
         Runner::Exec(config) => {
-            let result = match &config.sandbox {
-                Some(sandboxed) => match sandboxed.run(
+            let run_once = || match &config.sandbox {
+                Some(sandboxed) => sandboxed.run(
                     &config.command,
                     function,
                     &fixture.cnf,
                     config.timeout,
                     config.max_output,
-                ) {
-                    Ok(result) => result,
-                    Err(e) => {
-                        return error(format!(
-                            "cannot copy {} for the sandbox: {e}",
-                            fixture.cnf.display()
-                        ));
-                    }
-                },
+                ),
                 None => {
                     let input = match &config.working_dir {
                         Some(_) => std::path::absolute(&fixture.cnf)
@@ -399,12 +393,21 @@ fn grade_case(
                         None => fixture.cnf.clone(),
                     };
                     let command = substitute(&config.command, function, &input);
-                    run_command_in(
+                    Ok(run_command_in(
                         &command,
                         config.working_dir.as_deref(),
                         config.timeout,
                         config.max_output,
-                    )
+                    ))
+                }
+            };
+            let (result, twice) = match with_second_chance(run_once) {
+                Ok(ran) => ran,
+                Err(e) => {
+                    return error(format!(
+                        "cannot copy {} for the sandbox: {e}",
+                        fixture.cnf.display()
+                    ));
                 }
             };
             report.usage = Some(crate::model::case::RunUsage {
@@ -493,8 +496,9 @@ fn grade_case(
                             crate::model::case::Clock::Wall,
                             format!(
                                 "still running after {} of wall-clock time (the backstop for \
-                                 a program that sleeps or blocks) and was killed",
-                                crate::format::units::show_duration(limits.wall)
+                                 a program that sleeps or blocks) and was killed{}",
+                                crate::format::units::show_duration(limits.wall),
+                                if twice { ", on two runs" } else { "" }
                             ),
                         ),
                     };

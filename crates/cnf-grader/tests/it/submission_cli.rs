@@ -198,7 +198,7 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
         timed_out("used more than 2s of CPU time (--timeout) and was killed")
             || timed_out(
                 "still running after 6s of wall-clock time (the backstop for a program that \
-                 sleeps or blocks) and was killed"
+                 sleeps or blocks) and was killed, on two runs"
             ),
         "{loops}"
     );
