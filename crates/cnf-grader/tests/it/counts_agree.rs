@@ -193,7 +193,11 @@ fn check_student(
     junit_text: &str,
     json_text: &str,
 ) {
-    assert_eq!(human_counts(human), expected, "{who}: human report");
+    assert_eq!(
+        human_counts(human),
+        expected,
+        "{who}: human report:\n{human}"
+    );
     let (line, list) = gradescope_counts(gradescope);
     assert_eq!(line, expected, "{who}: Gradescope output");
     assert_eq!(list[0], expected[0], "{who}: Gradescope tests passed");
