@@ -413,12 +413,15 @@ fn a_student_whose_files_are_in_a_folder_is_graded_and_execution_time_is_the_wal
         output.contains("the part files are in the sub-folder my work"),
         "{output}"
     );
-    // The whole run's wall-clock time, to the second: not the cases'
-    // durations added up (several run at once, so their sum is larger).
+    // The grader's wall-clock time in whole seconds (rounded down): never
+    // more than the kit's own wall time, which adds the kit's set-up
+    // around the grader (seconds on a busy machine); not the cases'
+    // durations added up (several run at once, so their sum is larger
+    // than the run's wall time); and not nothing.
     let reported = doc["execution_time"].as_u64().unwrap() as f64;
     assert!(
-        (reported - wall).abs() <= 1.0,
-        "{reported} s against {wall:.2} s"
+        reported <= wall && reported + 1.0 >= wall / 2.0,
+        "{reported} s against the kit's {wall:.2} s"
     );
 }
 
