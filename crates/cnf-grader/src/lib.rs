@@ -19,7 +19,7 @@
 //!   roster), a private build folder, GHC in the sandbox, the cache, the
 //!   class with its saved results and roster, the run's temporary folder;
 //!   it never renders a report;
-//! - [`write`]: writing fixtures (`bless`, `gen`) and `write_atomically`;
+//! - [`mod@write`]: writing fixtures (`bless`, `gen`) and `write_atomically`;
 //! - [`grade`]: running cases: [`grade::discover`] finds fixtures (and is
 //!   the only reader of fixture files), [`grade::run`] selects the cases
 //!   (`--part`, `--filter`) and runs each (in-process or through `--exec`,
@@ -91,7 +91,7 @@
 //!    [`model::points`]; a class wraps each student's in a
 //!    [`model::class::StudentResult`].
 //! 5. `cli/` hands the model and `--format` to [`report::run`] (a run),
-//!    [`report::submission`] (a submission) or [`report::class`] (a class's
+//!    [`report::submission()`] (a submission) or [`report::class`] (a class's
 //!    gradebook), which pick the renderer; `cli/submission.rs` still picks
 //!    the CSV layout and each student's own page itself.
 //!
@@ -99,7 +99,7 @@
 //!
 //! - A report format: `report/NEW.rs` and `report/mod.rs` (its `mod` line,
 //!   the [`report::Format`] variant, which is also the `--format` value,
-//!   and its arm in [`report::run`] and [`report::submission`]).
+//!   and its arm in [`report::run`] and [`report::submission()`]).
 //! - A comparison mode: `model/compare.rs` and the `--compare` help in
 //!   `cli/args.rs`.
 //! - A sandbox limit: `Limits` in the `sandbox` crate (see its docs) and
