@@ -19,7 +19,7 @@
 //! twice gives what escaping once gave.
 //!
 //! [`text`] keeps line ends and tabs (for multi-line text such as standard
-//! error), [`line`] escapes them too (for one-line fields: names, notes,
+//! error), [`line()`] escapes them too (for one-line fields: names, notes,
 //! reasons). [`csv_cell`] also neutralises spreadsheet formulas.
 //!
 //! ```
@@ -76,14 +76,14 @@ pub fn line(input: &str) -> Cow<'_, str> {
     escape_where(input, needs_escape)
 }
 
-/// Multi-line text (standard error, GHC's messages): as [`line`], but line
+/// Multi-line text (standard error, GHC's messages): as [`line()`], but line
 /// feeds and tabs are kept (a carriage return is still shown, as `\r`).
 pub fn text(input: &str) -> Cow<'_, str> {
     escape_where(input, |c| needs_escape(c) && !matches!(c, '\n' | '\t'))
 }
 
 /// Bytes that may not be UTF-8 (a file name) as one line: what is UTF-8
-/// as [`line`] shows it, every other byte as `\xNN`.
+/// as [`line()`] shows it, every other byte as `\xNN`.
 pub fn bytes(input: &[u8]) -> String {
     let mut out = String::with_capacity(input.len());
     for chunk in input.utf8_chunks() {
@@ -105,7 +105,7 @@ pub fn path(input: &Path) -> String {
 /// begins with one (OWASP's list for CSV injection).
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
-/// A CSV cell of text a student or a roster controls: escaped as [`line`],
+/// A CSV cell of text a student or a roster controls: escaped as [`line()`],
 /// then, when it begins with `=`, `+`, `-`, `@`, a tab or a carriage return,
 /// prefixed with `'` so a spreadsheet shows it as text instead of running
 /// it as a formula (OWASP's advice). Numbers the grader writes itself are

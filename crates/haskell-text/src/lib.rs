@@ -27,6 +27,37 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Modules
+//!
+//! - [`lex`]: [`is_space`] (exactly GHC's `Data.Char.isSpace`: tab to
+//!   carriage return and category Zs, so not U+0085, U+2028 or U+2029),
+//!   `ws`, `token`, counted parentheses (`open_parens`, `close_parens`),
+//!   `describe_found` (`end of input`, `end of line`, `'x'`, a word) and
+//!   `SyntaxError`, the nom error (the furthest failure, expectations at
+//!   one place merged, `expected …, found …`).
+//! - [`string`]: [`string_literal`] (every escape and gap) and [`show_string`].
+//! - [`diagnostic`]: [`Diagnostic`], [`Diagnostics`], [`line_column`]; the
+//!   rendering as `FILE:LINE:COLUMN: message`, the source line and a caret.
+//! - [`source`]: `tokens`, a lexer of Haskell programs (not values) for the
+//!   similarity detector: nested `{- -}` comments and pragmas dropped, every
+//!   token with its line and column, qualified names, literals by kind; it
+//!   never fails on any bytes.
+//!
+//! # Checked against independent sources
+//!
+//! `tests/it/is_space_table.rs` compares [`is_space`] over every `char` with
+//! the general categories of the `unicode-general-category` crate and with
+//! GHC's own `isSpace`; `tests/it/strings.rs` compares [`show_string`] with
+//! GHC's `show` and [`string_literal`] with GHC's `read`. Each reader's
+//! `tests/it/read_against_ghc.rs` (in `cnf-grader` and `peg-core`) compares
+//! it with GHC's `read` of its type.
+//!
+//! # Invariant
+//!
+//! White space, string literals, the naming of what was found and located
+//! rendering are defined here only; the `.cnf`, `.solution` and Peg readers
+//! never define their own, and none of them recurses on nesting.
 #![deny(missing_docs)]
 
 pub mod diagnostic;

@@ -65,6 +65,54 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Modules
+//!
+//! Bottom up; each module imports only modules named before it.
+//! - `error.rs` ([`Error`]); `game.rs` ([`Game`], [`Code`], [`Score`] and
+//!   the original functions); `scorer.rs` ([`Scorer`], two precomputed words
+//!   per code); `codes.rs` (the code lists everything above shares: the
+//!   original order, one guess per colour-symmetry class, the colour
+//!   multiset of every code); `symmetry.rs` (position permutations with the
+//!   colour maps that fix every guess so far); `strategy.rs` ([`Strategy`]);
+//!   `consistent.rs` (the depth-first search of codes that fit the scores,
+//!   for games too big to list).
+//! - `tree.rs` ([`DecisionTree`], plain data, and [`Stats`] read from it);
+//!   `render.rs` (text, JSON, and Graphviz for games of at most
+//!   [`MAX_DOT_CODES`] codes); `check.rs` ([`DecisionTree::from_json`]
+//!   follows every secret down a tree from any tool; the first problem is
+//!   [`Error::Tree`] with its path); `builder.rs` (the rule-based
+//!   strategies' tree builder, in parallel, with memory linear in the
+//!   number of codes).
+//! - `optimal/`: the exact optimal strategy: `bounds.rs` (lower bounds),
+//!   `memo.rs` (exact costs and proven bounds per candidate set),
+//!   `search.rs` (branch and bound on `n + Σ cost(part)`), `parallel.rs`
+//!   (the root on every core), `mod.rs` (the planner).
+//! - `solver.rs` ([`Solver`]: the spec's ranks and ties, or the planner;
+//!   [`Solver::plain`] turns every shortcut off, for checking);
+//!   `breaker.rs` ([`Breaker`], one game); [`play`] (the original's text
+//!   interface over any reader and writer).
+//! - `src/bin/mastermind/` (feature `cli`, on by default; the only user of
+//!   clap, rand and indicatif): `args.rs` the flags, `main.rs` parse, call,
+//!   print, and the exit codes.
+//!
+//! # Invariants
+//!
+//! - The library does no I/O of its own and holds no global state: [`play`]
+//!   writes only to the reader and writers it is given.
+//! - A strategy's guess depends only on the candidate set (and the colours
+//!   played so far), so statistics build the decision tree once and never
+//!   replay games per secret.
+//! - The tree builder knows nothing of the optimal strategy, and `optimal/`
+//!   imports nothing of [`Solver`]: both only produce [`DecisionTree`]s.
+//! - Every search shortcut of the rule-based strategies yields exactly the
+//!   tree of the plain definition (`tests/it/stats.rs` compares the two).
+//!   The optimal search may return another tree from one version to the
+//!   next but never another total; `tests/it/optimal.rs` checks totals
+//!   against published optima and a plain exhaustive search, and checks
+//!   the stored optimal 4×8 and 5×5 trees of `tests/data/`.
+//! - A symmetry may skip a guess only if it maps the current candidate set
+//!   to itself.
 #![deny(missing_docs)]
 
 mod breaker;

@@ -14,6 +14,10 @@
 //!   guess of the wrong length, an invalid score) is explained on the notes
 //!   writer (standard error), never in the transcript; at end of input the notes writer
 //!   ends the prompt's line, so a terminal's cursor does not stay after the prompt.
+//!
+//! Input is read as bytes, a line at a time: a line that is not UTF-8 is read with the
+//! invalid bytes replaced, so it is one refused line, never an error; end of input at any
+//! prompt ends play (the binary then exits 0).
 
 use std::cell::OnceCell;
 use std::io::{self, BufRead, Write};

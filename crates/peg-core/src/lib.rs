@@ -53,6 +53,44 @@
 //! `solve` starts from the centre `(0,0)` unless told otherwise; so does
 //! `count` when it is given no board (none on `--board`, and standard input
 //! a terminal or empty).
+//!
+//! # Modules
+//!
+//! - [`types`]: `Position`, `Color`, `Peg`, `Move`, `Board` (checked when
+//!   built), `State`; each type's `Display` is Haskell's `show`.
+//! - [`rules`]: the `+` board and its canonical order, `create_board`,
+//!   `is_valid_move`, `is_goal`, `show_possible_next_states` and their two
+//!   exact errors.
+//! - [`parse`]: the nom parser for `read` syntax, on `haskell-text`'s
+//!   lexical rules, with `ParseError` (offset, line and column).
+//! - [`game`]: the game engine (play, undo, hint); [`play`]: the
+//!   interactive loop over any reader and writer.
+//! - [`mod@solve`]: `Shape` (bit sets, 8 symmetries), `solve`, the counting
+//!   types, the two earlier counting walks kept as second methods, and the
+//!   brute-force enumeration used for cross-checks.
+//! - [`count`] (above `solve.rs`, which imports nothing of it): the default
+//!   counter, `count_finishes` from any set of white cells, `count_board`
+//!   for any board, `start_classes` and `write_count_table` (`count --all`).
+//! - `src/bin/peg/` (feature `cli`, on by default): `args.rs` the flags,
+//!   `main.rs` parse, call, print.
+//!
+//! # Invariants
+//!
+//! - The library never prints or exits; a value's text comes only from its
+//!   `Display` and is read only by [`parse`].
+//! - A `Board` holds no peg off the `+` and no repeated position; every
+//!   function returns boards in the order of its input.
+//! - Counts are exact (checked `u128` sums; no count on the `+` can exceed
+//!   32! < 2^128) and never come from enumerating games, except in the
+//!   cross-checks (`count_orderings_by_enumeration` and the tests' brute
+//!   force through `show_possible_next_states`). A counting layer of more
+//!   than `MAX_LAYER_SETS` sets is an error, not an attempt to fill the
+//!   memory.
+//! - At most two layers live at once while counting; time and memory per
+//!   start are measured by the `count` bench and `peg count --verbose`,
+//!   never asserted in tests.
+//! - The parser counts parentheses instead of recursing and refuses more
+//!   than `MAX_NESTING` levels.
 
 pub mod count;
 pub mod game;

@@ -171,6 +171,18 @@
 //! | `cgroup` | the run's memory cgroup |
 //! | `exec` | starting, polling, limiting and reaping one run: [`RunResult`] |
 //! | `usage` | measuring CPU time and memory of a process tree |
+//!
+//! A new limit is a field of [`Limits`] with its default and, for an
+//! rlimit, one line in `Limits::rlimits`, the one list both kinds of
+//! backend apply (bubblewrap as `prlimit` flags, the user and Landlock
+//! backends through `setrlimit`); the grader adds its flag.
+//!
+//! Invariants: everything a child needs is made before `fork`, and the
+//! code between `fork` and `exec` only makes system calls on values made
+//! beforehand (no allocation, no lock); a run's processes are all dead
+//! when [`Run::execute`] returns (the PID namespace, every process of the
+//! run's uid, its cgroup, or, for the Landlock backend, its session, which
+//! is weaker); and no two runs at once share a user id.
 
 #![expect(
     unsafe_code,

@@ -8,6 +8,25 @@
 //! instead, so CI never skips silently. [`Cli`] is the one way a test runs
 //! a program: arguments, input, environment and folder in, exit code and
 //! output asserted, a hang a failure.
+//!
+//! # How the workspace tests
+//!
+//! - Unit tests sit beside the code. Each crate's integration tests are one
+//!   binary, `tests/it/main.rs`, with a module per subject (`cargo test -p
+//!   CRATE --test it MODULE::`): a new test file goes there, not directly
+//!   in `tests/`, where it would be a binary of its own, linked apart.
+//! - Every test that runs a program, the table of bad input
+//!   (`xtask/tests/it/bad_input.rs`) and the checker of the README's and
+//!   the guide's examples (`xtask/tests/it/readme.rs`) go through [`Cli`];
+//!   no test calls `std::process::Command` itself.
+//! - Property tests (proptest) check round trips, and fast paths against
+//!   plain reference implementations.
+//! - Expected outputs come from the spec pages, hand derivation, an
+//!   independent method or GHC, never from the code under test alone.
+//! - Tests too slow for a debug build are `#[ignore = "release: …"]`, and
+//!   CI's release pass (`.ci/run`) runs them. Speed is measured by the
+//!   criterion benches under each crate's `benches/`, never asserted in a
+//!   test.
 #![deny(missing_docs)]
 
 mod cli;

@@ -23,6 +23,12 @@
 //! cannot stay unchecked by mistake. A section's examples are checked by
 //! writing them as `console` blocks: nothing here names a section, and a new
 //! page under `docs/` is read as soon as it exists (its sub-folders are not).
+//!
+//! Why not trycmd itself: it runs no shell (the examples pipe and
+//! redirect), knows only its own crate's binaries unless each is
+//! registered by path, and cannot skip a block for a missing tool.
+//! Commands get a private grader cache, and data only the examples use
+//! lives in `tests/readme/`.
 
 use crate::support;
 

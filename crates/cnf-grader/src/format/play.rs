@@ -1,4 +1,6 @@
-//! Playing one of the four functions on a `.cnf` source text.
+//! Playing one of the four functions on a `.cnf` source text, and reading
+//! that text from the file (or standard input) that `run`, `check` or a part
+//! binary is given ([`read_input`]): the one file access of [`crate::format`].
 
 use std::fmt;
 use std::io::Read as _;

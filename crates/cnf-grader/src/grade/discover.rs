@@ -33,6 +33,9 @@
 //!   files only, so such a file never hangs the grader;
 //! - [`check_outside`] refuses fixtures that resolve into a folder a
 //!   student controls (a link into the class being graded), before grading.
+//!
+//! Fixture files (a `.cnf`, a `.solution`) are read only through
+//! [`read_fixture_file`], by grading and by `bless` alike.
 
 use std::collections::BTreeMap;
 use std::fs;

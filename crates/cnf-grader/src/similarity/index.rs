@@ -8,8 +8,7 @@
 //! the class, not with its square, unless the class really is full of
 //! shared code. Memory is the students' texts and fingerprints, one
 //! counter per student per thread, and the pairs kept: each student's
-//! [`Options::closest`] and every pair at or above
-//! [`Options::keep_above`], never every pair that shares a k-gram.
+//! [`Options::closest`] pairs, never every pair that shares a k-gram.
 
 use std::collections::{HashMap, HashSet};
 

@@ -48,6 +48,12 @@
 //! tokens once normalised. A score is evidence for a person to read, never
 //! a verdict.
 //!
+//! Invariants: only pairs that share a fingerprint are ever looked at, and
+//! no k-gram crosses from one definition into another, so the order of a
+//! student's definitions cannot change a score. The engine ([`normalise`],
+//! [`fingerprint`], [`index`]) writes nothing for a person to read, and the
+//! renderers compute no score.
+//!
 //! ```
 //! use cnf_grader::model::similarity::{Options, SourceText};
 //! use cnf_grader::similarity::{StudentSource, compare};

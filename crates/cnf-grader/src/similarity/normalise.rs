@@ -12,7 +12,7 @@
 //! - consecutive declarations of one name (its type signature and its
 //!   equations) form one definition;
 //! - a name the student defined (any name that is not a library's of
-//!   [`super::known`], and a library's name the student binds in the
+//!   `known`, and a library's name the student binds in the
 //!   definition, or defines at the top level of any of their files) becomes
 //!   a placeholder that keeps only the binding structure: how many other
 //!   names of the student's were used since this one was last used in the

@@ -40,7 +40,7 @@ pub struct ClassOptions<'a> {
     pub resume: bool,
     /// Grade only the students of this shard (see [`crate::model::shard`]).
     pub shard: Option<crate::model::shard::Shard>,
-    /// Who each folder belongs to (see [`roster`]).
+    /// Who each folder belongs to (see [`crate::submission::roster`]).
     pub roster: Option<&'a Roster>,
 }
 

@@ -1,4 +1,9 @@
 //! The temporary folder of a grading run and the cleanup of what works in it.
+//!
+//! Everything a run builds lives in one [`WorkDir`] (or in the cache): it
+//! is removed when the run ends, and on Ctrl-C, SIGTERM or SIGHUP the
+//! binary's handler (crate `ctrlc`) kills the unsandboxed processes
+//! working in it and removes it; sandboxed ones die with the grader.
 
 use std::fs;
 use std::io;
