@@ -487,9 +487,12 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
         "<h2>{} matching definitions, each in its colour on both sides</h2>",
         names.len()
     );
-    out.push_str(
-        "<table>\n<thead><tr><th class=\"num\">match</th><th>student a</th><th>student b</th>\
-         <th class=\"num\">shared</th></tr></thead>\n<tbody>\n",
+    let _ = writeln!(
+        out,
+        "<table>\n<thead><tr><th class=\"num\">match</th><th>{}</th><th>{}</th>\
+         <th class=\"num\">shared</th></tr></thead>\n<tbody>",
+        html_escape(&a.name),
+        html_escape(&b.name)
     );
     for c in 0..names.len() {
         let of: Vec<&Match> = found(p).iter().filter(|m| colour(m) == c).collect();
@@ -498,10 +501,9 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
             for m in &of {
                 let r = side(m);
                 let text = format!(
-                    "<code>{}</code> {}–{} (<code>{}</code>)",
+                    "<code>{}</code> {} (<code>{}</code>)",
                     html_escape(&s.files[r.file].name),
-                    r.lines.0,
-                    r.lines.1,
+                    line_range(r.lines),
                     html_escape(s.definition(r))
                 );
                 if !seen.contains(&text) {
@@ -535,11 +537,15 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
             let file = &student.files[r.file];
             let _ = writeln!(
                 out,
-                "<div><p><b>{}</b> <code>{}</code> lines {}–{}</p>",
+                "<div><p><b>{}</b> <code>{}</code> {} {}</p>",
                 html_escape(&student.name),
                 html_escape(&file.name),
-                r.lines.0,
-                r.lines.1
+                if r.lines.0 == r.lines.1 {
+                    "line"
+                } else {
+                    "lines"
+                },
+                line_range(r.lines)
             );
             lines_html(
                 &mut out,
@@ -582,4 +588,13 @@ fn pair(report: &Report, provenance: &Provenance, p: &Pair, rank: usize) -> Stri
     out.push_str("</div>\n</details>\n");
     tail(&mut out, provenance);
     out
+}
+
+/// Lines `first` to `last` as a page shows them: `40` or `40–43`.
+fn line_range((first, last): (u32, u32)) -> String {
+    if first == last {
+        first.to_string()
+    } else {
+        format!("{first}–{last}")
+    }
 }

@@ -720,6 +720,26 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
     let page = std::fs::read_to_string(pages.join(format!("pair-{rank:04}.html"))).unwrap();
     let legend = page.matches("<tr><td class=\"num m").count();
     assert_eq!(legend, names.len(), "one legend row per definition");
+    // The legend's columns are named after the two students, and a place
+    // of one line is that line, not a range from it to itself.
+    assert!(
+        page.contains("<th>copy-of-indices</th>") && page.contains("<th>indices</th>"),
+        "{page}"
+    );
+    let ranges = page.split('–').collect::<Vec<_>>();
+    for w in ranges.windows(2) {
+        let before: String = w[0]
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let after: String = w[1].chars().take_while(char::is_ascii_digit).collect();
+        let before: String = before.chars().rev().collect();
+        assert!(
+            before.is_empty() || before != after,
+            "a range {before}–{after} in the pair page"
+        );
+    }
     assert!(
         page.matches("landingRow</code>").count() >= 4,
         "in all four files"
