@@ -245,16 +245,17 @@ fn in_run_order(
 fn cannot_run(probed: &[CaseReport], config: &ExecConfig, args: &GradeArgs) -> Option<String> {
     let case = probed.iter().find(|c| {
         matches!(
-            c.failure,
+            c.kind(),
             Some(FailureKind::CommandNotFound | FailureKind::SpawnFailed)
         )
     })?;
     let function = Function::from_name(&case.function)?;
     let command = fill(&config.command, function);
+    let reason = cnf_grader::report::outcome::reason(case);
     let said = case
         .stderr
         .as_deref()
-        .or(case.reason.as_deref())
+        .or(Some(reason.as_ref()).filter(|r| !r.is_empty()))
         .map_or(String::new(), |s| {
             format!(" (it said: {})", cnf_grader::escape::line(s.trim()))
         });

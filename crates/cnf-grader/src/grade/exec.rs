@@ -231,29 +231,6 @@ pub fn run_command_in(
     sandbox::run_plain_within(sh, TimeLimits::cpu(timeout), max_output)
 }
 
-/// A signal's usual name, for the report.
-pub fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        1 => "SIGHUP",
-        2 => "SIGINT",
-        3 => "SIGQUIT",
-        4 => "SIGILL",
-        5 => "SIGTRAP",
-        6 => "SIGABRT",
-        7 => "SIGBUS",
-        8 => "SIGFPE",
-        9 => "SIGKILL",
-        11 => "SIGSEGV",
-        13 => "SIGPIPE",
-        14 => "SIGALRM",
-        15 => "SIGTERM",
-        24 => "SIGXCPU",
-        25 => "SIGXFSZ",
-        _ => return format!("signal {signal}"),
-    };
-    format!("signal {signal} ({name})")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -432,11 +409,5 @@ mod tests {
             &d,
         );
         assert_eq!(named, vec![d.join("prog"), d.join("lib")]);
-    }
-
-    #[test]
-    fn signal_names() {
-        assert_eq!(signal_name(11), "signal 11 (SIGSEGV)");
-        assert_eq!(signal_name(64), "signal 64");
     }
 }

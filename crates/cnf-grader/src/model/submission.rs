@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::model::case::{CaseReport, FailureKind, Status, Totals};
+use crate::model::case::{CaseReport, Failure, FailureKind, Status, Totals};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
 use std::fmt;
@@ -62,39 +62,31 @@ impl PartBuild {
 
     /// The report entry of this build: a case named `compile`.
     pub fn as_case(&self) -> CaseReport {
-        let (status, failure, reason, stderr) = match &self.outcome {
-            BuildOutcome::Compiled => (Status::Pass, None, None, None),
+        let part = self.part;
+        let (status, failure, stderr) = match &self.outcome {
+            BuildOutcome::Compiled => (Status::Pass, None, None),
             BuildOutcome::Missing { found } => (
                 Status::Fail,
-                Some(FailureKind::MissingPart),
-                Some(format!(
-                    "missing: the submission has no {}{} (part {} scores 0)",
-                    part_file(self.part),
-                    found.as_ref().map_or(String::new(), |f| format!(
-                        "; it has {}, but the file must be named exactly {}",
-                        crate::escape::line(f),
-                        part_file(self.part)
-                    )),
-                    self.part
-                )),
+                Some(Failure::Missing {
+                    part,
+                    found: found.clone(),
+                }),
                 None,
             ),
             BuildOutcome::Refused(refused) => (
                 Status::Fail,
-                Some(FailureKind::MissingPart),
-                Some(format!(
-                    "not submitted: {refused} (part {} scores 0)",
-                    self.part
-                )),
+                Some(Failure::NotSubmitted {
+                    part,
+                    refused: refused.to_string(),
+                }),
                 None,
             ),
             BuildOutcome::Failed(error) => (
                 Status::Fail,
-                Some(FailureKind::CompileError),
-                Some(format!(
-                    "did not compile: {} (part {} scores 0)",
-                    error.reason, self.part
-                )),
+                Some(Failure::CompileFailed {
+                    part,
+                    cause: error.reason.clone(),
+                }),
                 (!error.output.is_empty()).then(|| error.output.clone()),
             ),
         };
@@ -105,7 +97,7 @@ impl PartBuild {
             solution: String::new(),
             status,
             failure,
-            reason,
+            reason: None,
             diff: None,
             stderr,
             duration: self.duration,
@@ -113,7 +105,6 @@ impl PartBuild {
             relaxed: false,
             group: crate::model::case::Group::Base,
             usage: None,
-            stopped_by: None,
         }
     }
 }
@@ -234,15 +225,19 @@ impl SubmissionReport {
             let count = |kind| {
                 self.cases
                     .iter()
-                    .filter(|c| c.part == Some(part) && c.failure == Some(kind))
+                    .filter(|c| c.part == Some(part) && c.kind() == Some(kind))
                     .count()
             };
             let (timeouts, crashes) = (count(FailureKind::Timeout), count(FailureKind::Crash));
+            let out_of_memory = count(FailureKind::MemoryLimit);
             if timeouts > 0 {
                 notes.push(format!("part {part}: {timeouts} timed out"));
             }
             if crashes > 0 {
                 notes.push(format!("part {part}: {crashes} crashed"));
+            }
+            if out_of_memory > 0 {
+                notes.push(format!("part {part}: {out_of_memory} ran out of memory"));
             }
         }
         if self.own_helpers {

@@ -209,7 +209,7 @@ pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> Compi
         Outcome::Signalled(signal) => {
             format!(
                 "GHC was killed by {}",
-                crate::grade::exec::signal_name(signal)
+                crate::report::outcome::signal_name(signal)
             )
         }
         Outcome::TimeLimit(_) => format!(
