@@ -1,5 +1,6 @@
 //! The command line of `cnf-grader`: every subcommand's flags, declared once.
 
+use crate::cli::Error;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -118,14 +119,13 @@ impl SandboxArgs {
         &self,
         protected: &[PathBuf],
         home: Option<&std::path::Path>,
-    ) -> Result<Option<Sandbox>, String> {
+    ) -> Result<Option<Sandbox>, Error> {
         if self.no_sandbox {
             return Ok(None);
         }
         // Refused up front, root or not: a run as root, or as a real
         // account, would be no sandbox at all.
-        cnf_grader::sandbox::check_uid(self.sandbox_uid, "--sandbox-uid")
-            .map_err(|e| e.to_string())?;
+        cnf_grader::sandbox::check_uid(self.sandbox_uid)?;
         let limits = Limits {
             cpu: self.cpu_time,
             memory: self.memory as u64,
@@ -143,8 +143,7 @@ impl SandboxArgs {
             landlock: !self.no_landlock,
             home: home.map(ToOwned::to_owned),
             protect_working_folder: true,
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         // Without Landlock the programs could read the grader's arguments
         // (class and fixture paths) in /proc; they are parsed by now.
         sandbox

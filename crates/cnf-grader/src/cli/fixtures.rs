@@ -1,5 +1,6 @@
 //! `cnf-grader bless`, `run`, `check` and `gen`: working with fixtures and games.
 
+use crate::cli::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,11 +15,11 @@ use connect_core::Function;
 /// What `run -` and `check -` read, for the note shown while they wait.
 const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
 
-pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
+pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, Error> {
     let fixtures = discover(&args.paths).map_err(|e| e.to_string())?;
     if !fixtures.iter().any(|f| f.cnf_exists) {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(format!("no .cnf files under {}", paths.join(" ")));
+        return Err(format!("no .cnf files under {}", paths.join(" ")).into());
     }
     let functions = if args.part.is_empty() {
         Function::ALL.to_vec()
@@ -42,7 +43,7 @@ pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
     })
 }
 
-pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, String> {
+pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, Error> {
     if args.file == "-" {
         frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
     }
@@ -51,7 +52,7 @@ pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, String> {
+pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, Error> {
     // Verdicts on standard output, problems on standard error.
     let mut text = String::new();
     let (mut invalid, mut unreadable) = (0, 0);
@@ -94,7 +95,7 @@ pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, String> {
     }))
 }
 
-pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
+pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, Error> {
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -117,7 +118,7 @@ pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
         return Err(format!(
             "--name {:?}: the game needs a file name, e.g. --name fixtures/new/game1 (which writes game1.cnf and its .solution files)",
             name.display().to_string()
-        ));
+        ).into());
     }
     let mut cnf = name.as_os_str().to_owned();
     cnf.push(".cnf");
@@ -125,7 +126,8 @@ pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
         return Err(format!(
             "{} already exists; pick another --name or add --force",
             PathBuf::from(cnf).display()
-        ));
+        )
+        .into());
     }
     let game = generate(&spec)?;
     let written = write_generated(&name, &game)

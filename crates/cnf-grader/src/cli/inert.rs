@@ -16,6 +16,7 @@
 //!
 //! Only flags typed on the command line count; defaults never do.
 
+use crate::cli::Error;
 use clap::ArgMatches;
 use clap::ValueEnum as _;
 use clap::parser::ValueSource;
@@ -59,7 +60,7 @@ const EXEC_ONLY: [(&str, &str); 13] = [
 ];
 
 /// `grade`: no flag of `--exec` without it, and `--color` where it colours.
-pub(crate) fn check_grade(args: &GradeArgs, given: Given<'_>) -> Result<(), String> {
+pub(crate) fn check_grade(args: &GradeArgs, given: Given<'_>) -> Result<(), Error> {
     if args.exec.is_none()
         && let Some((_, flag)) = EXEC_ONLY.iter().find(|(id, _)| given.has(id))
     {
@@ -67,20 +68,22 @@ pub(crate) fn check_grade(args: &GradeArgs, given: Given<'_>) -> Result<(), Stri
             "{flag} does nothing without --exec: grading this project's own implementation \
              runs in the grader's process, with no time limit, output cap or sandbox; add \
              --exec COMMAND to grade a program, or leave {flag} out"
-        ));
+        )
+        .into());
     }
     if given.has("edge_in_base") && !args.points && args.report.format != Format::Gradescope {
         return Err(
             "--edge-in-base does nothing without --points: it changes the score table only; \
              add --points (or --format gradescope), or leave it out"
-                .to_owned(),
+                .to_owned()
+                .into(),
         );
     }
     check_color(&args.report)
 }
 
 /// `--color always` only where a report is coloured: human, on standard output.
-pub(crate) fn check_color(report: &ReportArgs) -> Result<(), String> {
+pub(crate) fn check_color(report: &ReportArgs) -> Result<(), Error> {
     if report.color != ColorWhen::Always {
         return Ok(());
     }
@@ -89,7 +92,8 @@ pub(crate) fn check_color(report: &ReportArgs) -> Result<(), String> {
             "--color always does nothing with --output {}: a report written to a file has no \
              colour; leave out --color, or write the report to standard output",
             path.display()
-        ));
+        )
+        .into());
     }
     if !matches!(report.format, Format::Human) {
         let name = report
@@ -99,7 +103,8 @@ pub(crate) fn check_color(report: &ReportArgs) -> Result<(), String> {
         return Err(format!(
             "--color always does nothing with --format {name}: only the human report has \
              colour; leave out --color or use --format human"
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -110,19 +115,21 @@ pub(crate) fn check_csv_layout(
     csv: bool,
     layout: &CsvLayoutArgs,
     given: Given<'_>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if given.has("canvas_assignment") && !matches!(layout.csv_layout, CsvLayoutName::Canvas) {
         return Err(
             "--canvas-assignment does nothing without --csv-layout canvas: it names the \
              assignment's column of Canvas's CSV; add --csv-layout canvas or leave it out"
-                .to_owned(),
+                .to_owned()
+                .into(),
         );
     }
     if given.has("csv_layout") && !csv {
         return Err(
             "--csv-layout does nothing without --csv FILE: it is the layout of that file; add \
              --csv FILE or leave it out"
-                .to_owned(),
+                .to_owned()
+                .into(),
         );
     }
     Ok(())

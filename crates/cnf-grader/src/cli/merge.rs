@@ -1,5 +1,6 @@
 //! `cnf-grader merge`: shard reports back into the whole run's report.
 
+use crate::cli::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -32,7 +33,7 @@ impl Kind {
 }
 
 /// Reads one report: its name for messages, its kind and its text.
-fn read(path: &PathBuf) -> Result<(String, Kind, String), String> {
+fn read(path: &PathBuf) -> Result<(String, Kind, String), Error> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read it: {e}"))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
@@ -50,12 +51,13 @@ fn read(path: &PathBuf) -> Result<(String, Kind, String), String> {
         return Err(format!(
             "{name}: neither a `grade` report (no \"cases\") nor a `submissions` gradebook \
              (no \"students\")"
-        ));
+        )
+        .into());
     };
     Ok((name, kind, text))
 }
 
-pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
+pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
     if let Some(path) = &args.report.output {
         check_output_file("--output", path)?;
     }
@@ -76,7 +78,8 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
             other.name(),
             files[0].0,
             kind.name()
-        ));
+        )
+        .into());
     }
     let undated = |p: Option<Provenance>| {
         p.map(|p| Provenance {
@@ -105,7 +108,8 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                     return Err(
                         "--csv, --reports and --html are for a class's gradebook; a merged \
                          `grade` run is written with --format and --output"
-                            .to_owned(),
+                            .to_owned()
+                            .into(),
                     );
                 }
             }
@@ -145,7 +149,8 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                     return Err(
                         "a class's merged gradebook is written as --format human or json, \
                          and with --csv, --reports and --html"
-                            .to_owned(),
+                            .to_owned()
+                            .into(),
                     );
                 }
             };
@@ -167,11 +172,15 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                 return Err(
                     "--csv-layout canvas needs the students' ids, and these shards were graded \
                      without --roster; grade them again with --roster FILE"
-                        .to_owned(),
+                        .to_owned()
+                        .into(),
                 );
             }
-            let provenance = undated(merged.provenance)
-                .ok_or("the shard gradebooks record no provenance; grade them again")?;
+            let provenance = undated(merged.provenance).ok_or_else(|| {
+                Error::Usage(
+                    "the shard gradebooks record no provenance; grade them again".to_owned(),
+                )
+            })?;
             let root = merged.class.unwrap_or_default();
             write_class(
                 &Class {
