@@ -21,7 +21,10 @@ use clap::ArgMatches;
 use clap::ValueEnum as _;
 use clap::parser::ValueSource;
 
-use crate::cli::args::{ColorWhen, CsvLayoutArgs, CsvLayoutName, Format, GradeArgs, ReportArgs};
+use crate::cli::args::{
+    ColorWhen, CsvLayoutArgs, CsvLayoutName, Format, GradeArgs, ReportArgs, SandboxArgs,
+};
+use clap::Args as _;
 
 /// The flags the command line gave a subcommand.
 #[derive(Clone, Copy)]
@@ -42,27 +45,29 @@ impl<'a> Given<'a> {
     }
 }
 
-/// `grade`'s flags that only `--exec` uses: (argument id, flag).
-const EXEC_ONLY: [(&str, &str); 13] = [
-    ("timeout", "--timeout"),
-    ("max_output", "--max-output"),
-    ("no_sandbox", "--no-sandbox"),
-    ("sandbox_ro", "--sandbox-ro"),
-    ("memory", "--memory"),
-    ("processes", "--processes"),
-    ("open_files", "--open-files"),
-    ("file_size", "--file-size"),
-    ("scratch", "--scratch"),
-    ("cpu_time", "--cpu-time"),
-    ("sandbox_uid", "--sandbox-uid"),
-    ("sandbox_backend", "--sandbox-backend"),
-    ("no_landlock", "--no-landlock"),
-];
+/// `grade`'s own flags that only `--exec` uses, besides the sandbox's.
+const EXEC_OWN: [&str; 2] = ["timeout", "max_output"];
+
+/// `grade`'s flags that only `--exec` uses, as (argument id, `--flag`):
+/// [`EXEC_OWN`] and every flag of [`SandboxArgs`], read from its clap
+/// definition, so a new sandbox flag is covered without being listed.
+fn exec_only() -> Vec<(String, String)> {
+    let sandbox = SandboxArgs::augment_args(clap::Command::new("sandbox"));
+    let grade = GradeArgs::augment_args(clap::Command::new("grade"));
+    grade
+        .get_arguments()
+        .filter(|a| {
+            let id = a.get_id();
+            EXEC_OWN.contains(&id.as_str()) || sandbox.get_arguments().any(|s| s.get_id() == id)
+        })
+        .filter_map(|a| Some((a.get_id().to_string(), format!("--{}", a.get_long()?))))
+        .collect()
+}
 
 /// `grade`: no flag of `--exec` without it, and `--color` where it colours.
 pub(crate) fn check_grade(args: &GradeArgs, given: Given<'_>) -> Result<(), Error> {
     if args.exec.is_none()
-        && let Some((_, flag)) = EXEC_ONLY.iter().find(|(id, _)| given.has(id))
+        && let Some((_, flag)) = exec_only().into_iter().find(|(id, _)| given.has(id))
     {
         return Err(format!(
             "{flag} does nothing without --exec: grading this project's own implementation \

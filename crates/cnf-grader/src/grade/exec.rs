@@ -29,6 +29,13 @@ use crate::sandbox::{Bind, Sandbox, TimeLimits};
 
 pub use sandbox::{Outcome, RunResult as ExecResult, STDERR_KEPT};
 
+/// The CPU-time limit of one run unless told otherwise (`--timeout`).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most bytes of standard output accepted from one run unless told
+/// otherwise (`--max-output`).
+pub const DEFAULT_MAX_OUTPUT: usize = 1 << 20;
+
 /// How to run the program under test.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecConfig {
