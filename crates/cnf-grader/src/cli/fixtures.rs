@@ -9,7 +9,7 @@ use crate::cli::output::*;
 use cnf_grader::format::play::{check_source, play_file, read_input};
 use cnf_grader::grade::discover::discover;
 use cnf_grader::write::bless::{bless, errors, summary};
-use cnf_grader::write::generate::{GenSpec, generate, write_generated};
+use cnf_grader::write::generate::{GenError, GenSpec, generate, write_generated};
 use connect_core::Function;
 
 /// What `run -` and `check -` read, for the note shown while they wait.
@@ -129,7 +129,7 @@ pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, Error> {
         )
         .into());
     }
-    let game = generate(&spec)?;
+    let game = generate(&spec).map_err(gen_error)?;
     let written = write_generated(&name, &game)
         .map_err(|e| format!("cannot write {}: {e}", name.display()))?;
     let mut text = format!(
@@ -141,4 +141,21 @@ pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, Error> {
     }
     print_out(&text, None)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A setting `gen` cannot use, in the words of its flags.
+fn gen_error(e: GenError) -> Error {
+    Error::Usage(match e {
+        GenError::Players(n) => format!("--players {n} is out of range; expected 1 to 35"),
+        GenError::NoCells { rows, cols } => {
+            format!("a {rows}x{cols} board has no cells; --rows and --cols must be at least 1")
+        }
+        GenError::NoMoves => {
+            "--moves must be at least 1 (onePlayerOneMove needs a move)".to_owned()
+        }
+        GenError::TooManyMoves(n) => {
+            format!("--moves {n} is too many; at most 1,000,000 (a game file of a few megabytes)")
+        }
+        other => other.to_string(),
+    })
 }
