@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use crate::cli::args::*;
 use crate::cli::output::*;
-use cnf_grader::format::play::{check_source, play_file, read_input};
+use cnf_grader::format::play::{PlayFileError, check_source, play_file, read_input};
 use cnf_grader::grade::discover::discover;
 use cnf_grader::write::bless::{bless, errors, summary};
 use cnf_grader::write::generate::{GenError, GenSpec, generate, write_generated};
@@ -47,7 +47,12 @@ pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, Error> {
     if args.file == "-" {
         frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
     }
-    let text = play_file(args.part, &args.file, args.players)?;
+    let text = play_file(args.part, &args.file, args.players).map_err(|e| match e {
+        PlayFileError::PlayersUnused { part } => {
+            format!("--players applies only to parts 3 and 4, not part {part}")
+        }
+        other => other.to_string(),
+    })?;
     print_out(&text, None)?;
     Ok(ExitCode::SUCCESS)
 }

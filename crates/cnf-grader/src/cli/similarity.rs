@@ -62,7 +62,7 @@ pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, Error
             helpers: false,
         }
     };
-    let base = similarity::read_base(&args.base, &limits).map_err(|e| e.to_string())?;
+    let base = similarity::read_base(&args.base, &limits).map_err(|e| format!("--base {e}"))?;
     let class =
         similarity::read_class(&args.class, &selection, &limits).map_err(|e| e.to_string())?;
     for refused in &class.refused {

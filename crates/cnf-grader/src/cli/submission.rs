@@ -24,7 +24,7 @@ use cnf_grader::report::gradebook::CsvLayout;
 use cnf_grader::report::html;
 use cnf_grader::submission::cache::Cache;
 use cnf_grader::submission::ghc::Ghc;
-use cnf_grader::submission::roster::Roster;
+use cnf_grader::submission::roster::{Roster, RosterError};
 use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::submission::{
     Checkpoint, ClassOptions, SubmissionOptions, WorkDir, class_members, grade_class,
@@ -257,7 +257,10 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Err
         .as_deref()
         .map(Roster::read)
         .transpose()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| match e {
+            RosterError::NotRead(why) => format!("--roster {why}"),
+            other => other.to_string(),
+        })?;
     if matches!(outputs.csv_layout.csv_layout, CsvLayoutName::Canvas) && roster.is_none() {
         return Err(
             "--csv-layout canvas needs --roster FILE: Canvas matches students by the \
