@@ -23,7 +23,7 @@ use cnf_grader::report::gradebook;
 use cnf_grader::report::gradebook::CsvLayout;
 use cnf_grader::report::html;
 use cnf_grader::submission::cache::Cache;
-use cnf_grader::submission::ghc::Ghc;
+use cnf_grader::submission::ghc::{Ghc, GhcError};
 use cnf_grader::submission::roster::{Roster, RosterError};
 use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::submission::{
@@ -104,7 +104,11 @@ pub(crate) fn submission_setup(
         std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o711))
             .map_err(|e| format!("cannot set up {}: {e}", work.path().display()))?;
     }
-    let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| e.to_string())?;
+    let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| match e {
+        GhcError::NotFound { .. } => format!("{e} with --ghc PATH"),
+        GhcError::NotInSandbox { .. } => format!("{e} with --sandbox-ro DIR"),
+        GhcError::NotGhc { .. } => e.to_string(),
+    })?;
     if sandbox.is_none() {
         frontend::warn(NO_SANDBOX_WARNING);
     }

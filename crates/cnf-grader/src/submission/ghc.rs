@@ -44,7 +44,7 @@ pub enum GhcError {
     /// Occurs when the GHC command cannot be run at all.
     #[error(
         "cannot run GHC `{path}`: {reason}; install it with `apt-get install ghc` (Debian, Ubuntu) \
-         or from https://www.haskell.org/ghcup/, or give its path with --ghc PATH"
+         or from https://www.haskell.org/ghcup/, or give its path"
     )]
     NotFound {
         /// The command tried.
@@ -56,7 +56,7 @@ pub enum GhcError {
     #[error(
         "GHC `{path}` does not run inside the sandbox: `--numeric-version` {said}, where GHC \
          prints its version (such as 9.0.2); the sandbox shows only /usr, /etc, /opt and \
-         /var/lib/ghc of the system: add --sandbox-ro DIR for the folder GHC is installed in"
+         /var/lib/ghc of the system: show the sandbox the folder GHC is installed in"
     )]
     NotInSandbox {
         /// The GHC tried.
