@@ -230,3 +230,96 @@ pub fn json(cases: &[CaseReport], options: ReportOptions<'_>) -> String {
     text.push('\n');
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::case::{Failure, NotRun};
+
+    fn failed(failure: Failure) -> CaseReport {
+        CaseReport {
+            fixture: "g.cnf".into(),
+            function: "onePlayerOneMove".into(),
+            part: Some(1),
+            solution: "g.onePlayerOneMove.solution".into(),
+            status: Status::Fail,
+            failure: Some(failure),
+            reason: None,
+            diff: None,
+            stderr: None,
+            duration: Duration::ZERO,
+            hidden: false,
+            relaxed: false,
+            group: Group::Base,
+            usage: None,
+        }
+    }
+
+    #[test]
+    fn a_shard_report_gives_back_each_failure_as_data() {
+        let cases = vec![
+            failed(Failure::MemoryLimit {
+                memory: 64 << 20,
+                scratch: 1 << 20,
+                peak: 70 << 20,
+            }),
+            failed(Failure::Signalled {
+                signal: 11,
+                via_shell: true,
+            }),
+            failed(Failure::TimeLimit {
+                clock: Clock::Wall,
+                limit: Duration::from_secs(6),
+            }),
+            failed(Failure::NotRun {
+                why: NotRun::PartTimedOut { in_a_row: 3 },
+            }),
+        ];
+        let info = ShardInfo {
+            shard: "1/1".parse().unwrap(),
+            entries: 4,
+        };
+        let text = json(
+            &cases,
+            ReportOptions {
+                times: false,
+                points: None,
+                warning: None,
+                extra: &[],
+                compare: Compare::Exact,
+                student: false,
+                provenance: None,
+                shard: Some((info, &[0, 1, 2, 3])),
+            },
+        );
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["schema"], SCHEMA);
+        // The class, the data and the words, written by hand.
+        assert_eq!(doc["cases"][0]["failure"], "memory-limit");
+        assert_eq!(
+            doc["cases"][0]["outcome"],
+            serde_json::json!({"kind": "memory-limit", "memory": 67108864, "scratch": 1048576, "peak": 73400320})
+        );
+        assert_eq!(doc["cases"][1]["failure"], "crash");
+        assert_eq!(
+            doc["cases"][1]["reason"],
+            "crashed: killed by signal 11 (SIGSEGV) (the shell's exit code 139)"
+        );
+        assert_eq!(doc["cases"][2]["stopped_by"], "wall");
+        assert_eq!(doc["cases"][2]["outcome"]["limit"], 6000);
+        assert_eq!(
+            doc["cases"][3]["outcome"],
+            serde_json::json!({"kind": "not-run", "why": {"because": "part-timed-out", "in_a_row": 3}})
+        );
+        let back = read_json(&text).unwrap();
+        let back: Vec<CaseReport> = back.cases.into_iter().map(|(_, c)| c).collect();
+        assert_eq!(back, cases);
+        // A report of another schema is refused, saying which.
+        let old = text.replacen("\"schema\": 2", "\"schema\": 1", 1);
+        let e = read_json(&old).unwrap_err().to_string();
+        assert!(
+            e.contains("schema 1") && e.contains("reads schema 2"),
+            "{e}"
+        );
+    }
+}
