@@ -8,7 +8,7 @@ use crate::cli::args::*;
 use crate::cli::grade::write_run;
 use crate::cli::submission::{Class, check_class_outputs, write_class};
 use cnf_grader::model::case::CaseReport;
-use cnf_grader::model::merge::{check_shard_numbers, merge_books, merge_reports};
+use cnf_grader::model::merge::{MergeError, check_shard_numbers, merge_books, merge_reports};
 use cnf_grader::model::points::points;
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::output::check_output_file;
@@ -93,14 +93,16 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
                 .into_iter()
                 .map(|(name, _, text)| {
                     let report = read_json(&text).map_err(|e| {
-                        format!("{name}: not a report of `grade --format json`: {e}")
+                        Error::Usage(format!(
+                            "{name}: not a report of `grade --format json`: {e}"
+                        ))
                     })?;
-                    let doc: serde_json::Value =
-                        serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+                    let doc: serde_json::Value = serde_json::from_str(&text)
+                        .map_err(|e| Error::Usage(format!("{name}: {e}")))?;
                     let cases: Vec<CaseReport> =
                         report.cases.iter().map(|(_, c)| c.clone()).collect();
-                    check_shard_numbers(&name, &doc, &cases).map_err(|e| e.to_string())?;
-                    Ok::<_, String>((name, report))
+                    check_shard_numbers(&name, &doc, &cases).map_err(merge_error)?;
+                    Ok::<_, Error>((name, report))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             for flag in [&args.csv, &args.reports_dir, &args.html] {
@@ -113,7 +115,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
                     );
                 }
             }
-            let merged = merge_reports(reports).map_err(|e| e.to_string())?;
+            let merged = merge_reports(reports).map_err(merge_error)?;
             let cases: Vec<CaseReport> = merged.cases.into_iter().map(|(_, c)| c).collect();
             let score = merged.points.then(|| points(&cases));
             let provenance = undated(merged.provenance);
@@ -164,7 +166,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
                         })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let merged = merge_books(books).map_err(|e| e.to_string())?;
+            let merged = merge_books(books).map_err(merge_error)?;
             if args.csv.is_some()
                 && matches!(args.csv_layout.csv_layout, CsvLayoutName::Canvas)
                 && merged.students.iter().all(|s| s.row.id.is_none())
@@ -197,4 +199,17 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
             )
         }
     }
+}
+
+/// Why shards cannot be merged, with the flags that make shards that can.
+fn merge_error(e: MergeError) -> Error {
+    Error::Usage(match e {
+        MergeError::NotShard { .. } => {
+            format!("{e}; write each shard with --shard K/N --format json")
+        }
+        MergeError::Selections { .. } => {
+            format!("{e}; grade every shard with the same fixtures, --part and --filter")
+        }
+        other => other.to_string(),
+    })
 }
