@@ -241,8 +241,8 @@ pub enum Failure {
     CompileFailed {
         /// The part, 1 to 4.
         part: u8,
-        /// Why, in GHC's or the compiler run's terms.
-        cause: String,
+        /// How the compilation ended.
+        cause: crate::model::submission::CompileCause,
     },
     /// The case was not run.
     NotRun {
@@ -308,15 +308,16 @@ impl Failure {
     }
 }
 
-/// A duration as whole milliseconds, for [`Failure::TimeLimit`].
-mod millis {
+/// A duration as whole milliseconds, for the limits of [`Failure`] and
+/// `CompileCause`.
+pub(crate) mod millis {
     use std::time::Duration;
 
-    pub(super) fn serialize<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
     }
 
-    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, D: serde::Deserializer<'de>>(
         d: D,
     ) -> Result<Duration, D::Error> {
         <u64 as serde::Deserialize>::deserialize(d).map(Duration::from_millis)

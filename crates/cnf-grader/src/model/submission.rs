@@ -85,7 +85,7 @@ impl PartBuild {
                 Status::Fail,
                 Some(Failure::CompileFailed {
                     part,
-                    cause: error.reason.clone(),
+                    cause: error.cause.clone(),
                 }),
                 (!error.output.is_empty()).then(|| error.output.clone()),
             ),
@@ -185,7 +185,7 @@ impl SubmissionReport {
                         refused.why.short()
                     ));
                 }
-                BuildOutcome::Failed(error) if error.timed_out => {
+                BuildOutcome::Failed(error) if error.timed_out() => {
                     notes.push(format!(
                         "part {} did not compile: compile timed out",
                         build.part
@@ -256,12 +256,55 @@ pub(crate) const MAX_NOTED: usize = 3;
 /// Why a part did not compile.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompileError {
-    /// One sentence.
-    pub reason: String,
+    /// What happened (in words: `crate::report::outcome`).
+    pub cause: CompileCause,
     /// The first lines of what GHC said.
     pub output: String,
+}
+
+impl CompileError {
     /// Whether GHC ran past the compile time limit.
-    pub timed_out: bool,
+    pub fn timed_out(&self) -> bool {
+        matches!(self.cause, CompileCause::TimeLimit { .. })
+    }
+}
+
+/// How a compilation that left no executable ended, as data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CompileCause {
+    /// GHC exited with this non-zero code.
+    Exited {
+        /// The exit code.
+        code: i32,
+    },
+    /// GHC succeeded but wrote no executable (no `Main` module with `main`).
+    NoExecutable,
+    /// GHC was killed by a signal.
+    Signalled {
+        /// The signal's number.
+        signal: i32,
+    },
+    /// GHC ran past the compile time limit and was killed.
+    TimeLimit {
+        /// The limit, in milliseconds in JSON.
+        #[serde(with = "crate::model::case::millis")]
+        limit: Duration,
+    },
+    /// GHC printed more than the executable's size limit and was killed.
+    OutputCap,
+    /// GHC passed the sandbox's memory or scratch limit and was killed.
+    MemoryLimit,
+    /// GHC could not be started.
+    CouldNotStart {
+        /// Why, as the system said it.
+        cause: String,
+    },
+    /// The executable was built but could not be kept.
+    NotKept {
+        /// Why, as the system said it.
+        cause: String,
+    },
 }
 
 /// Why an entry of a submission was not read.

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use crate::format::units::{show_duration, show_size};
 use crate::model::case::{CaseReport, Clock, Failure, NotRun};
-use crate::model::submission::part_file;
+use crate::model::submission::{CompileCause, part_file};
 
 /// What went wrong with a case, in one sentence (empty for a pass): the
 /// failure put into words, or the fixture's problem for an `ERROR`.
@@ -93,9 +93,10 @@ pub fn describe(failure: &Failure, function: &str) -> String {
         Failure::NotSubmitted { part, refused } => {
             format!("not submitted: {refused} (part {part} scores 0)")
         }
-        Failure::CompileFailed { part, cause } => {
-            format!("did not compile: {cause} (part {part} scores 0)")
-        }
+        Failure::CompileFailed { part, cause } => format!(
+            "did not compile: {} (part {part} scores 0)",
+            compile_cause(cause, *part)
+        ),
         Failure::NotRun { why } => match why {
             NotRun::Missing { file } => format!("not run: {file} is missing"),
             NotRun::NotSubmitted { file } => {
@@ -108,6 +109,30 @@ pub fn describe(failure: &Failure, function: &str) -> String {
             NotRun::OverBudget => "not run: the submission's time budget was spent".to_owned(),
             NotRun::Stopped => "not run: grading stopped before this case".to_owned(),
         },
+    }
+}
+
+/// How a compilation of part `part` ended, in words.
+fn compile_cause(cause: &CompileCause, part: u8) -> String {
+    match cause {
+        CompileCause::Exited { code } => format!("GHC failed (exit code {code})"),
+        CompileCause::NoExecutable => format!(
+            "GHC wrote no executable (is {} a Main module with main?)",
+            part_file(part)
+        ),
+        CompileCause::Signalled { signal } => format!("GHC was killed by {}", signal_name(*signal)),
+        CompileCause::TimeLimit { limit } => format!(
+            "GHC ran past the {} compile time limit and was killed",
+            show_duration(*limit)
+        ),
+        CompileCause::OutputCap => "GHC printed more than the executable's size limit".to_owned(),
+        CompileCause::MemoryLimit => "GHC used more memory (--memory) or scratch space \
+                                      (--scratch) than the sandbox allows and was killed"
+            .to_owned(),
+        CompileCause::CouldNotStart { cause } => cause.clone(),
+        CompileCause::NotKept { cause } => {
+            format!("the grader could not keep the executable: {cause}")
+        }
     }
 }
 

@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::grade::exec::{Outcome, shell_quote};
-use crate::model::submission::CompileError;
+use crate::model::submission::{CompileCause, CompileError};
 use crate::sandbox::Sandbox;
 
 /// Lines of GHC's error kept for the report.
@@ -202,30 +202,17 @@ fn came_back(out: &std::process::Output) -> String {
 
 /// The report of a compilation that did not end with an executable.
 pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> CompileError {
-    let output = first_lines(stderr);
-    let timed_out = matches!(outcome, Outcome::TimeLimit(_));
-    let reason = match outcome {
-        Outcome::Exited { code, .. } => format!("GHC failed (exit code {code})"),
-        Outcome::Signalled(signal) => {
-            format!(
-                "GHC was killed by {}",
-                crate::report::outcome::signal_name(signal)
-            )
-        }
-        Outcome::TimeLimit(_) => format!(
-            "GHC ran past the {} compile time limit and was killed",
-            crate::format::units::show_duration(timeout)
-        ),
-        Outcome::OutputCap => "GHC printed more than the executable's size limit".to_owned(),
-        Outcome::MemoryLimit => "GHC used more memory (--memory) or scratch space (--scratch) \
-                                 than the sandbox allows and was killed"
-            .to_owned(),
-        Outcome::CouldNotStart(message) => message,
+    let cause = match outcome {
+        Outcome::Exited { code, .. } => CompileCause::Exited { code },
+        Outcome::Signalled(signal) => CompileCause::Signalled { signal },
+        Outcome::TimeLimit(_) => CompileCause::TimeLimit { limit: timeout },
+        Outcome::OutputCap => CompileCause::OutputCap,
+        Outcome::MemoryLimit => CompileCause::MemoryLimit,
+        Outcome::CouldNotStart(cause) => CompileCause::CouldNotStart { cause },
     };
     CompileError {
-        reason,
-        output,
-        timed_out,
+        cause,
+        output: first_lines(stderr),
     }
 }
 

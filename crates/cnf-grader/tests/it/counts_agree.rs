@@ -18,8 +18,8 @@ use cnf_grader::model::class::StudentResult;
 use cnf_grader::model::compare::Compare;
 use cnf_grader::model::points::points_compiled;
 use cnf_grader::model::provenance::Provenance;
-use cnf_grader::model::submission::CompileError;
 use cnf_grader::model::submission::{BuildOutcome, PartBuild, SubmissionReport};
+use cnf_grader::model::submission::{CompileCause, CompileError};
 use cnf_grader::report::ReportOptions;
 use cnf_grader::report::gradebook;
 use cnf_grader::report::json::json;
@@ -253,9 +253,8 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
                 0 => BuildOutcome::Compiled,
                 1 => BuildOutcome::Missing { found: None },
                 _ => BuildOutcome::Failed(CompileError {
-                    reason: "GHC failed (exit code 1)".to_owned(),
+                    cause: CompileCause::Exited { code: 1 },
                     output: "x.hs:1:1: error".to_owned(),
-                    timed_out: false,
                 }),
             },
             duration: Duration::ZERO,
