@@ -90,14 +90,22 @@ fn main() -> ExitCode {
     while INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
         std::thread::park();
     }
-    // A message may quote a name or a line from outside (a folder, a
-    // roster): shown escaped, like every report.
-    frontend::finish(
-        result.map_err(|e| frontend::Failure::Usage(cnf_grader::escape::text(&e).into_owned())),
-    )
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            // A message may quote a name or a line from outside (a folder,
+            // a roster): shown escaped, like every report.
+            eprintln!(
+                "{}{}",
+                frontend::PREFIX,
+                cnf_grader::escape::text(&error.to_string())
+            );
+            error.code()
+        }
+    }
 }
 
-fn run(cli: Cli, given: Given<'_>) -> Result<ExitCode, String> {
+fn run(cli: Cli, given: Given<'_>) -> Result<ExitCode, cli::Error> {
     // A flag that would do nothing is refused before any work (cli::inert).
     match &cli.command {
         Command::Grade(args) => check_grade(args, given)?,

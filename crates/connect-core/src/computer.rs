@@ -298,16 +298,28 @@ impl Game {
     }
 }
 
-/// How well the computer plays.
+/// How well the computer plays (with the `cli` feature, also the values
+/// of `connect play --level`, each with its help line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Level {
     /// Any column with room, at random.
+    #[cfg_attr(feature = "cli", value(help = "Any column with room, at random"))]
     Random,
     /// Wins at once, else blocks the next player's immediate win, else random.
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "Wins at once when it can, blocks a win at once, else random")
+    )]
     Easy,
     /// A paranoid search [`MEDIUM_DEPTH`] moves deep.
+    #[cfg_attr(feature = "cli", value(help = "A short look-ahead (4 moves)"))]
     Medium,
     /// Exact when the solver takes the game, else [`PERFECT_DEPTH`] deep.
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "Exact play in two-player games; a deep paranoid search otherwise")
+    )]
     Perfect,
 }
 

@@ -251,7 +251,7 @@ impl Bwrap {
             arg(&target);
             arg(&link);
         }
-        // The scratch first: a path shown under /tmp (a --sandbox-ro folder,
+        // The scratch first: a path shown under /tmp (an extra read-only folder,
         // a working folder) is mounted over it, not hidden by it.
         match host_scratch {
             None => {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 #[cfg(doc)]
 use crate::Sandbox;
-use crate::{DEFAULT_UID, Limits};
+use crate::{DEFAULT_UID, Limits, UID_RANGE};
 
 /// The backends, best first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -50,7 +50,8 @@ impl std::str::FromStr for BackendKind {
     }
 }
 
-/// Why the sandbox cannot be used.
+/// Why the sandbox cannot be used. The messages speak of processes,
+/// paths, user ids and limits only; a front end adds its own flag names.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SandboxError {
@@ -59,20 +60,15 @@ pub enum SandboxError {
         "cannot set up the sandbox: no backend works on this machine:\n{tried}\n\
          bubblewrap needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, \
          or user.max_user_namespaces > 0; inside a container, a seccomp profile that allows \
-         unshare) and `apt-get install bubblewrap`; the user backend needs the grader to run as \
-         root; the landlock backend needs a kernel with Landlock (5.13 or newer, enabled); or run \
-         with --no-sandbox (student programs then run with your rights)"
+         unshare) and `apt-get install bubblewrap`; the user backend needs this process to run \
+         as root; the landlock backend needs a kernel with Landlock (5.13 or newer, enabled)"
     )]
     NoBackend {
         /// What each backend said, one line each.
         tried: String,
     },
     /// Occurs when the backend asked for does not work here.
-    #[error(
-        "cannot set up the sandbox: the {backend} backend does not work here: {said}; leave \
-         --sandbox-backend out to take the best that works, or run with --no-sandbox (student \
-         programs then run with your rights)"
-    )]
+    #[error("cannot set up the sandbox: the {backend} backend does not work here: {said}")]
     Unavailable {
         /// The backend.
         backend: &'static str,
@@ -81,9 +77,8 @@ pub enum SandboxError {
     },
     /// Occurs when a visible path would show a protected one.
     #[error(
-        "{visible} would be visible to the programs under test, but it is inside {protected}, \
-         which they must not see (fixtures with their .solution files, the class, or the \
-         grader's own files); move one of them"
+        "{visible} would be visible to the sandboxed programs, but it is inside {protected}, \
+         which is protected from them; move one of them"
     )]
     Exposes {
         /// The path that would be shown.
@@ -93,9 +88,9 @@ pub enum SandboxError {
     },
     /// Occurs when the sandbox's user could read a protected path.
     #[error(
-        "the sandbox's user (uid {uid}) could read {paths}, which the programs under test must \
+        "the sandbox's user (uid {uid}) could read {paths}, which the sandboxed programs must \
          not see (this kernel has no Landlock to hide them); make them unreadable to other users \
-         with\n    {chmod}\nand grade again"
+         with\n    {chmod}\nand try again"
     )]
     Readable {
         /// The user id.
@@ -105,20 +100,71 @@ pub enum SandboxError {
         /// The command that fixes it.
         chmod: String,
     },
-    /// Occurs when a `--sandbox-ro` path does not exist.
-    #[error("--sandbox-ro {path}: {source}")]
+    /// Occurs when a path to show read-only does not exist.
+    #[error("read-only path {path}: {source}")]
     ReadOnlyPath {
         /// The path given.
         path: PathBuf,
         /// What went wrong.
         source: std::io::Error,
     },
-    /// Occurs when the requested user id belongs to an account or is not usable.
-    #[error("{0}")]
-    BadUid(String),
+    /// Occurs when the first user id of the runs is not usable.
+    #[error("user id {uid}: {problem}")]
+    BadUid {
+        /// The id given.
+        uid: u32,
+        /// What is wrong with it.
+        problem: UidProblem,
+    },
     /// Occurs when the sandbox's own folder cannot be made.
     #[error("cannot set up the sandbox's folder: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// Why a first user id of the runs is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UidProblem {
+    /// Occurs when it is root's.
+    #[error("that is root; give an unprivileged id no account uses, e.g. {DEFAULT_UID}")]
+    Root,
+    /// Occurs when its range reaches the largest id.
+    #[error(
+        "too large: the sandbox uses the {UID_RANGE} ids from it on, and 4294967295 means \
+         \"no id\" to the kernel; give an id below {below}, e.g. {DEFAULT_UID}"
+    )]
+    TooLarge {
+        /// The first id refused.
+        below: u32,
+    },
+    /// Occurs when an account or group has an id in its range.
+    #[error("{}", taken(*.id == *.first, .what, .db, .name, *.id))]
+    Taken {
+        /// The id given.
+        first: u32,
+        /// `user` or `group`.
+        what: &'static str,
+        /// The name service's database: `passwd` or `group`.
+        db: &'static str,
+        /// The account's name.
+        name: String,
+        /// The account's id.
+        id: u32,
+    },
+}
+
+fn taken(exact: bool, what: &str, db: &str, name: &str, id: u32) -> String {
+    if exact {
+        format!(
+            "that id belongs to the {what} {name:?} (`getent {db}`); give an id no account \
+             uses, e.g. {DEFAULT_UID}"
+        )
+    } else {
+        format!(
+            "the sandbox uses the {UID_RANGE} ids from it on, and {id} belongs to the {what} \
+             {name:?} (`getent {db}`); give an id no account's is near, e.g. {DEFAULT_UID}"
+        )
+    }
 }
 
 /// What the sandbox is built from.

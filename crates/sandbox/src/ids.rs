@@ -4,7 +4,7 @@
 use std::ffi::{CStr, c_char, c_int};
 use std::sync::{Mutex, PoisonError};
 
-use crate::SandboxError;
+use crate::{SandboxError, UidProblem};
 
 /// The user id a root grader's runs start from (no system allocates ids
 /// this high).
@@ -15,39 +15,31 @@ pub fn running_as_root() -> bool {
     rustix::process::geteuid().is_root()
 }
 
-/// How many ids from `--sandbox-uid` on a grader may use: one per student
+/// How many ids from the first on the runs may use: one per student
 /// of a class with bubblewrap, one per run at once with the user backend.
 pub const UID_RANGE: u32 = 100_000;
 
 /// Refuses a first user id that is root, or whose range of
 /// [`UID_RANGE`] ids holds an existing account or group, or passes the
-/// largest id, with a message naming the flag.
-pub fn check_uid(uid: u32, flag: &str) -> Result<(), SandboxError> {
+/// largest id.
+pub fn check_uid(uid: u32) -> Result<(), SandboxError> {
+    let bad = |problem| Err(SandboxError::BadUid { uid, problem });
     if uid == 0 {
-        return Err(SandboxError::BadUid(format!(
-            "{flag} 0: that is root; give an unprivileged id no account uses, e.g. {DEFAULT_UID}"
-        )));
+        return bad(UidProblem::Root);
     }
     let last = u32::MAX - UID_RANGE;
     if uid >= last {
-        return Err(SandboxError::BadUid(format!(
-            "{flag} {uid}: too large: the grader uses the {UID_RANGE} ids from it on, and \
-             4294967295 means \"no id\" to the kernel; give an id below {last}, e.g. {DEFAULT_UID}"
-        )));
+        return bad(UidProblem::TooLarge { below: last });
     }
     for (what, db, name, id) in accounts() {
-        if id == uid {
-            return Err(SandboxError::BadUid(format!(
-                "{flag} {uid}: that id belongs to the {what} {name:?} (`getent {db}`); give \
-                 an id no account uses, e.g. {DEFAULT_UID}"
-            )));
-        }
         if (uid..uid + UID_RANGE).contains(&id) {
-            return Err(SandboxError::BadUid(format!(
-                "{flag} {uid}: the grader uses the {UID_RANGE} ids from it on, and {id} \
-                 belongs to the {what} {name:?} (`getent {db}`); give an id no account's is \
-                 near, e.g. {DEFAULT_UID}"
-            )));
+            return bad(UidProblem::Taken {
+                first: uid,
+                what,
+                db,
+                name,
+                id,
+            });
         }
     }
     Ok(())
@@ -174,9 +166,10 @@ mod tests {
         else {
             return;
         };
-        let Err(SandboxError::BadUid(m)) = check_uid(id - 10, "--uid") else {
+        let Err(e @ SandboxError::BadUid { .. }) = check_uid(id - 10) else {
             panic!("{id} {name} not found in range");
         };
+        let m = e.to_string();
         assert!(m.contains(&format!("and {id} belongs to the")), "{m}");
         assert!(m.contains(&format!("{name:?}")), "{m}");
     }

@@ -208,7 +208,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub use config::{BackendKind, Config, SandboxError};
+pub use config::{BackendKind, Config, SandboxError, UidProblem};
 pub use exec::{RunResult, STDERR_KEPT, run_plain, run_plain_within};
 pub use ids::{DEFAULT_UID, UID_RANGE, check_uid, running_as_root};
 pub use limits::{Limits, Rlimit, TimeLimits};

@@ -47,7 +47,7 @@ impl Sandbox {
     pub fn new(config: Config) -> Result<Sandbox, SandboxError> {
         let root = running_as_root();
         if root {
-            check_uid(config.uid, "--sandbox-uid")?;
+            check_uid(config.uid)?;
         }
         let read_only = config
             .read_only
@@ -95,7 +95,7 @@ impl Sandbox {
             let probed = match kind {
                 BackendKind::Bubblewrap => bwrap::Bwrap::probe().map(Backend::Bubblewrap),
                 BackendKind::User if !root => {
-                    Err("the grader does not run as root, so it cannot switch users".to_owned())
+                    Err("this process does not run as root, so it cannot switch users".to_owned())
                 }
                 BackendKind::User => {
                     user::UserBackend::probe(true, config.landlock).map(Backend::User)

@@ -86,7 +86,7 @@ impl UserBackend {
         }
         if kind == BackendKind::Landlock {
             out.push(
-                "runs as the grader's user (a process that leaves its session is not killed)"
+                "runs as the user that started it (a process that leaves its session is not killed)"
                     .to_owned(),
             );
         }

@@ -397,10 +397,11 @@ fn bad_user_ids_are_refused_up_front() {
         (4_294_900_000, "too large"),
         (65_534, "belongs to"),
     ] {
-        match sandbox::check_uid(uid, "--sandbox-uid") {
-            Err(SandboxError::BadUid(m)) => {
+        match sandbox::check_uid(uid) {
+            Err(e @ SandboxError::BadUid { .. }) => {
+                let m = e.to_string();
                 assert!(m.contains(says), "{uid}: {m}");
-                assert!(m.starts_with(&format!("--sandbox-uid {uid}: ")), "{m}");
+                assert!(m.starts_with(&format!("user id {uid}: ")), "{m}");
             }
             other
                 if uid == 65_534
@@ -413,7 +414,7 @@ fn bad_user_ids_are_refused_up_front() {
             other => panic!("{uid}: {other:?}"),
         }
     }
-    sandbox::check_uid(sandbox::DEFAULT_UID, "--sandbox-uid").unwrap();
+    sandbox::check_uid(sandbox::DEFAULT_UID).unwrap();
 }
 
 fn run_within(s: &Sandbox, shell: &str, time: TimeLimits) -> sandbox::RunResult {

@@ -1,10 +1,12 @@
 //! The command line of `cnf-grader`: every subcommand's flags, declared once.
 
+use crate::cli::Error;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use cnf_grader::format::units::{parse_duration, parse_size};
+use cnf_grader::format::units::{parse_duration, parse_size, show_duration};
+use cnf_grader::grade::exec::{DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT};
 use cnf_grader::model::compare::Compare;
 use cnf_grader::model::shard::Shard;
 pub(crate) use cnf_grader::report::BookFormat;
@@ -15,6 +17,17 @@ use connect_core::Function;
 pub(crate) use cnf_grader::report::Format;
 
 pub(crate) use frontend::ColorWhen;
+
+/// A size as a default is shown and typed (`2GiB`, `64MiB`, `4096`),
+/// so each default is written once, where it is defined.
+fn size(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n.is_multiple_of(1 << 30) => format!("{}GiB", n >> 30),
+        n if n >= 1 << 20 && n.is_multiple_of(1 << 20) => format!("{}MiB", n >> 20),
+        n if n >= 1 << 10 && n.is_multiple_of(1 << 10) => format!("{}KiB", n >> 10),
+        n => n.to_string(),
+    }
+}
 
 #[derive(Args)]
 pub(crate) struct GradeArgs {
@@ -41,10 +54,10 @@ pub(crate) struct GradeArgs {
     /// CPU-time limit of one --exec run (user + system of all its
     /// processes), e.g. 10s, 2s, 500ms; the wall clock stops a run that
     /// sleeps or blocks at 3 times it (at least 5 s).
-    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, value_name = "TIME", default_value = show_duration(DEFAULT_TIMEOUT), value_parser = parse_duration)]
     pub(crate) timeout: Duration,
     /// Most output accepted from one --exec run, e.g. 1MiB, 64KiB, 4096.
-    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = size(DEFAULT_MAX_OUTPUT as u64), value_parser = parse_size)]
     pub(crate) max_output: usize,
     /// Add the assignment's score table: the base out of 100, then the
     /// extra credit (out of 10) and the edge cases apart.
@@ -81,19 +94,19 @@ pub(crate) struct SandboxArgs {
     #[arg(long = "sandbox-ro", value_name = "PATH")]
     pub(crate) sandbox_ro: Vec<PathBuf>,
     /// Address space of each sandboxed process, e.g. 2GiB, 512MiB.
-    #[arg(long, value_name = "SIZE", default_value = "2GiB", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = size(Limits::default().memory), value_parser = parse_size)]
     pub(crate) memory: usize,
     /// Processes (and threads) at once in one sandbox.
-    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().processes, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) processes: u32,
     /// Open files of each sandboxed process.
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(8..))]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().open_files, value_parser = clap::value_parser!(u32).range(8..))]
     pub(crate) open_files: u32,
     /// Largest file a sandboxed process may write, e.g. 64MiB.
-    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = size(Limits::default().file_size), value_parser = parse_size)]
     pub(crate) file_size: usize,
     /// Total size of the sandbox's writable /tmp, e.g. 256MiB.
-    #[arg(long, value_name = "SIZE", default_value = "256MiB", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = size(Limits::default().scratch), value_parser = parse_size)]
     pub(crate) scratch: usize,
     /// CPU time of each sandboxed process, e.g. 5s (default: the run's time limit plus 1s).
     #[arg(long, value_name = "TIME", value_parser = parse_duration)]
@@ -118,14 +131,13 @@ impl SandboxArgs {
         &self,
         protected: &[PathBuf],
         home: Option<&std::path::Path>,
-    ) -> Result<Option<Sandbox>, String> {
+    ) -> Result<Option<Sandbox>, Error> {
         if self.no_sandbox {
             return Ok(None);
         }
         // Refused up front, root or not: a run as root, or as a real
         // account, would be no sandbox at all.
-        cnf_grader::sandbox::check_uid(self.sandbox_uid, "--sandbox-uid")
-            .map_err(|e| e.to_string())?;
+        cnf_grader::sandbox::check_uid(self.sandbox_uid)?;
         let limits = Limits {
             cpu: self.cpu_time,
             memory: self.memory as u64,
@@ -143,8 +155,7 @@ impl SandboxArgs {
             landlock: !self.no_landlock,
             home: home.map(ToOwned::to_owned),
             protect_working_folder: true,
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         // Without Landlock the programs could read the grader's arguments
         // (class and fixture paths) in /proc; they are parsed by now.
         sandbox
@@ -167,10 +178,10 @@ pub(crate) struct BuildArgs {
     /// CPU-time limit of one run of a part on a game (user + system of all
     /// its processes), e.g. 10s, 500ms; the wall clock stops a run that
     /// sleeps or blocks at 3 times it (at least 5 s).
-    #[arg(long, value_name = "TIME", default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, value_name = "TIME", default_value = show_duration(DEFAULT_TIMEOUT), value_parser = parse_duration)]
     pub(crate) timeout: Duration,
     /// Most output accepted from one run, e.g. 1MiB, 64KiB, 4096.
-    #[arg(long, value_name = "SIZE", default_value = "1MiB", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = size(DEFAULT_MAX_OUTPUT as u64), value_parser = parse_size)]
     pub(crate) max_output: usize,
     /// Largest source file read from a submission, e.g. 1MiB, 256KiB; a
     /// larger one is not read, copied or compiled, and the report says so.

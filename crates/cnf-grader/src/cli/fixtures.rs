@@ -1,24 +1,25 @@
 //! `cnf-grader bless`, `run`, `check` and `gen`: working with fixtures and games.
 
+use crate::cli::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::cli::args::*;
 use crate::cli::output::*;
-use cnf_grader::format::play::{check_source, play_file, read_input};
+use cnf_grader::format::play::{PlayFileError, check_source, play_file, read_input};
 use cnf_grader::grade::discover::discover;
 use cnf_grader::write::bless::{bless, errors, summary};
-use cnf_grader::write::generate::{GenSpec, generate, write_generated};
+use cnf_grader::write::generate::{GenError, GenSpec, generate, write_generated};
 use connect_core::Function;
 
 /// What `run -` and `check -` read, for the note shown while they wait.
 const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
 
-pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
+pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, Error> {
     let fixtures = discover(&args.paths).map_err(|e| e.to_string())?;
     if !fixtures.iter().any(|f| f.cnf_exists) {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(format!("no .cnf files under {}", paths.join(" ")));
+        return Err(format!("no .cnf files under {}", paths.join(" ")).into());
     }
     let functions = if args.part.is_empty() {
         Function::ALL.to_vec()
@@ -42,16 +43,21 @@ pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, String> {
     })
 }
 
-pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, String> {
+pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, Error> {
     if args.file == "-" {
         frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
     }
-    let text = play_file(args.part, &args.file, args.players)?;
+    let text = play_file(args.part, &args.file, args.players).map_err(|e| match e {
+        PlayFileError::PlayersUnused { part } => {
+            format!("--players applies only to parts 3 and 4, not part {part}")
+        }
+        other => other.to_string(),
+    })?;
     print_out(&text, None)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, String> {
+pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, Error> {
     // Verdicts on standard output, problems on standard error.
     let mut text = String::new();
     let (mut invalid, mut unreadable) = (0, 0);
@@ -94,7 +100,7 @@ pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, String> {
     }))
 }
 
-pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
+pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, Error> {
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -117,7 +123,7 @@ pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
         return Err(format!(
             "--name {:?}: the game needs a file name, e.g. --name fixtures/new/game1 (which writes game1.cnf and its .solution files)",
             name.display().to_string()
-        ));
+        ).into());
     }
     let mut cnf = name.as_os_str().to_owned();
     cnf.push(".cnf");
@@ -125,9 +131,10 @@ pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
         return Err(format!(
             "{} already exists; pick another --name or add --force",
             PathBuf::from(cnf).display()
-        ));
+        )
+        .into());
     }
-    let game = generate(&spec)?;
+    let game = generate(&spec).map_err(gen_error)?;
     let written = write_generated(&name, &game)
         .map_err(|e| format!("cannot write {}: {e}", name.display()))?;
     let mut text = format!(
@@ -139,4 +146,21 @@ pub(crate) fn gen_command(args: GenArgs) -> Result<ExitCode, String> {
     }
     print_out(&text, None)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A setting `gen` cannot use, in the words of its flags.
+fn gen_error(e: GenError) -> Error {
+    Error::Usage(match e {
+        GenError::Players(n) => format!("--players {n} is out of range; expected 1 to 35"),
+        GenError::NoCells { rows, cols } => {
+            format!("a {rows}x{cols} board has no cells; --rows and --cols must be at least 1")
+        }
+        GenError::NoMoves => {
+            "--moves must be at least 1 (onePlayerOneMove needs a move)".to_owned()
+        }
+        GenError::TooManyMoves(n) => {
+            format!("--moves {n} is too many; at most 1,000,000 (a game file of a few megabytes)")
+        }
+        other => other.to_string(),
+    })
 }

@@ -1,5 +1,6 @@
 //! `cnf-grader grade`.
 
+use crate::cli::Error;
 use std::process::ExitCode;
 
 use crate::cli::args::*;
@@ -19,7 +20,7 @@ use cnf_grader::report::ReportOptions;
 use cnf_grader::sandbox::Bind;
 use connect_core::Function;
 
-pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
+pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, Error> {
     if let Some(path) = &args.report.output {
         check_output_file("--output", path)?;
     }
@@ -27,7 +28,8 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
         return Err(
             "--fail-fast cannot be used with --shard: each shard would stop at its own first \
              failure, and the merged report would not be the whole run's"
-                .to_owned(),
+                .to_owned()
+                .into(),
         );
     }
     let runner = match &args.exec {
@@ -56,13 +58,12 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
                         .collect();
                     for binds in &part_binds {
                         for bind in binds {
-                            sandbox
-                                .check_visible(&bind.host)
-                                .map_err(|e| e.to_string())?;
+                            sandbox.check_visible(&bind.host)?;
                         }
                         sandbox.check_binds(binds, &here).map_err(|e| {
                             format!(
-                                "{e}{}",
+                                "{}{}",
+                                Error::from(e),
                                 sandbox.uid.map_or(String::new(), |uid| format!(
                                     "\nas root, the programs run as user {uid}, which must be \
                                      able to read the files the command names in {} and pass \
@@ -114,7 +115,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
             } else {
                 ", of the selected parts and matching --filter"
             }
-        ));
+        ).into());
     }
     // The provenance hashes the whole selection, so every shard records the same.
     let provenance = Provenance {
@@ -145,7 +146,7 @@ pub(crate) fn grade_command(args: GradeArgs) -> Result<ExitCode, String> {
             let probed = grade(&probes, &options, &|_| bar.inc(1)).map_err(|e| e.to_string())?;
             if let Some(refusal) = cannot_run(&probed, config, &args) {
                 bar.finish_and_clear();
-                return Err(refusal);
+                return Err(refusal.into());
             }
             grade(&rest, &options, &|_| bar.inc(1))
                 .map(|others| in_run_order(&fixtures, probed, others))
@@ -245,16 +246,17 @@ fn in_run_order(
 fn cannot_run(probed: &[CaseReport], config: &ExecConfig, args: &GradeArgs) -> Option<String> {
     let case = probed.iter().find(|c| {
         matches!(
-            c.failure,
+            c.kind(),
             Some(FailureKind::CommandNotFound | FailureKind::SpawnFailed)
         )
     })?;
     let function = Function::from_name(&case.function)?;
     let command = fill(&config.command, function);
+    let reason = cnf_grader::report::outcome::reason(case);
     let said = case
         .stderr
         .as_deref()
-        .or(case.reason.as_deref())
+        .or(Some(reason.as_ref()).filter(|r| !r.is_empty()))
         .map_or(String::new(), |s| {
             format!(" (it said: {})", cnf_grader::escape::line(s.trim()))
         });
@@ -333,7 +335,7 @@ pub(crate) fn write_run(
     format: Format,
     output: Option<&std::path::Path>,
     color: ColorWhen,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Error> {
     let to_terminal = output.is_none() && matches!(format, Format::Human);
     let style = report_style(to_terminal, color);
     let text = cnf_grader::report::run(format, cases, options, style);

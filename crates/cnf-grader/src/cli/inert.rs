@@ -16,11 +16,15 @@
 //!
 //! Only flags typed on the command line count; defaults never do.
 
+use crate::cli::Error;
 use clap::ArgMatches;
 use clap::ValueEnum as _;
 use clap::parser::ValueSource;
 
-use crate::cli::args::{ColorWhen, CsvLayoutArgs, CsvLayoutName, Format, GradeArgs, ReportArgs};
+use crate::cli::args::{
+    ColorWhen, CsvLayoutArgs, CsvLayoutName, Format, GradeArgs, ReportArgs, SandboxArgs,
+};
+use clap::Args as _;
 
 /// The flags the command line gave a subcommand.
 #[derive(Clone, Copy)]
@@ -41,46 +45,50 @@ impl<'a> Given<'a> {
     }
 }
 
-/// `grade`'s flags that only `--exec` uses: (argument id, flag).
-const EXEC_ONLY: [(&str, &str); 13] = [
-    ("timeout", "--timeout"),
-    ("max_output", "--max-output"),
-    ("no_sandbox", "--no-sandbox"),
-    ("sandbox_ro", "--sandbox-ro"),
-    ("memory", "--memory"),
-    ("processes", "--processes"),
-    ("open_files", "--open-files"),
-    ("file_size", "--file-size"),
-    ("scratch", "--scratch"),
-    ("cpu_time", "--cpu-time"),
-    ("sandbox_uid", "--sandbox-uid"),
-    ("sandbox_backend", "--sandbox-backend"),
-    ("no_landlock", "--no-landlock"),
-];
+/// `grade`'s own flags that only `--exec` uses, besides the sandbox's.
+const EXEC_OWN: [&str; 2] = ["timeout", "max_output"];
+
+/// `grade`'s flags that only `--exec` uses, as (argument id, `--flag`):
+/// [`EXEC_OWN`] and every flag of [`SandboxArgs`], read from its clap
+/// definition, so a new sandbox flag is covered without being listed.
+fn exec_only() -> Vec<(String, String)> {
+    let sandbox = SandboxArgs::augment_args(clap::Command::new("sandbox"));
+    let grade = GradeArgs::augment_args(clap::Command::new("grade"));
+    grade
+        .get_arguments()
+        .filter(|a| {
+            let id = a.get_id();
+            EXEC_OWN.contains(&id.as_str()) || sandbox.get_arguments().any(|s| s.get_id() == id)
+        })
+        .filter_map(|a| Some((a.get_id().to_string(), format!("--{}", a.get_long()?))))
+        .collect()
+}
 
 /// `grade`: no flag of `--exec` without it, and `--color` where it colours.
-pub(crate) fn check_grade(args: &GradeArgs, given: Given<'_>) -> Result<(), String> {
+pub(crate) fn check_grade(args: &GradeArgs, given: Given<'_>) -> Result<(), Error> {
     if args.exec.is_none()
-        && let Some((_, flag)) = EXEC_ONLY.iter().find(|(id, _)| given.has(id))
+        && let Some((_, flag)) = exec_only().into_iter().find(|(id, _)| given.has(id))
     {
         return Err(format!(
             "{flag} does nothing without --exec: grading this project's own implementation \
              runs in the grader's process, with no time limit, output cap or sandbox; add \
              --exec COMMAND to grade a program, or leave {flag} out"
-        ));
+        )
+        .into());
     }
     if given.has("edge_in_base") && !args.points && args.report.format != Format::Gradescope {
         return Err(
             "--edge-in-base does nothing without --points: it changes the score table only; \
              add --points (or --format gradescope), or leave it out"
-                .to_owned(),
+                .to_owned()
+                .into(),
         );
     }
     check_color(&args.report)
 }
 
 /// `--color always` only where a report is coloured: human, on standard output.
-pub(crate) fn check_color(report: &ReportArgs) -> Result<(), String> {
+pub(crate) fn check_color(report: &ReportArgs) -> Result<(), Error> {
     if report.color != ColorWhen::Always {
         return Ok(());
     }
@@ -89,7 +97,8 @@ pub(crate) fn check_color(report: &ReportArgs) -> Result<(), String> {
             "--color always does nothing with --output {}: a report written to a file has no \
              colour; leave out --color, or write the report to standard output",
             path.display()
-        ));
+        )
+        .into());
     }
     if !matches!(report.format, Format::Human) {
         let name = report
@@ -99,7 +108,8 @@ pub(crate) fn check_color(report: &ReportArgs) -> Result<(), String> {
         return Err(format!(
             "--color always does nothing with --format {name}: only the human report has \
              colour; leave out --color or use --format human"
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -110,19 +120,21 @@ pub(crate) fn check_csv_layout(
     csv: bool,
     layout: &CsvLayoutArgs,
     given: Given<'_>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if given.has("canvas_assignment") && !matches!(layout.csv_layout, CsvLayoutName::Canvas) {
         return Err(
             "--canvas-assignment does nothing without --csv-layout canvas: it names the \
              assignment's column of Canvas's CSV; add --csv-layout canvas or leave it out"
-                .to_owned(),
+                .to_owned()
+                .into(),
         );
     }
     if given.has("csv_layout") && !csv {
         return Err(
             "--csv-layout does nothing without --csv FILE: it is the layout of that file; add \
              --csv FILE or leave it out"
-                .to_owned(),
+                .to_owned()
+                .into(),
         );
     }
     Ok(())

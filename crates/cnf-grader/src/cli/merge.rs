@@ -1,5 +1,6 @@
 //! `cnf-grader merge`: shard reports back into the whole run's report.
 
+use crate::cli::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -7,7 +8,7 @@ use crate::cli::args::*;
 use crate::cli::grade::write_run;
 use crate::cli::submission::{Class, check_class_outputs, write_class};
 use cnf_grader::model::case::CaseReport;
-use cnf_grader::model::merge::{check_shard_numbers, merge_books, merge_reports};
+use cnf_grader::model::merge::{MergeError, check_shard_numbers, merge_books, merge_reports};
 use cnf_grader::model::points::points;
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::output::check_output_file;
@@ -32,7 +33,7 @@ impl Kind {
 }
 
 /// Reads one report: its name for messages, its kind and its text.
-fn read(path: &PathBuf) -> Result<(String, Kind, String), String> {
+fn read(path: &PathBuf) -> Result<(String, Kind, String), Error> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read it: {e}"))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
@@ -50,12 +51,13 @@ fn read(path: &PathBuf) -> Result<(String, Kind, String), String> {
         return Err(format!(
             "{name}: neither a `grade` report (no \"cases\") nor a `submissions` gradebook \
              (no \"students\")"
-        ));
+        )
+        .into());
     };
     Ok((name, kind, text))
 }
 
-pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
+pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
     if let Some(path) = &args.report.output {
         check_output_file("--output", path)?;
     }
@@ -76,7 +78,8 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
             other.name(),
             files[0].0,
             kind.name()
-        ));
+        )
+        .into());
     }
     let undated = |p: Option<Provenance>| {
         p.map(|p| Provenance {
@@ -90,14 +93,16 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                 .into_iter()
                 .map(|(name, _, text)| {
                     let report = read_json(&text).map_err(|e| {
-                        format!("{name}: not a report of `grade --format json`: {e}")
+                        Error::Usage(format!(
+                            "{name}: not a report of `grade --format json`: {e}"
+                        ))
                     })?;
-                    let doc: serde_json::Value =
-                        serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+                    let doc: serde_json::Value = serde_json::from_str(&text)
+                        .map_err(|e| Error::Usage(format!("{name}: {e}")))?;
                     let cases: Vec<CaseReport> =
                         report.cases.iter().map(|(_, c)| c.clone()).collect();
-                    check_shard_numbers(&name, &doc, &cases).map_err(|e| e.to_string())?;
-                    Ok::<_, String>((name, report))
+                    check_shard_numbers(&name, &doc, &cases).map_err(merge_error)?;
+                    Ok::<_, Error>((name, report))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             for flag in [&args.csv, &args.reports_dir, &args.html] {
@@ -105,11 +110,12 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                     return Err(
                         "--csv, --reports and --html are for a class's gradebook; a merged \
                          `grade` run is written with --format and --output"
-                            .to_owned(),
+                            .to_owned()
+                            .into(),
                     );
                 }
             }
-            let merged = merge_reports(reports).map_err(|e| e.to_string())?;
+            let merged = merge_reports(reports).map_err(merge_error)?;
             let cases: Vec<CaseReport> = merged.cases.into_iter().map(|(_, c)| c).collect();
             let score = merged.points.then(|| points(&cases));
             let provenance = undated(merged.provenance);
@@ -145,7 +151,8 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                     return Err(
                         "a class's merged gradebook is written as --format human or json, \
                          and with --csv, --reports and --html"
-                            .to_owned(),
+                            .to_owned()
+                            .into(),
                     );
                 }
             };
@@ -159,7 +166,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                         })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            let merged = merge_books(books).map_err(|e| e.to_string())?;
+            let merged = merge_books(books).map_err(merge_error)?;
             if args.csv.is_some()
                 && matches!(args.csv_layout.csv_layout, CsvLayoutName::Canvas)
                 && merged.students.iter().all(|s| s.row.id.is_none())
@@ -167,11 +174,15 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
                 return Err(
                     "--csv-layout canvas needs the students' ids, and these shards were graded \
                      without --roster; grade them again with --roster FILE"
-                        .to_owned(),
+                        .to_owned()
+                        .into(),
                 );
             }
-            let provenance = undated(merged.provenance)
-                .ok_or("the shard gradebooks record no provenance; grade them again")?;
+            let provenance = undated(merged.provenance).ok_or_else(|| {
+                Error::Usage(
+                    "the shard gradebooks record no provenance; grade them again".to_owned(),
+                )
+            })?;
             let root = merged.class.unwrap_or_default();
             write_class(
                 &Class {
@@ -188,4 +199,17 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, String> {
             )
         }
     }
+}
+
+/// Why shards cannot be merged, with the flags that make shards that can.
+fn merge_error(e: MergeError) -> Error {
+    Error::Usage(match e {
+        MergeError::NotShard { .. } => {
+            format!("{e}; write each shard with --shard K/N --format json")
+        }
+        MergeError::Selections { .. } => {
+            format!("{e}; grade every shard with the same fixtures, --part and --filter")
+        }
+        other => other.to_string(),
+    })
 }

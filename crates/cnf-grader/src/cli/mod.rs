@@ -9,3 +9,64 @@ pub(crate) mod merge;
 pub(crate) mod output;
 pub(crate) mod similarity;
 pub(crate) mod submission;
+
+use std::process::ExitCode;
+
+use cnf_grader::sandbox::SandboxError;
+
+/// Why a command could not do its work: the one error of every
+/// subcommand, printed once by `main` (escaped: a message may quote a
+/// name from outside) with the exit code of [`Error::code`]. A command
+/// that checked and found failures returns `Ok` with exit code 1.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Error {
+    /// Bad input or usage: what is wrong, where, and what would be valid.
+    #[error("{0}")]
+    Usage(String),
+    /// The sandbox cannot be used; the message adds the flags that change it.
+    #[error("{}", sandbox_message(.0))]
+    Sandbox(#[from] SandboxError),
+}
+
+impl Error {
+    /// The process's exit code for this error: 2 (bad input, usage, or a
+    /// machine that cannot run the command as asked).
+    pub(crate) fn code(&self) -> ExitCode {
+        match self {
+            Error::Usage(_) | Error::Sandbox(_) => ExitCode::from(2),
+        }
+    }
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Self {
+        Error::Usage(message)
+    }
+}
+
+/// What to do instead when the sandbox cannot run the programs.
+const NO_SANDBOX: &str = "or run with --no-sandbox (student programs then run with your rights)";
+
+/// A sandbox error in the grader's terms: its flags, and what the
+/// protected paths are.
+fn sandbox_message(e: &SandboxError) -> String {
+    match e {
+        SandboxError::NoBackend { .. } => format!("{e}; {NO_SANDBOX}"),
+        SandboxError::Unavailable { backend, said } => format!(
+            "cannot set up the sandbox: the {backend} backend does not work here: {said}; leave \
+             --sandbox-backend out to take the best that works, {NO_SANDBOX}"
+        ),
+        SandboxError::Exposes { visible, protected } => format!(
+            "{} would be visible to the programs under test, but it is inside {}, which they \
+             must not see (fixtures with their .solution files, the class, or the grader's own \
+             files); move one of them",
+            visible.display(),
+            protected.display()
+        ),
+        SandboxError::ReadOnlyPath { path, source } => {
+            format!("--sandbox-ro {}: {source}", path.display())
+        }
+        SandboxError::BadUid { uid, problem } => format!("--sandbox-uid {uid}: {problem}"),
+        other => other.to_string(),
+    }
+}

@@ -1,5 +1,6 @@
 //! Writing reports: standard output (a closed pipe ends quietly), colour, progress bars.
 
+use crate::cli::Error;
 use std::io::{self, IsTerminal};
 
 use crate::cli::args::*;
@@ -8,10 +9,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Writes text to standard output (colour codes stripped unless `color`
 /// allows them there); a closed pipe ends quietly.
-pub(crate) fn print_out(text: &str, color: Option<ColorWhen>) -> Result<(), String> {
+pub(crate) fn print_out(text: &str, color: Option<ColorWhen>) -> Result<(), Error> {
     match frontend::write_stdout(text, color.unwrap_or(ColorWhen::Never)) {
         Err(frontend::Failure::Io(e)) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(format!("cannot write the report: {e}"))
+            Err(format!("cannot write the report: {e}").into())
         }
         _ => Ok(()),
     }
@@ -112,10 +113,10 @@ pub(crate) fn emit(
     text: &str,
     output: Option<&std::path::Path>,
     color: Option<ColorWhen>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     match output {
         Some(path) => cnf_grader::write::bless::write_atomically(path, text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+            .map_err(|e| format!("cannot write {}: {e}", path.display()).into()),
         None => print_out(text, color),
     }
 }
@@ -135,7 +136,7 @@ const MAX_EPOCH: u64 = 253_402_300_799;
 
 /// The date reports record: now, or `SOURCE_DATE_EPOCH` (seconds) when set,
 /// in UTC to the second; `None` with `--no-times` (reproducible reports).
-pub(crate) fn report_date(no_times: bool) -> Result<Option<String>, String> {
+pub(crate) fn report_date(no_times: bool) -> Result<Option<String>, Error> {
     if no_times {
         return Ok(None);
     }
@@ -187,16 +188,20 @@ pub(crate) fn no_such_path(path: &std::path::Path, what: &str) -> String {
 /// does not exist ([`no_such_path`]).
 pub(crate) fn discover_fixtures(
     paths: &[std::path::PathBuf],
-) -> Result<Vec<cnf_grader::grade::discover::Fixture>, String> {
+) -> Result<Vec<cnf_grader::grade::discover::Fixture>, Error> {
     use cnf_grader::grade::discover::{DiscoverError, discover};
-    discover(paths).map_err(|e| match &e {
-        DiscoverError::Path { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
-            no_such_path(
-                path,
-                "the folder that holds the fixtures (NAME.cnf with NAME.FUNCTION.solution), \
+    discover(paths).map_err(|e| {
+        Error::Usage(match &e {
+            DiscoverError::Path { path, source }
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                no_such_path(
+                    path,
+                    "the folder that holds the fixtures (NAME.cnf with NAME.FUNCTION.solution), \
                  e.g. the project's fixtures/",
-            )
-        }
-        _ => e.to_string(),
+                )
+            }
+            _ => e.to_string(),
+        })
     })
 }

@@ -1,5 +1,6 @@
 //! `cnf-grader similarity`: copying across a class, as evidence for a person.
 
+use crate::cli::Error;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -15,23 +16,25 @@ use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::write::bless::write_atomically;
 
 /// Compares the class and writes the report; exit code 0 whatever it finds.
-pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, String> {
+pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, Error> {
     if !args.class.exists() {
-        return Err(no_such_path(
-            &args.class,
-            "the class folder (one sub-folder per student)",
-        ));
+        return Err(
+            no_such_path(&args.class, "the class folder (one sub-folder per student)").into(),
+        );
     }
     if !args.class.is_dir() {
         return Err(format!(
             "{}: not a folder (expected the class folder, one sub-folder per student)",
             escape::path(&args.class)
-        ));
+        )
+        .into());
     }
     match (&args.output, args.format) {
         (None, SimilarityFormat::Html) => {
             return Err(
-                "--format html writes a folder of pages: give it with --output DIR".to_owned(),
+                "--format html writes a folder of pages: give it with --output DIR"
+                    .to_owned()
+                    .into(),
             );
         }
         (Some(dir), SimilarityFormat::Html) => {
@@ -59,7 +62,7 @@ pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, Strin
             helpers: false,
         }
     };
-    let base = similarity::read_base(&args.base, &limits).map_err(|e| e.to_string())?;
+    let base = similarity::read_base(&args.base, &limits).map_err(|e| format!("--base {e}"))?;
     let class =
         similarity::read_class(&args.class, &selection, &limits).map_err(|e| e.to_string())?;
     for refused in &class.refused {
@@ -69,7 +72,8 @@ pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, Strin
         return Err(format!(
             "{}: no sub-folders, so no students to compare",
             escape::path(&args.class)
-        ));
+        )
+        .into());
     }
     for student in &class.students {
         for note in &student.notes {

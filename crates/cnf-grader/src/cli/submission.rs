@@ -1,5 +1,6 @@
 //! `cnf-grader submission` and `submissions`: grading students' Haskell.
 
+use crate::cli::Error;
 use std::io::{self};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,8 +23,8 @@ use cnf_grader::report::gradebook;
 use cnf_grader::report::gradebook::CsvLayout;
 use cnf_grader::report::html;
 use cnf_grader::submission::cache::Cache;
-use cnf_grader::submission::ghc::Ghc;
-use cnf_grader::submission::roster::Roster;
+use cnf_grader::submission::ghc::{Ghc, GhcError};
+use cnf_grader::submission::roster::{Roster, RosterError};
 use cnf_grader::submission::source::ReadLimits;
 use cnf_grader::submission::{
     Checkpoint, ClassOptions, SubmissionOptions, WorkDir, class_members, grade_class,
@@ -32,14 +33,15 @@ use cnf_grader::submission::{
 use cnf_grader::write::bless::write_atomically;
 
 /// The fixtures to grade submissions on, or why there are none.
-pub(crate) fn submission_fixtures(paths: &[PathBuf]) -> Result<Vec<Fixture>, String> {
+pub(crate) fn submission_fixtures(paths: &[PathBuf]) -> Result<Vec<Fixture>, Error> {
     let fixtures = select(discover_fixtures(paths)?, &GradeOptions::default());
     if case_count(&fixtures) == 0 {
         let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return Err(format!(
             "no cases to grade under {} (a case is a NAME.FUNCTION.solution file next to NAME.cnf)",
             paths.join(" ")
-        ));
+        )
+        .into());
     }
     Ok(fixtures)
 }
@@ -72,7 +74,7 @@ pub(crate) fn submission_setup(
     args: &BuildArgs,
     protected: Vec<PathBuf>,
     no_times: bool,
-) -> Result<(SubmissionOptions, WorkDir), String> {
+) -> Result<(SubmissionOptions, WorkDir), Error> {
     let cache_dir = args.cache.clone().unwrap_or_else(default_cache);
     let cache = Cache::open(&cache_dir)
         .map_err(|e| format!("--cache {}: cannot make it: {e}", cache_dir.display()))?;
@@ -102,7 +104,11 @@ pub(crate) fn submission_setup(
         std::fs::set_permissions(work.path(), std::fs::Permissions::from_mode(0o711))
             .map_err(|e| format!("cannot set up {}: {e}", work.path().display()))?;
     }
-    let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| e.to_string())?;
+    let ghc = Ghc::find(&args.ghc, sandbox.as_ref()).map_err(|e| match e {
+        GhcError::NotFound { .. } => format!("{e} with --ghc PATH"),
+        GhcError::NotInSandbox { .. } => format!("{e} with --sandbox-ro DIR"),
+        GhcError::NotGhc { .. } => e.to_string(),
+    })?;
     if sandbox.is_none() {
         frontend::warn(NO_SANDBOX_WARNING);
     }
@@ -131,7 +137,7 @@ pub(crate) fn submission_setup(
     Ok((options, work))
 }
 
-pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, String> {
+pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Error> {
     let started = std::time::Instant::now();
     let graded = (args.dir.as_path(), "the submission");
     check_outputs_outside(&[("--output", args.report.output.as_deref())], graded)?;
@@ -156,18 +162,19 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Strin
 
 /// Grades the submission and writes its report; `started` is when the
 /// command began (Gradescope's `execution_time` is the whole run's).
-fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitCode, String> {
+fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitCode, Error> {
     if !args.dir.exists() {
         return Err(no_such_path(
             &args.dir,
             "the folder with csce322assignment03part01.hs ... part04.hs",
-        ));
+        )
+        .into());
     }
     if !args.dir.is_dir() {
         return Err(format!(
             "{}: not a folder (expected the folder with csce322assignment03part01.hs ... part04.hs)",
             args.dir.display()
-        ));
+        ).into());
     }
     let fixtures = submission_fixtures(&args.fixtures)?;
     check_outside(&fixtures, &args.dir, "the submission").map_err(|e| e.to_string())?;
@@ -215,18 +222,18 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
     })
 }
 
-pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, String> {
+pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Error> {
     if !args.root.exists() {
-        return Err(no_such_path(
-            &args.root,
-            "the class folder (one sub-folder per student)",
-        ));
+        return Err(
+            no_such_path(&args.root, "the class folder (one sub-folder per student)").into(),
+        );
     }
     if !args.root.is_dir() {
         return Err(format!(
             "{}: not a folder (expected one sub-folder per student)",
             args.root.display()
-        ));
+        )
+        .into());
     }
     let outputs = &args.outputs;
     // Every output is checked before an hour of grading, not after; first
@@ -254,12 +261,16 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
         .as_deref()
         .map(Roster::read)
         .transpose()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| match e {
+            RosterError::NotRead(why) => format!("--roster {why}"),
+            other => other.to_string(),
+        })?;
     if matches!(outputs.csv_layout.csv_layout, CsvLayoutName::Canvas) && roster.is_none() {
         return Err(
             "--csv-layout canvas needs --roster FILE: Canvas matches students by the \
              roster's id (its SIS User ID)"
-                .to_owned(),
+                .to_owned()
+                .into(),
         );
     }
     let fixtures = submission_fixtures(&args.fixtures)?;
@@ -275,13 +286,15 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
              class's gradebook; rename that folder or leave out --html",
             dir.display(),
             args.root.join(name).display().to_string()
-        ));
+        )
+        .into());
     }
     if all_names.is_empty() {
         return Err(format!(
             "{}: no sub-folders, so no submissions to grade",
             args.root.display()
-        ));
+        )
+        .into());
     }
     let count = args.shard.map_or(all_names.len(), |shard| {
         all_names.iter().filter(|n| shard.contains(n)).count()
@@ -345,7 +358,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Str
 fn check_outputs_outside(
     outputs: &[(&str, Option<&Path>)],
     (folder, what): (&Path, &str),
-) -> Result<(), String> {
+) -> Result<(), Error> {
     for (flag, path) in outputs {
         if let Some(path) = path {
             check_outside_graded(flag, path, folder, what)?;
@@ -359,7 +372,7 @@ pub(crate) fn check_class_outputs(
     csv: Option<&Path>,
     reports: Option<&Path>,
     html: Option<&Path>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if let Some(path) = csv {
         check_output_file("--csv", path)?;
     }
@@ -390,7 +403,7 @@ pub(crate) fn write_class(
     reports: Option<&Path>,
     html_dir: Option<&Path>,
     output: Option<&Path>,
-) -> Result<ExitCode, String> {
+) -> Result<ExitCode, Error> {
     let students = class.students;
     let provenance = class.provenance;
     let write = |path: &Path, text: &str| {

@@ -112,16 +112,34 @@ pub fn read_input(file: &str) -> Result<(String, String), String> {
     }
 }
 
+/// Why a game file cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayFileError {
+    /// Occurs when a number of players is given to a part that takes none.
+    #[error("a number of players applies only to parts 3 and 4, not part {part}")]
+    PlayersUnused {
+        /// The part.
+        part: u8,
+    },
+    /// Occurs when the file cannot be read, or its game cannot be played
+    /// (the message is located in the file).
+    #[error("{0}")]
+    Game(String),
+}
+
 /// Plays part `function` on the game file `file` (`-`: standard input) as
 /// the part binaries do: the `.solution` text, or the located error.
-pub fn play_file(function: Function, file: &str, players: Option<u8>) -> Result<String, String> {
+pub fn play_file(
+    function: Function,
+    file: &str,
+    players: Option<u8>,
+) -> Result<String, PlayFileError> {
     if players.is_some() && !function.uses_players() {
-        return Err(format!(
-            "--players applies only to parts 3 and 4, not part {}",
-            function.part()
-        ));
+        return Err(PlayFileError::PlayersUnused {
+            part: function.part(),
+        });
     }
-    let (display, source) = read_input(file)?;
+    let (display, source) = read_input(file).map_err(PlayFileError::Game)?;
     play_source(function, &source, players.and_then(Player::new))
-        .map_err(|e| e.render(&display, &source).to_string())
+        .map_err(|e| PlayFileError::Game(e.render(&display, &source).to_string()))
 }

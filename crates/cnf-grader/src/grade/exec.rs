@@ -35,6 +35,13 @@ use crate::sandbox::{Bind, Sandbox, TimeLimits};
 
 pub use sandbox::{Outcome, RunResult as ExecResult, STDERR_KEPT};
 
+/// The CPU-time limit of one run unless told otherwise (`--timeout`).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most bytes of standard output accepted from one run unless told
+/// otherwise (`--max-output`).
+pub const DEFAULT_MAX_OUTPUT: usize = 1 << 20;
+
 /// How to run the program under test.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecConfig {
@@ -249,29 +256,6 @@ pub fn run_command_in(
     }
     sh.arg("-c").arg(command);
     sandbox::run_plain_within(sh, TimeLimits::cpu(timeout), max_output)
-}
-
-/// A signal's usual name, for the report.
-pub fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        1 => "SIGHUP",
-        2 => "SIGINT",
-        3 => "SIGQUIT",
-        4 => "SIGILL",
-        5 => "SIGTRAP",
-        6 => "SIGABRT",
-        7 => "SIGBUS",
-        8 => "SIGFPE",
-        9 => "SIGKILL",
-        11 => "SIGSEGV",
-        13 => "SIGPIPE",
-        14 => "SIGALRM",
-        15 => "SIGTERM",
-        24 => "SIGXCPU",
-        25 => "SIGXFSZ",
-        _ => return format!("signal {signal}"),
-    };
-    format!("signal {signal} ({name})")
 }
 
 #[cfg(test)]
@@ -508,11 +492,5 @@ mod tests {
             &d,
         );
         assert_eq!(named, vec![d.join("prog"), d.join("lib")]);
-    }
-
-    #[test]
-    fn signal_names() {
-        assert_eq!(signal_name(11), "signal 11 (SIGSEGV)");
-        assert_eq!(signal_name(64), "signal 64");
     }
 }

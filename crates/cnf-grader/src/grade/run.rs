@@ -25,12 +25,10 @@ use rayon::prelude::*;
 use crate::format::cnf::{CnfGame, parse_cnf};
 use crate::format::solution::{check_expected, render_solution};
 use crate::grade::discover::{Case, Fixture, read_fixture_file};
-use crate::grade::exec::{
-    ExecConfig, Outcome, run_command_in, signal_name, substitute, with_second_chance,
-};
+use crate::grade::exec::{ExecConfig, Outcome, run_command_in, substitute, with_second_chance};
 use crate::model::case::CaseReport;
-use crate::model::case::FailureKind;
 use crate::model::case::Status;
+use crate::model::case::{Failure, FailureKind, NotRun};
 use crate::model::compare::Compare;
 use crate::model::diff::Diff;
 
@@ -143,7 +141,6 @@ pub fn unpaired(fixture: &Fixture) -> CaseReport {
         relaxed: false,
         group: fixture.group,
         usage: None,
-        stopped_by: None,
     }
 }
 
@@ -235,19 +232,11 @@ fn grade_fixture(
             None => blank(fixture, case, Status::Skipped, None),
             Some(_) if part.is_some_and(|p| parts.stopped[p].load(Ordering::SeqCst)) => {
                 let in_a_row = options.part_timeouts.unwrap_or_default();
-                not_run(
-                    fixture,
-                    case,
-                    FailureKind::PartTimedOut,
-                    format!("not run: the part timed out on {in_a_row} cases in a row"),
-                )
+                not_run(fixture, case, NotRun::PartTimedOut { in_a_row })
             }
-            Some(_) if options.deadline.is_some_and(|d| Instant::now() >= d) => not_run(
-                fixture,
-                case,
-                FailureKind::OverBudget,
-                "not run: the submission's time budget was spent".to_owned(),
-            ),
+            Some(_) if options.deadline.is_some_and(|d| Instant::now() >= d) => {
+                not_run(fixture, case, NotRun::OverBudget)
+            }
             Some(game) => {
                 let start = Instant::now();
                 let mut r = grade_case(fixture, case, game, &options.runner, options.compare);
@@ -259,7 +248,7 @@ fn grade_fixture(
             stop.store(true, Ordering::Relaxed);
         }
         if let (Some(p), Some(limit)) = (part, options.part_timeouts) {
-            match report.failure {
+            match report.kind() {
                 Some(FailureKind::Timeout) => {
                     let n = parts.in_a_row[p].fetch_add(1, Ordering::SeqCst) + 1;
                     if n >= limit {
@@ -281,9 +270,9 @@ fn grade_fixture(
 }
 
 /// A failed case that was never run (e.g. its part did not compile).
-pub fn not_run(fixture: &Fixture, case: &Case, kind: FailureKind, reason: String) -> CaseReport {
-    let mut report = blank(fixture, case, Status::Fail, Some(reason));
-    report.failure = Some(kind);
+pub fn not_run(fixture: &Fixture, case: &Case, why: NotRun) -> CaseReport {
+    let mut report = blank(fixture, case, Status::Fail, None);
+    report.failure = Some(Failure::NotRun { why });
     report
 }
 
@@ -307,7 +296,6 @@ fn blank(fixture: &Fixture, case: &Case, status: Status, reason: Option<String>)
         relaxed: false,
         group: fixture.group,
         usage: None,
-        stopped_by: None,
     }
 }
 
@@ -360,10 +348,9 @@ fn grade_case(
         ));
     }
     let mut report = blank(fixture, case, Status::Pass, None);
-    let fail = |report: &mut CaseReport, kind: FailureKind, reason: String| {
+    let fail = |report: &mut CaseReport, failure: Failure| {
         report.status = Status::Fail;
-        report.failure = Some(kind);
-        report.reason = Some(reason);
+        report.failure = Some(failure);
     };
     let actual = match runner {
         Runner::InProcess => match function.apply(&game.board, &game.moves, None) {
@@ -371,8 +358,9 @@ fn grade_case(
             Err(e) => {
                 fail(
                     &mut report,
-                    FailureKind::FunctionError,
-                    format!("{function} reported an error: {e}"),
+                    Failure::FunctionError {
+                        message: e.to_string(),
+                    },
                 );
                 return report;
             }
@@ -413,6 +401,7 @@ fn grade_case(
             report.usage = Some(crate::model::case::RunUsage {
                 cpu: result.usage.cpu,
                 wall: result.usage.wall,
+                peak_memory: result.usage.peak_memory,
             });
             if !result.stderr.is_empty() {
                 let mut text = result.stderr;
@@ -421,114 +410,70 @@ fn grade_case(
                 }
                 report.stderr = Some(text);
             }
-            match result.outcome {
+            let failure = match result.outcome {
                 Outcome::Exited { code: 0, stdout } => match String::from_utf8(stdout) {
-                    Ok(text) => text,
+                    Ok(text) => Ok(text),
                     Err(e) => {
-                        let at = e.utf8_error().valid_up_to();
-                        fail(
-                            &mut report,
-                            FailureKind::NotUtf8,
-                            format!(
-                                "the output is not UTF-8 text: byte {at} (0x{:02x}) is invalid",
-                                e.as_bytes()[at]
-                            ),
-                        );
-                        return report;
+                        let offset = e.utf8_error().valid_up_to();
+                        Err(Failure::NotUtf8 {
+                            offset,
+                            byte: e.as_bytes()[offset],
+                        })
                     }
                 },
                 Outcome::Exited { code, .. } if (129..=128 + 64).contains(&code) => {
-                    fail(
-                        &mut report,
-                        FailureKind::Crash,
-                        format!(
-                            "crashed: killed by {} (the shell's exit code {code})",
-                            signal_name(code - 128)
-                        ),
-                    );
-                    return report;
+                    Err(Failure::Signalled {
+                        signal: code - 128,
+                        via_shell: true,
+                    })
                 }
                 Outcome::Exited {
                     code: code @ (126 | 127),
                     ..
-                } => {
-                    fail(
-                        &mut report,
-                        FailureKind::CommandNotFound,
-                        format!(
-                            "exited with code {code}: the shell {} (see its standard error)",
-                            if code == 127 {
-                                "found no such command"
-                            } else {
-                                "could not run the command"
-                            }
-                        ),
-                    );
-                    return report;
-                }
-                Outcome::Exited { code, .. } => {
-                    fail(
-                        &mut report,
-                        FailureKind::NonZeroExit,
-                        format!("exited with code {code}"),
-                    );
-                    return report;
-                }
-                Outcome::Signalled(signal) => {
-                    fail(
-                        &mut report,
-                        FailureKind::Crash,
-                        format!("crashed: killed by {}", signal_name(signal)),
-                    );
-                    return report;
-                }
+                } => Err(Failure::CommandNotFound { code }),
+                Outcome::Exited { code, .. } => Err(Failure::Exited { code }),
+                Outcome::Signalled(signal) => Err(Failure::Signalled {
+                    signal,
+                    via_shell: false,
+                }),
                 Outcome::TimeLimit(clock) => {
                     let limits = crate::sandbox::TimeLimits::cpu(config.timeout);
-                    let (stopped_by, reason) = match clock {
-                        crate::sandbox::Clock::Cpu => (
-                            crate::model::case::Clock::Cpu,
-                            format!(
-                                "used more than {} of CPU time (--timeout) and was killed",
-                                crate::format::units::show_duration(limits.cpu)
-                            ),
-                        ),
-                        crate::sandbox::Clock::Wall => (
-                            crate::model::case::Clock::Wall,
-                            format!(
-                                "still running after {} of wall-clock time (the backstop for \
-                                 a program that sleeps or blocks) and was killed{}",
-                                crate::format::units::show_duration(limits.wall),
-                                if twice { ", on two runs" } else { "" }
-                            ),
-                        ),
-                    };
-                    report.stopped_by = Some(stopped_by);
-                    fail(&mut report, FailureKind::Timeout, reason);
-                    return report;
+                    Err(match clock {
+                        crate::sandbox::Clock::Cpu => Failure::TimeLimit {
+                            clock: crate::model::case::Clock::Cpu,
+                            limit: limits.cpu,
+                            again: false,
+                        },
+                        crate::sandbox::Clock::Wall => Failure::TimeLimit {
+                            clock: crate::model::case::Clock::Wall,
+                            limit: limits.wall,
+                            again: twice,
+                        },
+                    })
                 }
-                Outcome::OutputCap => {
-                    fail(
-                        &mut report,
-                        FailureKind::OverCap,
-                        format!(
-                            "printed more than {} and was killed",
-                            crate::format::units::show_size(config.max_output)
-                        ),
-                    );
-                    return report;
-                }
+                Outcome::OutputCap => Err(Failure::OutputCap {
+                    cap: config.max_output,
+                }),
                 Outcome::MemoryLimit => {
-                    fail(
-                        &mut report,
-                        FailureKind::Crash,
-                        "crashed: its processes together used more memory (--memory) or \
-                         scratch space (--scratch) than allowed, and the run was killed"
-                            .to_owned(),
-                    );
-                    return report;
+                    // Only a sandboxed run has memory limits: a plain run
+                    // never ends this way.
+                    let limits = config
+                        .sandbox
+                        .as_ref()
+                        .map(|s| s.sandbox.limits.clone())
+                        .unwrap_or_default();
+                    Err(Failure::MemoryLimit {
+                        memory: limits.memory,
+                        scratch: limits.scratch,
+                        peak: result.usage.peak_memory,
+                    })
                 }
-                Outcome::CouldNotStart(message) => {
-                    fail(&mut report, FailureKind::SpawnFailed, message);
+                Outcome::CouldNotStart(cause) => Err(Failure::CouldNotStart { cause }),
+            };
+            match failure {
+                Ok(text) => text,
+                Err(failure) => {
+                    fail(&mut report, failure);
                     return report;
                 }
             }
@@ -539,11 +484,7 @@ fn grade_case(
             report.relaxed = true;
             return report;
         }
-        fail(
-            &mut report,
-            FailureKind::WrongOutput,
-            "the output differs from the expected result".to_owned(),
-        );
+        fail(&mut report, Failure::WrongOutput);
         report.diff = Some(diff);
     }
     report

@@ -86,16 +86,21 @@ pub enum Clock {
     Wall,
 }
 
-/// What one run of a program used (`--exec` and submissions).
+/// What one run of a program used (`--exec` and submissions), as the
+/// sandbox measured it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RunUsage {
     /// CPU time (user + system) of its processes together.
     pub cpu: Duration,
     /// Wall-clock time from start to end (or kill).
     pub wall: Duration,
+    /// Peak memory of its processes, in bytes (0 when not measured).
+    #[serde(default)]
+    pub peak_memory: u64,
 }
 
-/// Why a case failed.
+/// The class of a failure: what the JSON report's `failure` field, the
+/// JUnit `type` and the grading rules go by. [`Failure`] says the rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FailureKind {
@@ -109,6 +114,8 @@ pub enum FailureKind {
     Crash,
     /// The program ran past the time limit.
     Timeout,
+    /// The program's processes used more memory or scratch space than allowed.
+    MemoryLimit,
     /// The program's output is not UTF-8.
     NotUtf8,
     /// The program's output passed the cap.
@@ -136,6 +143,7 @@ impl FailureKind {
             self,
             FailureKind::Crash
                 | FailureKind::Timeout
+                | FailureKind::MemoryLimit
                 | FailureKind::SpawnFailed
                 | FailureKind::CommandNotFound
                 | FailureKind::CompileError
@@ -144,6 +152,179 @@ impl FailureKind {
                 | FailureKind::OverBudget
                 | FailureKind::NotRun
         )
+    }
+}
+
+/// What happened to a failed case, as data: the renderers in
+/// `crate::report` alone put it into words. (The JSON report carries it as
+/// its `outcome` object, tagged by `kind`: docs/grading-a-class.md.)
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Failure {
+    /// The output differs from the expected one (the diff: [`CaseReport::diff`]).
+    WrongOutput,
+    /// The function, run in-process, reported an error for the game.
+    FunctionError {
+        /// The error, as the function gave it.
+        message: String,
+    },
+    /// The program exited by itself with a non-zero code.
+    Exited {
+        /// The exit code.
+        code: i32,
+    },
+    /// The shell found no such command (127) or could not run it (126).
+    CommandNotFound {
+        /// The shell's exit code.
+        code: i32,
+    },
+    /// The program was killed by a signal.
+    Signalled {
+        /// The signal's number.
+        signal: i32,
+        /// Whether only the shell's exit code (128 + the signal) said so.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        via_shell: bool,
+    },
+    /// A time limit passed and the run was killed.
+    TimeLimit {
+        /// Which clock.
+        clock: Clock,
+        /// That clock's limit, in milliseconds in JSON.
+        #[serde(with = "millis")]
+        limit: Duration,
+        /// Whether a second run was stopped too (a case the wall clock
+        /// stopped is run once more, and the second run's result stands).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        again: bool,
+    },
+    /// The run's processes used more memory, or scratch space, than
+    /// allowed, and it was killed.
+    MemoryLimit {
+        /// The memory limit of the run, in bytes.
+        memory: u64,
+        /// The scratch folder's size limit, in bytes.
+        scratch: u64,
+        /// The most memory the run was seen to use, in bytes.
+        peak: u64,
+    },
+    /// The output is not UTF-8 text.
+    NotUtf8 {
+        /// The offset of the first invalid byte.
+        offset: usize,
+        /// That byte.
+        byte: u8,
+    },
+    /// Standard output passed the cap and the run was killed.
+    OutputCap {
+        /// The cap, in bytes.
+        cap: usize,
+    },
+    /// The program could not be started.
+    CouldNotStart {
+        /// Why, as the system said it.
+        cause: String,
+    },
+    /// The compilation entry of a part whose source file is not in the submission.
+    Missing {
+        /// The part, 1 to 4.
+        part: u8,
+        /// A file that looks meant to be this part (escaped).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        found: Option<String>,
+    },
+    /// The compilation entry of a part whose entry was not read (a link,
+    /// a FIFO, a folder, a file too large).
+    NotSubmitted {
+        /// The part, 1 to 4.
+        part: u8,
+        /// What the entry was, and why it was not read.
+        refused: String,
+    },
+    /// The compilation entry of a part GHC did not build.
+    CompileFailed {
+        /// The part, 1 to 4.
+        part: u8,
+        /// How the compilation ended.
+        cause: crate::model::submission::CompileCause,
+    },
+    /// The case was not run.
+    NotRun {
+        /// Why not.
+        why: NotRun,
+    },
+}
+
+/// Why a case was not run.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "because", rename_all = "kebab-case")]
+pub enum NotRun {
+    /// Its part's source file is not in the submission.
+    Missing {
+        /// The part's source file name.
+        file: String,
+    },
+    /// Its part's source was not read.
+    NotSubmitted {
+        /// The part's source file name.
+        file: String,
+    },
+    /// Its part's source did not compile.
+    NotCompiled {
+        /// The part's source file name.
+        file: String,
+    },
+    /// Its part had already timed out on this many cases in a row.
+    PartTimedOut {
+        /// The cases in a row.
+        in_a_row: usize,
+    },
+    /// The submission's time budget was spent.
+    OverBudget,
+    /// Grading stopped before this case (e.g. it was killed).
+    Stopped,
+}
+
+impl Failure {
+    /// Its class.
+    pub fn kind(&self) -> FailureKind {
+        match self {
+            Failure::WrongOutput => FailureKind::WrongOutput,
+            Failure::FunctionError { .. } => FailureKind::FunctionError,
+            Failure::Exited { .. } => FailureKind::NonZeroExit,
+            Failure::CommandNotFound { .. } => FailureKind::CommandNotFound,
+            Failure::Signalled { .. } => FailureKind::Crash,
+            Failure::TimeLimit { .. } => FailureKind::Timeout,
+            Failure::MemoryLimit { .. } => FailureKind::MemoryLimit,
+            Failure::NotUtf8 { .. } => FailureKind::NotUtf8,
+            Failure::OutputCap { .. } => FailureKind::OverCap,
+            Failure::CouldNotStart { .. } => FailureKind::SpawnFailed,
+            Failure::Missing { .. } | Failure::NotSubmitted { .. } => FailureKind::MissingPart,
+            Failure::CompileFailed { .. } => FailureKind::CompileError,
+            Failure::NotRun { why } => match why {
+                NotRun::Missing { .. } | NotRun::NotSubmitted { .. } => FailureKind::MissingPart,
+                NotRun::NotCompiled { .. } => FailureKind::CompileError,
+                NotRun::PartTimedOut { .. } => FailureKind::PartTimedOut,
+                NotRun::OverBudget => FailureKind::OverBudget,
+                NotRun::Stopped => FailureKind::NotRun,
+            },
+        }
+    }
+}
+
+/// A duration as whole milliseconds, for the limits of [`Failure`] and
+/// `CompileCause`.
+pub(crate) mod millis {
+    use std::time::Duration;
+
+    pub(crate) fn serialize<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    }
+
+    pub(crate) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Duration, D::Error> {
+        <u64 as serde::Deserialize>::deserialize(d).map(Duration::from_millis)
     }
 }
 
@@ -160,11 +341,12 @@ pub struct CaseReport {
     pub solution: String,
     /// The verdict.
     pub status: Status,
-    /// Why it failed, for `Fail`.
-    pub failure: Option<FailureKind>,
-    /// What went wrong, for `Fail` and `Error`, in one sentence.
+    /// What happened, for `Fail`.
+    pub failure: Option<Failure>,
+    /// Why the fixture could not be graded, for `Error` (one message,
+    /// maybe with the game file's diagnostic).
     pub reason: Option<String>,
-    /// Expected and actual output when both exist and differ.
+    /// Expected and actual output, for [`Failure::WrongOutput`].
     pub diff: Option<Diff>,
     /// The program's standard error (truncated), when it wrote any.
     pub stderr: Option<String>,
@@ -180,9 +362,21 @@ pub struct CaseReport {
     /// What the program's run used (runs of a program only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<RunUsage>,
-    /// The time limit that ended the run, for a timeout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stopped_by: Option<Clock>,
+}
+
+impl CaseReport {
+    /// The class of its failure, for `Fail`.
+    pub fn kind(&self) -> Option<FailureKind> {
+        self.failure.as_ref().map(Failure::kind)
+    }
+
+    /// The clock that ended its run, for a time limit.
+    pub fn stopped_by(&self) -> Option<Clock> {
+        match self.failure {
+            Some(Failure::TimeLimit { clock, .. }) => Some(clock),
+            _ => None,
+        }
+    }
 }
 
 /// Counts of each verdict.

@@ -35,10 +35,7 @@ pub enum MergeError {
     #[error("no shard reports to merge")]
     Nothing,
     /// A report is not a shard's.
-    #[error(
-        "{file}: not a shard report (it has no \"shard\" field); write each shard with \
-         --shard K/N --format json"
-    )]
+    #[error("{file}: not a shard report (it has no \"shard\" field)")]
     NotShard {
         /// The report.
         file: String,
@@ -118,8 +115,7 @@ pub enum MergeError {
     /// Two shards come from different selections of fixtures.
     #[error(
         "{a} and {b} come from different runs: their selections of fixtures differ \
-         ({a}: {a_entries} entries in the whole run; {b}: {b_entries}); grade every shard \
-         with the same fixtures, --part and --filter"
+         ({a}: {a_entries} entries in the whole run; {b}: {b_entries})"
     )]
     Selections {
         /// One report.
@@ -469,7 +465,7 @@ pub fn merge_reports(reports: Vec<(String, ReadReport)>) -> Result<ReadReport, M
         } else if r.extra != first.extra {
             Some("submission fields")
         } else if r.points != first.points {
-            Some("score tables (--points)")
+            Some("score tables")
         } else {
             None
         };

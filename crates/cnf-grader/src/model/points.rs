@@ -144,7 +144,7 @@ fn score(cases: &[CaseReport], known: Option<[bool; 4]>, scoring: Scoring) -> Po
                 Some(known) => known[usize::from(function.part() - 1)],
                 None => all.clone().any(|c| match c.status {
                     Status::Pass => true,
-                    Status::Fail => c.failure.is_some_and(|k| k.ran()),
+                    Status::Fail => c.kind().is_some_and(|k| k.ran()),
                     _ => false,
                 }),
             };
@@ -281,9 +281,9 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::model::case::FailureKind;
+    use crate::model::case::{Clock, Failure};
 
-    fn case(part: u8, status: Status, failure: Option<FailureKind>) -> CaseReport {
+    fn case(part: u8, status: Status, failure: Option<Failure>) -> CaseReport {
         CaseReport {
             fixture: "f.cnf".into(),
             function: Function::from_part(part).unwrap().name().into(),
@@ -299,7 +299,6 @@ mod tests {
             relaxed: false,
             group: Default::default(),
             usage: None,
-            stopped_by: None,
         }
     }
 
@@ -308,17 +307,32 @@ mod tests {
         let cases = vec![
             // Part 1: 1 of 2 passed -> 10 + 5.
             case(1, Status::Pass, None),
-            case(1, Status::Fail, Some(FailureKind::WrongOutput)),
+            case(1, Status::Fail, Some(Failure::WrongOutput)),
             // Part 2: only timeouts -> nothing.
-            case(2, Status::Fail, Some(FailureKind::Timeout)),
+            case(
+                2,
+                Status::Fail,
+                Some(Failure::TimeLimit {
+                    clock: Clock::Cpu,
+                    limit: Duration::from_secs(1),
+                    again: false,
+                }),
+            ),
             // Part 3: a non-zero exit still ran; an error is left out -> 10 + 0.
-            case(3, Status::Fail, Some(FailureKind::NonZeroExit)),
+            case(3, Status::Fail, Some(Failure::Exited { code: 1 })),
             case(3, Status::Error, None),
             // Part 4: 3 of 4 passed -> 10 + 15.
             case(4, Status::Pass, None),
             case(4, Status::Pass, None),
             case(4, Status::Pass, None),
-            case(4, Status::Fail, Some(FailureKind::Crash)),
+            case(
+                4,
+                Status::Fail,
+                Some(Failure::Signalled {
+                    signal: 11,
+                    via_shell: false,
+                }),
+            ),
         ];
         let p = points(&cases);
         let totals: Vec<f64> = p.parts.iter().map(|x| x.total).collect();

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::model::case::{CaseReport, FailureKind, Status, Totals};
+use crate::model::case::{CaseReport, Failure, FailureKind, Status, Totals};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
 use std::fmt;
@@ -62,39 +62,31 @@ impl PartBuild {
 
     /// The report entry of this build: a case named `compile`.
     pub fn as_case(&self) -> CaseReport {
-        let (status, failure, reason, stderr) = match &self.outcome {
-            BuildOutcome::Compiled => (Status::Pass, None, None, None),
+        let part = self.part;
+        let (status, failure, stderr) = match &self.outcome {
+            BuildOutcome::Compiled => (Status::Pass, None, None),
             BuildOutcome::Missing { found } => (
                 Status::Fail,
-                Some(FailureKind::MissingPart),
-                Some(format!(
-                    "missing: the submission has no {}{} (part {} scores 0)",
-                    part_file(self.part),
-                    found.as_ref().map_or(String::new(), |f| format!(
-                        "; it has {}, but the file must be named exactly {}",
-                        crate::escape::line(f),
-                        part_file(self.part)
-                    )),
-                    self.part
-                )),
+                Some(Failure::Missing {
+                    part,
+                    found: found.clone(),
+                }),
                 None,
             ),
             BuildOutcome::Refused(refused) => (
                 Status::Fail,
-                Some(FailureKind::MissingPart),
-                Some(format!(
-                    "not submitted: {refused} (part {} scores 0)",
-                    self.part
-                )),
+                Some(Failure::NotSubmitted {
+                    part,
+                    refused: refused.to_string(),
+                }),
                 None,
             ),
             BuildOutcome::Failed(error) => (
                 Status::Fail,
-                Some(FailureKind::CompileError),
-                Some(format!(
-                    "did not compile: {} (part {} scores 0)",
-                    error.reason, self.part
-                )),
+                Some(Failure::CompileFailed {
+                    part,
+                    cause: error.cause.clone(),
+                }),
                 (!error.output.is_empty()).then(|| error.output.clone()),
             ),
         };
@@ -105,7 +97,7 @@ impl PartBuild {
             solution: String::new(),
             status,
             failure,
-            reason,
+            reason: None,
             diff: None,
             stderr,
             duration: self.duration,
@@ -113,7 +105,6 @@ impl PartBuild {
             relaxed: false,
             group: crate::model::case::Group::Base,
             usage: None,
-            stopped_by: None,
         }
     }
 }
@@ -194,7 +185,7 @@ impl SubmissionReport {
                         refused.why.short()
                     ));
                 }
-                BuildOutcome::Failed(error) if error.timed_out => {
+                BuildOutcome::Failed(error) if error.timed_out() => {
                     notes.push(format!(
                         "part {} did not compile: compile timed out",
                         build.part
@@ -234,15 +225,19 @@ impl SubmissionReport {
             let count = |kind| {
                 self.cases
                     .iter()
-                    .filter(|c| c.part == Some(part) && c.failure == Some(kind))
+                    .filter(|c| c.part == Some(part) && c.kind() == Some(kind))
                     .count()
             };
             let (timeouts, crashes) = (count(FailureKind::Timeout), count(FailureKind::Crash));
+            let out_of_memory = count(FailureKind::MemoryLimit);
             if timeouts > 0 {
                 notes.push(format!("part {part}: {timeouts} timed out"));
             }
             if crashes > 0 {
                 notes.push(format!("part {part}: {crashes} crashed"));
+            }
+            if out_of_memory > 0 {
+                notes.push(format!("part {part}: {out_of_memory} ran out of memory"));
             }
         }
         if self.own_helpers {
@@ -261,12 +256,55 @@ pub(crate) const MAX_NOTED: usize = 3;
 /// Why a part did not compile.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompileError {
-    /// One sentence.
-    pub reason: String,
+    /// What happened (in words: `crate::report::outcome`).
+    pub cause: CompileCause,
     /// The first lines of what GHC said.
     pub output: String,
+}
+
+impl CompileError {
     /// Whether GHC ran past the compile time limit.
-    pub timed_out: bool,
+    pub fn timed_out(&self) -> bool {
+        matches!(self.cause, CompileCause::TimeLimit { .. })
+    }
+}
+
+/// How a compilation that left no executable ended, as data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CompileCause {
+    /// GHC exited with this non-zero code.
+    Exited {
+        /// The exit code.
+        code: i32,
+    },
+    /// GHC succeeded but wrote no executable (no `Main` module with `main`).
+    NoExecutable,
+    /// GHC was killed by a signal.
+    Signalled {
+        /// The signal's number.
+        signal: i32,
+    },
+    /// GHC ran past the compile time limit and was killed.
+    TimeLimit {
+        /// The limit, in milliseconds in JSON.
+        #[serde(with = "crate::model::case::millis")]
+        limit: Duration,
+    },
+    /// GHC printed more than the executable's size limit and was killed.
+    OutputCap,
+    /// GHC passed the sandbox's memory or scratch limit and was killed.
+    MemoryLimit,
+    /// GHC could not be started.
+    CouldNotStart {
+        /// Why, as the system said it.
+        cause: String,
+    },
+    /// The executable was built but could not be kept.
+    NotKept {
+        /// Why, as the system said it.
+        cause: String,
+    },
 }
 
 /// Why an entry of a submission was not read.

@@ -73,7 +73,7 @@ fn case_output(case: &CaseReport) -> String {
     if case.hidden {
         return "hidden test: its input, expected output and diff are not shown".to_owned();
     }
-    let mut out = esc_text(case.reason.as_deref().unwrap_or_default()).into_owned();
+    let mut out = esc_text(&crate::report::outcome::reason(case)).into_owned();
     if let Some(diff) = &case.diff {
         out.push('\n');
         out.push_str(&crate::report::diff::unified(
@@ -191,7 +191,7 @@ pub fn gradescope(
     output.push_str(&format!("; {}", Totals::of(cases).summary()));
     if cases.iter().any(|c| {
         matches!(
-            c.failure,
+            c.kind(),
             Some(FailureKind::PartTimedOut | FailureKind::OverBudget | FailureKind::NotRun)
         )
     }) {

@@ -119,7 +119,7 @@ pub fn human(cases: &[CaseReport], options: ReportOptions<'_>, style: Style) -> 
             paint_status(case.status, style, false),
             esc(&case.fixture),
             esc(&case.function),
-            esc_text(case.reason.as_deref().unwrap_or(""))
+            esc_text(&crate::report::outcome::reason(case))
         );
         if let Some(diff) = &case.diff {
             out.push_str(&unified(

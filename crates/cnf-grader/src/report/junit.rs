@@ -138,7 +138,7 @@ fn write_case(w: &mut Writer<Vec<u8>>, case: &CaseReport, times: bool) -> std::i
         .with_attribute(("name", esc(&case.function).as_ref()))
         .with_attribute(("classname", esc(&case.fixture).as_ref()))
         .with_attribute(("time", time.as_str()));
-    let reason = esc_text(case.reason.as_deref().unwrap_or("")).into_owned();
+    let reason = esc_text(&crate::report::outcome::reason(case)).into_owned();
     match case.status {
         Status::Pass => {
             element.write_empty()?;
@@ -154,7 +154,7 @@ fn write_case(w: &mut Writer<Vec<u8>>, case: &CaseReport, times: bool) -> std::i
         Status::Fail | Status::Error => {
             element.write_inner_content(|w| {
                 let (tag, kind) = if case.status == Status::Fail {
-                    ("failure", kebab(case.failure))
+                    ("failure", kebab(case.kind()))
                 } else {
                     ("error", "broken-fixture".to_owned())
                 };

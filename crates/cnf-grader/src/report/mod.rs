@@ -10,6 +10,7 @@ pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod outcome;
 pub mod similarity;
 pub mod submission;
 

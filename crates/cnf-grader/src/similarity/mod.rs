@@ -216,11 +216,11 @@ pub fn read_class(
     })
 }
 
-/// Why a `--base` path gives no base code.
+/// Why a base path gives no base code.
 #[derive(Debug, thiserror::Error)]
 pub enum BaseError {
     /// Occurs when the path cannot be read.
-    #[error("--base {}: {why}", escape::path(.path))]
+    #[error("{}: {why}", escape::path(.path))]
     Unreadable {
         /// The path.
         path: PathBuf,
@@ -228,7 +228,7 @@ pub enum BaseError {
         why: String,
     },
     /// Occurs when a folder holds no `.hs` file.
-    #[error("--base {}: holds no .hs file, so it would remove nothing (give the folder of the code handed out, e.g. the template's part files)", escape::path(.path))]
+    #[error("{}: holds no .hs file, so it would remove nothing (give the folder of the code handed out, e.g. the template's part files)", escape::path(.path))]
     Empty {
         /// The folder.
         path: PathBuf,

@@ -8,9 +8,9 @@ pub use crate::grade::discover::fixtures_digest;
 use crate::grade::exec::{Outcome, run_command_in, shell_quote};
 use crate::model::provenance::digest;
 use crate::model::submission::BuildOutcome;
-use crate::model::submission::CompileError;
 use crate::model::submission::PartBuild;
 use crate::model::submission::part_file;
+use crate::model::submission::{CompileCause, CompileError};
 use crate::sandbox::Bind;
 use crate::submission::SubmissionOptions;
 use crate::submission::ghc::compile_error;
@@ -97,12 +97,8 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
         Outcome::Exited { code: 0, stdout } => stdout,
         Outcome::Exited { code: NO_EXE, .. } => {
             return failed(CompileError {
-                reason: format!(
-                    "GHC wrote no executable (is {} a Main module with main?)",
-                    part_file(part)
-                ),
+                cause: CompileCause::NoExecutable,
                 output: crate::submission::ghc::first_lines(&result.stderr),
-                timed_out: false,
             });
         }
         outcome => {
@@ -127,9 +123,10 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
     match stored {
         Ok(path) => built(BuildOutcome::Compiled, duration, Some(path)),
         Err(e) => failed(CompileError {
-            reason: format!("the grader could not keep the executable: {e}"),
+            cause: CompileCause::NotKept {
+                cause: e.to_string(),
+            },
             output: String::new(),
-            timed_out: false,
         }),
     }
 }

@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::grade::exec::{Outcome, shell_quote};
-use crate::model::submission::CompileError;
+use crate::model::submission::{CompileCause, CompileError};
 use crate::sandbox::Sandbox;
 
 /// Lines of GHC's error kept for the report.
@@ -44,7 +44,7 @@ pub enum GhcError {
     /// Occurs when the GHC command cannot be run at all.
     #[error(
         "cannot run GHC `{path}`: {reason}; install it with `apt-get install ghc` (Debian, Ubuntu) \
-         or from https://www.haskell.org/ghcup/, or give its path with --ghc PATH"
+         or from https://www.haskell.org/ghcup/, or give its path"
     )]
     NotFound {
         /// The command tried.
@@ -56,7 +56,7 @@ pub enum GhcError {
     #[error(
         "GHC `{path}` does not run inside the sandbox: `--numeric-version` {said}, where GHC \
          prints its version (such as 9.0.2); the sandbox shows only /usr, /etc, /opt and \
-         /var/lib/ghc of the system: add --sandbox-ro DIR for the folder GHC is installed in"
+         /var/lib/ghc of the system: show the sandbox the folder GHC is installed in"
     )]
     NotInSandbox {
         /// The GHC tried.
@@ -202,30 +202,17 @@ fn came_back(out: &std::process::Output) -> String {
 
 /// The report of a compilation that did not end with an executable.
 pub fn compile_error(outcome: Outcome, stderr: &str, timeout: Duration) -> CompileError {
-    let output = first_lines(stderr);
-    let timed_out = matches!(outcome, Outcome::TimeLimit(_));
-    let reason = match outcome {
-        Outcome::Exited { code, .. } => format!("GHC failed (exit code {code})"),
-        Outcome::Signalled(signal) => {
-            format!(
-                "GHC was killed by {}",
-                crate::grade::exec::signal_name(signal)
-            )
-        }
-        Outcome::TimeLimit(_) => format!(
-            "GHC ran past the {} compile time limit and was killed",
-            crate::format::units::show_duration(timeout)
-        ),
-        Outcome::OutputCap => "GHC printed more than the executable's size limit".to_owned(),
-        Outcome::MemoryLimit => "GHC used more memory (--memory) or scratch space (--scratch) \
-                                 than the sandbox allows and was killed"
-            .to_owned(),
-        Outcome::CouldNotStart(message) => message,
+    let cause = match outcome {
+        Outcome::Exited { code, .. } => CompileCause::Exited { code },
+        Outcome::Signalled(signal) => CompileCause::Signalled { signal },
+        Outcome::TimeLimit(_) => CompileCause::TimeLimit { limit: timeout },
+        Outcome::OutputCap => CompileCause::OutputCap,
+        Outcome::MemoryLimit => CompileCause::MemoryLimit,
+        Outcome::CouldNotStart(cause) => CompileCause::CouldNotStart { cause },
     };
     CompileError {
-        reason,
-        output,
-        timed_out,
+        cause,
+        output: first_lines(stderr),
     }
 }
 

@@ -36,7 +36,7 @@ pub const MAX_ROSTER: u64 = 16 << 20;
 pub enum RosterError {
     /// Occurs when the file is not read: a link, not a regular file, too
     /// large, or unreadable (the message names it and says which).
-    #[error("--roster {0}")]
+    #[error("{0}")]
     NotRead(String),
     /// A line is wrong.
     #[error("{path}:{line}: {what} (a roster is CSV with the header folder,name,id)")]
@@ -197,7 +197,7 @@ mod tests {
         assert_eq!(
             Roster::read(&link).unwrap_err().to_string(),
             format!(
-                "--roster {} is a symbolic link; links are not followed",
+                "{} is a symbolic link; links are not followed",
                 link.display()
             )
         );

@@ -13,7 +13,7 @@ pub use crate::grade::discover::fixtures_digest;
 use crate::grade::discover::{Case, Fixture};
 use crate::grade::exec::{ExecConfig, ExecSandbox};
 use crate::grade::run::{GradeOptions, Runner, grade, not_run, unpaired};
-use crate::model::case::{CaseReport, FailureKind};
+use crate::model::case::{CaseReport, NotRun};
 use crate::model::points::points_compiled;
 use crate::model::provenance::Provenance;
 use crate::model::submission::BuildOutcome;
@@ -258,18 +258,13 @@ pub(crate) fn run_parts(
                     Ok(function) if !is_built(function) => {
                         let part = function.part();
                         let build = &builds[usize::from(part - 1)];
-                        let (kind, why) = match build.outcome {
-                            BuildOutcome::Missing { .. } => {
-                                (FailureKind::MissingPart, "is missing")
-                            }
-                            BuildOutcome::Refused(_) => (
-                                FailureKind::MissingPart,
-                                "was not submitted (it was not read)",
-                            ),
-                            _ => (FailureKind::CompileError, "did not compile"),
+                        let file = part_file(part);
+                        let why = match build.outcome {
+                            BuildOutcome::Missing { .. } => NotRun::Missing { file },
+                            BuildOutcome::Refused(_) => NotRun::NotSubmitted { file },
+                            _ => NotRun::NotCompiled { file },
                         };
-                        let reason = format!("not run: {} {why}", part_file(part));
-                        cases.push(not_run(fixture, case, kind, reason));
+                        cases.push(not_run(fixture, case, why));
                     }
                     _ => cases.extend(take(fixture, case)),
                 }
@@ -300,14 +295,11 @@ pub(crate) fn run_parts(
                 fixture.cnf.to_string_lossy().into_owned(),
                 case.solution.to_string_lossy().into_owned(),
             );
-            Some(done.get(&key).cloned().unwrap_or_else(|| {
-                not_run(
-                    fixture,
-                    case,
-                    FailureKind::NotRun,
-                    "not run: grading stopped before this case".to_owned(),
-                )
-            }))
+            Some(
+                done.get(&key)
+                    .cloned()
+                    .unwrap_or_else(|| not_run(fixture, case, NotRun::Stopped)),
+            )
         }))
     };
     if let Some(checkpoint) = &options.checkpoint {

@@ -51,45 +51,75 @@ pub struct Generated {
     pub solutions: Vec<(Function, String)>,
 }
 
+/// Why a game cannot be made for a [`GenSpec`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GenError {
+    /// Occurs when the number of players is not 1 to 35.
+    #[error("{0} players is out of range; expected 1 to 35")]
+    Players(u8),
+    /// Occurs when the board has no rows or no columns.
+    #[error("a {rows}x{cols} board has no cells; the rows and columns must be at least 1")]
+    NoCells {
+        /// Its rows.
+        rows: usize,
+        /// Its columns.
+        cols: usize,
+    },
+    /// Occurs when the board has more than [`MAX_CELLS`] cells.
+    #[error("the board is too large; at most 100,000,000 cells")]
+    TooLarge,
+    /// Occurs when the board has fewer cells than players.
+    #[error("a {rows}x{cols} board cannot hold one piece of each of {players} players")]
+    TooManyPlayers {
+        /// Its rows.
+        rows: usize,
+        /// Its columns.
+        cols: usize,
+        /// The players.
+        players: u8,
+    },
+    /// Occurs when no move is asked for.
+    #[error("a game needs at least 1 move (onePlayerOneMove needs a move)")]
+    NoMoves,
+    /// Occurs when more than [`MAX_MOVES`] moves are asked for.
+    #[error("{0} moves is too many; at most 1,000,000 (a game file of a few megabytes)")]
+    TooManyMoves(usize),
+    /// Occurs when the game made cannot be played (a fault of this module).
+    #[error("{0}")]
+    Unplayable(String),
+}
+
 /// Makes the game for `spec`, or says which setting is unusable.
-pub fn generate(spec: &GenSpec) -> Result<Generated, String> {
-    let players = Player::new(spec.players).ok_or_else(|| {
-        format!(
-            "--players {} is out of range; expected 1 to 35",
-            spec.players
-        )
-    })?;
-    if spec.rows == 0 || spec.cols == 0 {
-        return Err(format!(
-            "a {}x{} board has no cells; --rows and --cols must be at least 1",
-            spec.rows, spec.cols
-        ));
+pub fn generate(spec: &GenSpec) -> Result<Generated, GenError> {
+    let players = Player::new(spec.players).ok_or(GenError::Players(spec.players))?;
+    let (rows, cols) = (spec.rows, spec.cols);
+    if rows == 0 || cols == 0 {
+        return Err(GenError::NoCells { rows, cols });
     }
-    let cells = spec
-        .rows
-        .checked_mul(spec.cols)
+    let cells = rows
+        .checked_mul(cols)
         .filter(|&c| c <= MAX_CELLS)
-        .ok_or_else(|| "the board is too large; at most 100,000,000 cells".to_owned())?;
+        .ok_or(GenError::TooLarge)?;
     if cells < usize::from(spec.players) {
-        return Err(format!(
-            "a {}x{} board cannot hold one piece of each of {} players",
-            spec.rows, spec.cols, spec.players
-        ));
+        return Err(GenError::TooManyPlayers {
+            rows,
+            cols,
+            players: spec.players,
+        });
     }
     if spec.moves == 0 {
-        return Err("--moves must be at least 1 (onePlayerOneMove needs a move)".to_owned());
+        return Err(GenError::NoMoves);
     }
     if spec.moves > MAX_MOVES {
-        return Err(format!(
-            "--moves {} is too many; at most 1,000,000 (a game file of a few megabytes)",
-            spec.moves
-        ));
+        return Err(GenError::TooManyMoves(spec.moves));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
-    let mut board = Board::empty(spec.cols, spec.rows).map_err(|e| e.to_string())?;
+    let mut board =
+        Board::empty(spec.cols, spec.rows).map_err(|e| GenError::Unplayable(e.to_string()))?;
     // One piece of each player; no player has two pieces, so no four.
     for number in 1..=players.number() {
-        let player = Player::new(number).ok_or("player number")?;
+        let player = Player::new(number).ok_or(GenError::Players(number))?;
         loop {
             let column = rng.random_range(0..spec.cols);
             if let Drop::Landed { .. } = board.drop_piece(column, player) {
@@ -105,7 +135,8 @@ pub fn generate(spec: &GenSpec) -> Result<Generated, String> {
         .min(100_000_000 / cells);
     let extra = rng.random_range(0..=extra_max);
     for _ in 0..extra {
-        let player = Player::new(rng.random_range(1..=players.number())).ok_or("player number")?;
+        let number = rng.random_range(1..=players.number());
+        let player = Player::new(number).ok_or(GenError::Players(number))?;
         let column = rng.random_range(0..spec.cols);
         let mut next = board.clone();
         if let Drop::Landed { row } = next.drop_piece(column, player)
@@ -119,9 +150,11 @@ pub fn generate(spec: &GenSpec) -> Result<Generated, String> {
         .collect();
     let mut solutions = Vec::new();
     for function in Function::ALL {
-        let result = function
-            .apply(&board, &moves, None)
-            .map_err(|e| format!("{function} cannot be played on the generated game: {e}"))?;
+        let result = function.apply(&board, &moves, None).map_err(|e| {
+            GenError::Unplayable(format!(
+                "{function} cannot be played on the generated game: {e}"
+            ))
+        })?;
         solutions.push((function, render_solution(&result)));
     }
     Ok(Generated {
@@ -186,21 +219,30 @@ mod tests {
     fn unusable_settings_are_explained() {
         let mut s = spec(1);
         s.players = 36;
-        assert!(generate(&s).unwrap_err().contains("1 to 35"));
+        assert_eq!(generate(&s), Err(GenError::Players(s.players)));
+        // In this module's terms: the command line adds its flags.
+        assert_eq!(
+            GenError::Players(36).to_string(),
+            "36 players is out of range; expected 1 to 35"
+        );
         let mut s = spec(1);
         s.rows = 1;
         s.cols = 2;
-        assert!(generate(&s).unwrap_err().contains("cannot hold"));
+        assert_eq!(
+            generate(&s),
+            Err(GenError::TooManyPlayers {
+                rows: 1,
+                cols: 2,
+                players: s.players
+            })
+        );
         let mut s = spec(1);
         s.moves = 0;
-        assert!(generate(&s).is_err());
+        assert_eq!(generate(&s), Err(GenError::NoMoves));
         // Refused before the moves are drawn: no allocation of 8 bytes each.
         let mut s = spec(1);
         s.moves = 99_999_999_999;
-        assert_eq!(
-            generate(&s).unwrap_err(),
-            "--moves 99999999999 is too many; at most 1,000,000 (a game file of a few megabytes)"
-        );
+        assert_eq!(generate(&s), Err(GenError::TooManyMoves(99_999_999_999)));
         s.moves = MAX_MOVES;
         assert_eq!(generate(&s).unwrap().solutions.len(), 4);
     }

@@ -13,13 +13,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use cnf_grader::model::case::{CaseReport, FailureKind, Status};
+use cnf_grader::model::case::{CaseReport, Clock, Failure, NotRun, Status};
 use cnf_grader::model::class::StudentResult;
 use cnf_grader::model::compare::Compare;
 use cnf_grader::model::points::points_compiled;
 use cnf_grader::model::provenance::Provenance;
-use cnf_grader::model::submission::CompileError;
 use cnf_grader::model::submission::{BuildOutcome, PartBuild, SubmissionReport};
+use cnf_grader::model::submission::{CompileCause, CompileError};
 use cnf_grader::report::ReportOptions;
 use cnf_grader::report::gradebook;
 use cnf_grader::report::json::json;
@@ -257,9 +257,8 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
                 0 => BuildOutcome::Compiled,
                 1 => BuildOutcome::Missing { found: None },
                 _ => BuildOutcome::Failed(CompileError {
-                    reason: "GHC failed (exit code 1)".to_owned(),
+                    cause: CompileCause::Exited { code: 1 },
                     output: "x.hs:1:1: error".to_owned(),
-                    timed_out: false,
                 }),
             },
             duration: Duration::ZERO,
@@ -272,13 +271,33 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
         for (i, function) in FUNCTIONS.iter().enumerate() {
             let (kind, hidden) = cases[game * 4 + i];
             let (status, failure) = if !built[i] {
-                (Status::Fail, Some(FailureKind::CompileError))
+                (
+                    Status::Fail,
+                    Some(Failure::NotRun {
+                        why: NotRun::NotCompiled {
+                            file: format!("csce322assignment03part{:02}.hs", i + 1),
+                        },
+                    }),
+                )
             } else {
                 match kind {
                     0 => (Status::Pass, None),
-                    1 => (Status::Fail, Some(FailureKind::WrongOutput)),
-                    2 => (Status::Fail, Some(FailureKind::Timeout)),
-                    3 => (Status::Fail, Some(FailureKind::Crash)),
+                    1 => (Status::Fail, Some(Failure::WrongOutput)),
+                    2 => (
+                        Status::Fail,
+                        Some(Failure::TimeLimit {
+                            clock: Clock::Cpu,
+                            limit: Duration::from_secs(1),
+                            again: false,
+                        }),
+                    ),
+                    3 => (
+                        Status::Fail,
+                        Some(Failure::Signalled {
+                            signal: 11,
+                            via_shell: false,
+                        }),
+                    ),
                     _ => (Status::Error, None),
                 }
             };
@@ -289,7 +308,7 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
                 solution: format!("fixtures/g{game}.{function}.solution"),
                 status,
                 failure,
-                reason: (status != Status::Pass).then(|| "why".to_owned()),
+                reason: (status == Status::Error).then(|| "why".to_owned()),
                 diff: None,
                 stderr: None,
                 duration: Duration::ZERO,
@@ -297,7 +316,6 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
                 relaxed: false,
                 group: Default::default(),
                 usage: None,
-                stopped_by: None,
             });
         }
     }

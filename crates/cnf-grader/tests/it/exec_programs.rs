@@ -198,6 +198,11 @@ fn json_and_junit_carry_the_reasons() {
     let case = &v["cases"][0];
     assert_eq!(case["status"], "fail");
     assert_eq!(case["failure"], "crash");
+    assert_eq!(
+        case["outcome"],
+        serde_json::json!({"kind": "signalled", "signal": 11}),
+        "{case}"
+    );
     assert!(case["stderr"].as_str().unwrap().contains("about to crash"));
     let run = grade_exec("exit3", &["--format", "junit", "--part", "1"]).run();
     let xml = String::from_utf8(run.stdout_bytes.clone()).unwrap();
@@ -208,6 +213,45 @@ fn json_and_junit_carry_the_reasons() {
     assert!(
         xml.contains("<system-err>prog: Prelude.head: empty list\n</system-err>"),
         "{xml}"
+    );
+}
+
+#[test]
+fn a_run_past_its_memory_limit_is_told_from_a_crash() {
+    if !test_support::require(
+        "a_run_past_its_memory_limit_is_told_from_a_crash",
+        &[test_support::Tool::Bwrap],
+    ) {
+        return;
+    }
+    // Four processes of 40 MB under a 128 MiB limit of the whole run: the
+    // sandbox stops it, and the report names the limits and the peak.
+    let run = grade_exec_timed(
+        "fill_memory",
+        "5s",
+        &["--memory", "128MiB", "--format", "json", "--part", "1"],
+    )
+    .run();
+    run.code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&run.stdout_bytes).unwrap();
+    let case = &doc["cases"][0];
+    assert_eq!(doc["schema"], 2);
+    assert_eq!(case["failure"], "memory-limit", "{case}");
+    let outcome = &case["outcome"];
+    assert_eq!(outcome["kind"], "memory-limit", "{case}");
+    assert_eq!(outcome["memory"], 128 << 20, "{case}");
+    assert_eq!(outcome["scratch"], 256 << 20, "{case}");
+    // Killed past 128 MiB: at least three of the four were seen whole.
+    let peak = outcome["peak"].as_u64().unwrap();
+    assert!(peak > 100 << 20, "{case}");
+    assert_eq!(case["peak_memory"], peak, "{case}");
+    assert!(
+        case["reason"].as_str().unwrap().starts_with(
+            "out of memory: its processes together used more than the 128 MiB of memory \
+             (--memory) or the 256 MiB of scratch space (--scratch) allowed, and the run \
+             was killed (peak memory seen: "
+        ),
+        "{case}"
     );
 }
 

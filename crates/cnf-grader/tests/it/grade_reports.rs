@@ -529,3 +529,37 @@ fn edge_cases_count_in_the_base_only_when_asked() {
     .stdout_has("3     manyPlayersOneMove          10/10  (23/23) 20.00/20      30.00/30\n")
     .stdout_has("(16/16)  counted in the parts above\n");
 }
+
+/// Every flag of a program's run (the limits and the sandbox's), listed
+/// here by hand from the guide, is refused without `--exec`, naming itself.
+#[test]
+fn every_flag_of_a_program_run_is_refused_without_exec() {
+    for flag in [
+        &["--timeout", "2s"][..],
+        &["--max-output", "1KiB"],
+        &["--no-sandbox"],
+        &["--sandbox-ro", "."],
+        &["--memory", "1GiB"],
+        &["--processes", "8"],
+        &["--open-files", "64"],
+        &["--file-size", "1MiB"],
+        &["--scratch", "1MiB"],
+        &["--cpu-time", "1s"],
+        &["--sandbox-uid", "2000000000"],
+        &["--sandbox-backend", "bubblewrap"],
+        &["--no-landlock"],
+    ] {
+        let mut args = vec!["grade", "tests/data/tree"];
+        args.extend_from_slice(flag);
+        grader(&args)
+            .run()
+            .code(2)
+            .stdout_is("")
+            .stderr_is(&format!(
+                "error: {0} does nothing without --exec: grading this project's own implementation \
+             runs in the grader's process, with no time limit, output cap or sandbox; add \
+             --exec COMMAND to grade a program, or leave {0} out\n",
+                flag[0]
+            ));
+    }
+}

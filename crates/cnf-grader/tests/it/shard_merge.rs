@@ -208,7 +208,10 @@ fn merge_refuses_what_is_not_one_whole_run() {
         ),
     );
     refused(&[&s1, &s2, &of_two], "is shard 2/2 but");
-    refused(&[&whole], "not a shard report");
+    refused(
+        &[&whole],
+        "not a shard report (it has no \"shard\" field); write each shard with --shard K/N --format json",
+    );
     refused(&[&s1, &broken], &format!("{broken}:3:5: not JSON"));
     refused(
         &[&s1, &s2, &s3, "--csv", "x.csv"],

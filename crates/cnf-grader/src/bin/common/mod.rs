@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, Command, value_parser};
-use cnf_grader::format::play::play_file;
+use cnf_grader::format::play::{PlayFileError, play_file};
 use connect_core::{Function, Player};
 use frontend::{Failure, finish, write_stdout};
 
@@ -40,7 +40,12 @@ fn run(function: Function, file: &str, players: Option<u8>) -> Result<ExitCode, 
     if file == "-" {
         frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
     }
-    let text = play_file(function, file, players)?;
+    let text = play_file(function, file, players).map_err(|e| match e {
+        PlayFileError::PlayersUnused { part } => {
+            format!("--players applies only to parts 3 and 4, not part {part}")
+        }
+        other => other.to_string(),
+    })?;
     write_stdout(&text, frontend::ColorWhen::Never)?;
     Ok(ExitCode::SUCCESS)
 }

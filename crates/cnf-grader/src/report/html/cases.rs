@@ -179,7 +179,13 @@ pub(super) fn compilation(out: &mut String, builds: &[&CaseReport]) {
             "<tr><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
             status_cell(case.status),
             escape(&case.fixture),
-            escape(case.reason.as_deref().unwrap_or("compiled"))
+            escape(
+                match crate::report::outcome::reason(case) {
+                    r if r.is_empty() => "compiled".into(),
+                    r => r,
+                }
+                .as_ref()
+            )
         );
     }
     out.push_str("</tbody>\n</table>\n");
@@ -272,7 +278,7 @@ pub(super) fn details(out: &mut String, cases: &[&CaseReport], options: &ReportO
         let _ = writeln!(
             out,
             "<p class=\"reason\">{}</p>",
-            escape(case.reason.as_deref().unwrap_or(""))
+            escape(&crate::report::outcome::reason(case))
         );
         if let Some(diff) = &case.diff {
             out.push_str(&diff_html(

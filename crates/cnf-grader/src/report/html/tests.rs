@@ -45,8 +45,8 @@ fn hostile_case(hidden: bool) -> CaseReport {
         part: Some(1),
         solution: "g.onePlayerOneMove.solution".into(),
         status: Status::Fail,
-        failure: Some(crate::model::case::FailureKind::WrongOutput),
-        reason: Some("the output differs".into()),
+        failure: Some(crate::model::case::Failure::WrongOutput),
+        reason: None,
         diff: Diff::new("\"-1-\"\n", "</pre><script>x</script>&amp;\n"),
         stderr: Some("</pre>oops".into()),
         duration: std::time::Duration::ZERO,
@@ -54,7 +54,6 @@ fn hostile_case(hidden: bool) -> CaseReport {
         relaxed: false,
         group: Default::default(),
         usage: None,
-        stopped_by: None,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use frontend::ColorWhen;
 
 /// Connect Four for 2 to 35 players: play in the terminal, solve positions exactly, pick perfect moves.
@@ -152,15 +152,5 @@ pub(crate) struct PlayArgs {
     pub(crate) book: BookChoice,
 }
 
-/// The computer's level as a command-line value.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(crate) enum LevelArg {
-    /// Any column with room, at random.
-    Random,
-    /// Wins at once when it can, blocks a win at once, else random.
-    Easy,
-    /// A short look-ahead (4 moves).
-    Medium,
-    /// Exact play in two-player games; a deep paranoid search otherwise.
-    Perfect,
-}
+/// The computer's level as a command-line value: the library's own.
+pub(crate) use connect_core::computer::Level as LevelArg;
