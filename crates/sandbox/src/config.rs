@@ -116,6 +116,18 @@ pub enum SandboxError {
         /// What is wrong with it.
         problem: UidProblem,
     },
+    /// Occurs when every user id a party's runs could use is held by
+    /// another party, in this process or another on this machine.
+    #[error(
+        "all {count} user ids from {first} on are in use by other runs on this machine; \
+         wait for them to end or give another first id"
+    )]
+    IdsInUse {
+        /// The first id of the range.
+        first: u32,
+        /// How many ids the range holds.
+        count: u32,
+    },
     /// Occurs when the sandbox's own folder cannot be made.
     #[error("cannot set up the sandbox's folder: {0}")]
     Io(#[from] std::io::Error),

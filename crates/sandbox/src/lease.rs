@@ -1,6 +1,8 @@
-//! The user backend's uid leases: each run at once gets its own id from a
-//! pool above the configured one, held in this process and, through a lock
-//! file per id, against other graders on the same machine.
+//! Uid leases: each run of the user backend gets its own id from a pool
+//! above the configured one, and each party of a root grader's bubblewrap
+//! runs (a student) its own id below that pool; a lease is held in this
+//! process and, through a lock file per id, against other graders on the
+//! same machine.
 
 use std::fs;
 use std::io;
@@ -12,9 +14,10 @@ use std::sync::Mutex;
 pub const POOL: u32 = 4096;
 
 /// Where the user backend's ids start, above the configured one: the ids
-/// below are a root grader's bubblewrap runs (one per student of a class),
-/// which a kill of "every process of a leased uid" must never reach, even
-/// from another grader on the same machine.
+/// below are a root grader's bubblewrap runs (one leased per party, e.g. a
+/// student of a class: [`crate::Sandbox::for_one_party`]), which a kill of
+/// "every process of a leased uid" must never reach, even from another
+/// grader on the same machine.
 pub const LEASE_OFFSET: u32 = crate::UID_RANGE / 2;
 
 /// The ids leased by this process.
@@ -61,6 +64,7 @@ pub(crate) fn lock_dir() -> io::Result<&'static Path> {
 }
 
 /// One leased id, given back when dropped (its lock file closed).
+#[derive(Debug)]
 pub(crate) struct Lease {
     /// The id.
     pub(crate) uid: u32,
@@ -71,9 +75,14 @@ impl Lease {
     /// The first free id of the pool above `base`, or `None` when all
     /// [`POOL`] are in use.
     pub(crate) fn take(base: u32) -> Option<Lease> {
+        Lease::take_from(base.saturating_add(LEASE_OFFSET), POOL)
+    }
+
+    /// The first free id of the `count` from `first` on, or `None` when
+    /// all are in use.
+    pub(crate) fn take_from(first: u32, count: u32) -> Option<Lease> {
         let mut l = LEASED.lock().ok()?;
-        let first = base.saturating_add(LEASE_OFFSET);
-        for uid in first..first.saturating_add(POOL) {
+        for uid in first..first.saturating_add(count) {
             if l.contains(&uid) {
                 continue;
             }

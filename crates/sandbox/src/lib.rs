@@ -100,11 +100,13 @@
 //!   backend is refused: nothing would keep the program from the grader's
 //!   files.
 //!
-//! A root grader's bubblewrap runs use the configured uid (a class gives
-//! student `i` uid + `i`); the user backend leases one uid per run from the
-//! configured one + [`user::LEASE_OFFSET`] on ([`user::POOL`] ids, above
-//! any bubblewrap run's), guarded by a lock file per id in
-//! `/run/cnf-sandbox` so two graders on one machine do not share one.
+//! A root grader's bubblewrap runs use the configured uid, or for one
+//! party's runs ([`Sandbox::for_one_party`]: a student's) a uid leased for
+//! that party from the [`user::LEASE_OFFSET`] ids from the configured one
+//! on; the user backend leases one uid per run from the configured one +
+//! [`user::LEASE_OFFSET`] on ([`user::POOL`] ids, above any bubblewrap
+//! run's). Every lease is guarded by a lock file per id in
+//! `/run/cnf-sandbox`, so two graders on one machine never share one.
 //!
 //! Memory: every backend sets the address-space rlimit per process; where
 //! the grader may make a memory cgroup (v2, or v1's memory controller) a

@@ -37,6 +37,9 @@ pub struct Sandbox {
     pub uid: Option<u32>,
     pub(crate) uid_base: u32,
     pub(crate) cgroup: Option<Arc<cgroup::Parent>>,
+    /// The user id leased for one party's runs ([`Sandbox::for_one_party`]),
+    /// held until the last copy of this sandbox is dropped.
+    party: Option<Arc<crate::lease::Lease>>,
     /// The sandbox's own folder: scratch folders, input copies, run roots.
     pub(crate) home: Arc<tempfile::TempDir>,
 }
@@ -80,6 +83,7 @@ impl Sandbox {
             uid: None,
             uid_base: config.uid,
             cgroup: cgroup::Parent::find().map(Arc::new),
+            party: None,
             home: Arc::new(home),
             protect_working_folder: config.protect_working_folder,
         };
@@ -209,13 +213,28 @@ impl Sandbox {
         copy
     }
 
-    /// The same sandbox for runs as user `uid` (when it switches users).
-    pub fn with_uid(&self, uid: u32) -> Sandbox {
-        let mut copy = self.clone();
-        if copy.uid.is_some() {
-            copy.uid = Some(uid);
+    /// The same sandbox for the runs of one party (one student, say),
+    /// apart from every other party's. Where all runs would switch to one
+    /// fixed user id (bubblewrap as root), the party gets a user id of its
+    /// own, the first free one of the [`crate::user::LEASE_OFFSET`] ids from
+    /// the configured first id, leased through a lock file against every
+    /// grader on this machine and held until the last copy of the
+    /// returned sandbox is dropped: two parties never share an id, so
+    /// neither per-user limits (`RLIMIT_NPROC`) nor files that user owns
+    /// are shared between them, whichever process runs them. The user
+    /// backend already leases an id per run, and a sandbox that does not
+    /// switch users has none to give: both come back as they are.
+    pub fn for_one_party(&self) -> Result<Sandbox, SandboxError> {
+        if !matches!(self.backend, Backend::Bubblewrap(_)) || self.uid.is_none() {
+            return Ok(self.clone());
         }
-        copy
+        let (first, count) = (self.uid_base, crate::lease::LEASE_OFFSET);
+        let lease = crate::lease::Lease::take_from(first, count)
+            .ok_or(SandboxError::IdsInUse { first, count })?;
+        let mut copy = self.clone();
+        copy.uid = Some(lease.uid);
+        copy.party = Some(Arc::new(lease));
+        Ok(copy)
     }
 
     fn visible_roots(&self) -> Vec<PathBuf> {

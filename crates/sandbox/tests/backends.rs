@@ -764,3 +764,79 @@ fn whether_two_runs_at_once_can_meet_in_tmp_is_what_the_sandbox_says() {
         assert!(!Path::new(&marker).exists(), "{marker} was left behind");
     }
 }
+
+/// Two graders on one machine, root under bubblewrap, each with a student
+/// (a party) of its own: each party runs as a user id of its own, so one
+/// that uses up its process limit costs the other nothing, and a party's
+/// id is given back when its sandbox is dropped.
+#[test]
+fn each_party_has_a_user_id_of_its_own_and_its_process_limit_costs_no_other() {
+    let test = "each_party_has_a_user_id_of_its_own";
+    if !sandbox::running_as_root() {
+        notice(&format!("skipped: {test}: needs root"));
+        return;
+    }
+    if !test_support::require(test, &[test_support::Tool::Bwrap]) {
+        return;
+    }
+    // A range of its own: the other tests' runs use BWRAP_UID unleased.
+    let base = BWRAP_UID - 4 * sandbox::UID_RANGE;
+    let grader = || {
+        Sandbox::new(Config {
+            limits: Limits {
+                processes: 12,
+                ..Limits::default()
+            },
+            backend: Some(BackendKind::Bubblewrap),
+            uid: base,
+            ..Config::default()
+        })
+        .unwrap()
+    };
+    let (one, two) = (grader(), grader());
+    let a = one.for_one_party().unwrap();
+    let b = two.for_one_party().unwrap();
+    let uid = |s: &Sandbox| -> u32 {
+        match run(s, "id -u", Duration::from_secs(10)).outcome {
+            Outcome::Exited { code: 0, stdout } => {
+                String::from_utf8(stdout).unwrap().trim().parse().unwrap()
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    let (ua, ub) = (uid(&a), uid(&b));
+    assert_ne!(ua, ub, "two parties share a user id");
+    for u in [ua, ub] {
+        assert!(
+            (base..base + sandbox::user::LEASE_OFFSET).contains(&u),
+            "{u}"
+        );
+    }
+    // a holds every process it may have for 3 s; b still starts three.
+    let (_, second) = std::thread::scope(|scope| {
+        let first = scope.spawn(|| {
+            run(
+                &a,
+                "for i in $(seq 30); do sleep 3 & done 2>/dev/null; wait",
+                Duration::from_secs(20),
+            )
+        });
+        let second = scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(700));
+            run(
+                &b,
+                "sleep 0.2 & sleep 0.2 & sleep 0.2 & wait; echo started",
+                Duration::from_secs(20),
+            )
+        });
+        (first.join().unwrap(), second.join().unwrap())
+    });
+    assert!(
+        matches!(&second.outcome, Outcome::Exited { code: 0, stdout } if stdout == b"started\n"),
+        "{second:?}"
+    );
+    // Dropped, a's id is free again: the next party gets it.
+    drop(a);
+    let c = two.for_one_party().unwrap();
+    assert_eq!(uid(&c), ua);
+}

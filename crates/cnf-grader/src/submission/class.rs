@@ -167,7 +167,7 @@ pub fn grade_class(
         if restored.is_some() {
             progress(ClassProgress::Student);
         } else {
-            prepared.push(prepare_student(&dir, read, options, i));
+            prepared.push(prepare_student(&dir, read, options));
             pending.push((
                 i,
                 Pending {

@@ -31,8 +31,10 @@
 //!   the sources, the helper and the GHC, so grading again after a fixture
 //!   change does not recompile; a run sees its part's executables
 //!   read-only at `/build` and a private copy of its one game file;
-//! - when the grader is root, the student with index `i` in the class runs
-//!   as user id `uid + i`, owner of its own build folder only;
+//! - when the grader is root, each student runs as a user id of its own,
+//!   leased for the student's grading against every grader on the machine
+//!   ([`crate::sandbox::Sandbox::for_one_party`]), owner of its own build
+//!   folder only;
 //! - the parts compile in parallel (all the parts of all the students of a
 //!   class share one pool of `jobs` threads; one submission's four parts
 //!   always compile at once), then every compiled part runs on every case
@@ -199,6 +201,15 @@ pub enum SubmissionError {
         path: PathBuf,
         /// What went wrong.
         source: io::Error,
+    },
+    /// Occurs when the student's sandbox cannot be had (every user id is
+    /// held by another student's runs).
+    #[error("{path}: {source}")]
+    Sandbox {
+        /// The student's folder.
+        path: PathBuf,
+        /// What went wrong.
+        source: crate::sandbox::SandboxError,
     },
     /// Occurs when worker threads cannot be started.
     #[error("cannot start worker threads: {0}")]

@@ -193,22 +193,28 @@ pub(crate) fn prepare(
     })
 }
 
-/// Reads and prepares one student's folder; the student's index `i` in
-/// the class gives its user id when the grader is root.
+/// Reads and prepares one student's folder. Its sandbox is the student's
+/// own ([`crate::sandbox::Sandbox::for_one_party`]): as root under
+/// bubblewrap, a user id no other student has, in this grader or in any
+/// other on the machine, held until the student's grading is done.
 pub(crate) fn prepare_student(
     dir: &Path,
     read: Result<Submission, source::ReadError>,
     options: &SubmissionOptions,
-    i: usize,
 ) -> Result<Prepared, SubmissionError> {
     let submission = read.map_err(|e| SubmissionError::Folder {
         path: dir.to_owned(),
         source: e.source,
     })?;
-    let sandbox = options.sandbox.as_ref().map(|s| match s.uid {
-        Some(base) => s.with_uid(base.saturating_add(i as u32)),
-        None => s.clone(),
-    });
+    let sandbox = options
+        .sandbox
+        .as_ref()
+        .map(|s| s.for_one_party())
+        .transpose()
+        .map_err(|source| SubmissionError::Sandbox {
+            path: dir.to_owned(),
+            source,
+        })?;
     prepare(dir, submission, &options.work_dir, sandbox)
 }
 

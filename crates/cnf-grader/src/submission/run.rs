@@ -39,7 +39,7 @@ pub fn grade_submission(
     options: &SubmissionOptions,
 ) -> Result<SubmissionReport, SubmissionError> {
     let read = source::read_submission(dir, &options.read_limits);
-    let prepared = vec![prepare_student(dir, read, options, 0)];
+    let prepared = vec![prepare_student(dir, read, options)];
     let provenance = options.provenance(fixtures);
     let mut all = grade_many_indexed(
         prepared,
