@@ -96,7 +96,7 @@ pub struct Scoring {
 }
 
 /// A function's name, as [`Function::name`] gives it (an alias, so that
-/// serde reads it with [`function_name`] and does not borrow it).
+/// serde reads it with `function_name` and does not borrow it).
 pub type FunctionName = &'static str;
 
 /// Reads a function's name back as the name [`Function`] itself holds.

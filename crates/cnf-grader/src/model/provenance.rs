@@ -4,7 +4,7 @@
 //!
 //! Decisions:
 //! - the fixture hash is SHA-256 over every fixture file's name below the
-//!   fixture base ([`Fixture::name`]'s folder, then the file's name) and its
+//!   fixture base ([`crate::grade::discover::Fixture::name`]'s folder, then the file's name) and its
 //!   contents, in discovery order (sorted by name), of the whole selection
 //!   before `--shard` splits it: `fixtures`, `./fixtures`, `fixtures//`, an
 //!   absolute path or a copy of the tree elsewhere give the same hash, every

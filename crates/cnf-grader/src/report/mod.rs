@@ -34,7 +34,7 @@ use crate::model::run::ShardInfo;
 use crate::model::submission::SubmissionReport;
 
 /// A report format of a run or a submission (`--format`). A new format is
-/// a renderer file in this folder and an arm in [`run`] and [`submission`].
+/// a renderer file in this folder and an arm in [`run`] and [`submission()`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
