@@ -38,6 +38,9 @@ pub(crate) struct Geometry<B, const W: u32, const H: u32> {
     height: u32,
     bottom: B,
     board: B,
+    /// The cells of the even rows (the 2nd, 4th, … from the bottom), on
+    /// boards of even height; empty otherwise.
+    evens: B,
     /// Columns from the centre out.
     order: Vec<u32>,
 }
@@ -51,11 +54,21 @@ impl<B: Bits, const W: u32, const H: u32> Geometry<B, W, H> {
         let mut order: Vec<u32> = (0..width).collect();
         let centre2 = width as i64 - 1; // twice the centre
         order.sort_by_key(|&c| ((2 * c as i64 - centre2).abs(), c));
+        let height = size.height() as u32;
+        let evens = if height % 2 == 0 {
+            (1..height)
+                .step_by(2)
+                .map(|r| size.bottom_mask() << r)
+                .sum()
+        } else {
+            0
+        };
         Geometry {
             width,
-            height: size.height() as u32,
+            height,
             bottom: B::from_u128(size.bottom_mask()),
             board: B::from_u128(size.board_mask()),
+            evens: B::from_u128(evens),
             order,
         }
     }
@@ -391,6 +404,23 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         // cells): it cannot win, at best it draws.
         if max > 0 && beta > 0 && !geo.has_four(current | (geo.board() ^ mask)) {
             max = 0;
+        }
+        // Claimeven (Allis): on a board of even height, with the first
+        // player to move (an even number of cells empty), the second can
+        // answer each move on top of it (or, after a move into a column of
+        // odd height, in another such column: there is always one). It then
+        // gets every empty even-row cell but those playable now, and the
+        // side to move at most the rest.
+        if max >= 0 && beta >= 0 && geo.evens != B::ZERO && empty % 2 == 0 {
+            let free = geo.board() ^ mask;
+            let theirs = free & geo.evens & !possible_all;
+            if !geo.has_four(current | (free ^ theirs)) {
+                max = if geo.has_four((current ^ mask) | theirs) {
+                    -1
+                } else {
+                    0
+                };
+            }
         }
         if beta > max {
             beta = max;
