@@ -428,6 +428,11 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 return beta;
             }
         }
+        // One move left (a forced block, or the only one that does not lose
+        // at once): played without a table entry of its own.
+        if possible & (possible - B::ONE) == B::ZERO {
+            return -self.negamax(current ^ mask, mask | possible, empty - 1, -beta, -alpha);
+        }
         let key = self.key(current, mask);
         let (v, stored_move) = self.table.get(key);
         if v != 0 {
