@@ -55,7 +55,7 @@ impl<B: Bits, const W: u32, const H: u32> Geometry<B, W, H> {
         let centre2 = width as i64 - 1; // twice the centre
         order.sort_by_key(|&c| ((2 * c as i64 - centre2).abs(), c));
         let height = size.height() as u32;
-        let evens = if height % 2 == 0 {
+        let evens = if height.is_multiple_of(2) {
             (1..height)
                 .step_by(2)
                 .map(|r| size.bottom_mask() << r)
