@@ -39,7 +39,8 @@ fn sets(c: &mut Criterion) {
         for threads in [1, 2] {
             let mut solver = Solver::with_table_mb(Size::STANDARD, Solver::DEFAULT_TABLE_MB);
             solver.set_threads(threads);
-            let id = format!("{label} ({take} positions, {threads} thread(s))");
+            let plural = if threads == 1 { "" } else { "s" };
+            let id = format!("{label} x{take}, {threads} thread{plural}");
             group.bench_function(id, |b| {
                 b.iter_custom(|iters| {
                     let mut total = Duration::ZERO;
