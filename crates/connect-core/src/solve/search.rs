@@ -156,39 +156,46 @@ const fn const_bottom(w: u32, h: u32) -> u128 {
     m
 }
 
-/// A direct-mapped transposition table, always replacing, holding the full
-/// key; threads searching together share one (Lazy SMP).
+/// The transposition table: places of one slot (the whole key) or two
+/// (partial keys, the entry with less work behind it replaced first); threads
+/// searching together share one (Lazy SMP).
 pub(crate) struct Table<B: Bits> {
     slots: Vec<B::Slot>,
-    shift: u32,
+    log: u32,
+    key_bits: u32,
 }
 
 impl<B: Bits> Table<B> {
-    fn new(log_size: u32) -> Table<B> {
+    fn new(log_size: u32, key_bits: u32) -> Table<B> {
         let slots: Vec<B::Slot> = (0..1usize << log_size)
             .map(|_| B::Slot::default())
             .collect();
         huge_pages(&slots);
         Table {
             slots,
-            shift: 64 - log_size,
+            log: log_size,
+            key_bits,
         }
     }
 
+    /// The slots of `key`'s place and its tag there.
     #[inline(always)]
-    fn index(&self, key: B) -> usize {
-        (key.hash() >> self.shift) as usize
+    fn place(&self, key: B) -> (&[B::Slot], B) {
+        let (i, tag) = B::locate(key, self.log, self.key_bits);
+        (&self.slots[i..i + B::PLACE], tag)
     }
 
     /// The byte and move (column + 1, 0 for none) stored for `key`.
     #[inline(always)]
     fn get(&self, key: B) -> (u8, u8) {
-        B::entry(&self.slots[self.index(key)], key)
+        let (slots, tag) = self.place(key);
+        B::entry(slots, tag)
     }
 
     #[inline(always)]
-    fn put(&self, key: B, value: u8, mv: u8) {
-        B::store(&self.slots[self.index(key)], key, value, mv);
+    fn put(&self, key: B, value: u8, mv: u8, work: u8) {
+        let (slots, tag) = self.place(key);
+        B::store(slots, tag, value, mv, work);
     }
 
     fn clear(&self) {
@@ -226,6 +233,12 @@ fn encode(score: i32, lower: bool) -> u8 {
     // A bound beyond ±63 (boards of more than 126 cells) is stored weaker, still true.
     let score = score.clamp(-63, 63);
     (1 + 2 * (score + 63) + i32::from(lower)) as u8
+}
+
+/// The work of a search of `nodes` nodes: their number's binary logarithm.
+#[inline(always)]
+fn work(nodes: u64) -> u8 {
+    (63 - nodes.max(1).leading_zeros()) as u8
 }
 
 #[inline(always)]
@@ -302,7 +315,7 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         assert!(size.width() <= N);
         Engine {
             geo: Geometry::new(size),
-            table: Arc::new(Table::new(log_table)),
+            table: Arc::new(Table::new(log_table, size.bits() as u32)),
             symmetric: true,
             nodes: 0,
             threads: 1,
@@ -435,6 +448,7 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         }
         let key = self.key(current, mask);
         let (v, stored_move) = self.table.get(key);
+        let nodes_before = self.nodes;
         if v != 0 {
             let (score, lower) = decode(v);
             if lower {
@@ -522,14 +536,16 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
             }
             if score >= beta {
                 let stored = if mirrored { self.geo.w() - c } else { c + 1 };
-                self.table.put(key, encode(score, true), stored as u8);
+                let work = work(self.nodes - nodes_before);
+                self.table.put(key, encode(score, true), stored as u8, work);
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.table.put(key, encode(alpha, false), 0);
+        let work = work(self.nodes - nodes_before);
+        self.table.put(key, encode(alpha, false), 0, work);
         alpha
     }
 
