@@ -1,6 +1,6 @@
 //! The unsigned integers a bitboard is held in: `u64` for boards of at most
-//! 52 bits and 14 columns (so a transposition-table slot packs key, value
-//! and best move in one word), `u128` for the rest.
+//! 52 bits and 14 columns (so a transposition-table slot packs a partial
+//! key, value, best move and work in one word), `u128` for the rest.
 
 use std::fmt::Debug;
 use std::ops::{Add, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
@@ -45,14 +45,18 @@ pub(crate) trait Bits:
     fn popcount(self) -> u32;
     /// The set from the low bits of a `u128`.
     fn from_u128(v: u128) -> Self;
-    /// A well-mixed 64-bit hash, for a table index.
-    fn hash(self) -> u64;
-    /// A slot holding `key`, the non-zero byte `value` and `mv` (a column
-    /// + 1, or 0 for none).
-    fn store(slot: &Self::Slot, key: Self, value: u8, mv: u8);
-    /// The byte and move stored with `key` in `slot`, or `(0, 0)` when the
-    /// slot holds another key.
-    fn entry(slot: &Self::Slot, key: Self) -> (u8, u8);
+    /// The first slot of `key`'s place in a table of 2^`log` slots, and
+    /// the tag stored to recognise it, for keys of `key_bits` bits.
+    fn locate(key: Self, log: u32, key_bits: u32) -> (usize, Self);
+    /// Stores the non-zero byte `value`, `mv` (a column + 1, or 0 for
+    /// none) and `work` (a small measure of the search behind it) for the
+    /// key of `tag` at `slots` (its place).
+    fn store(slots: &[Self::Slot], tag: Self, value: u8, mv: u8, work: u8);
+    /// The byte and move stored for the key of `tag` at `slots`, or
+    /// `(0, 0)` when none is.
+    fn entry(slots: &[Self::Slot], tag: Self) -> (u8, u8);
+    /// How many slots a place takes.
+    const PLACE: usize;
     /// Empties a slot.
     fn reset(slot: &Self::Slot);
 }
@@ -102,26 +106,51 @@ impl Bits for u64 {
     fn from_u128(v: u128) -> Self {
         v as u64
     }
+    /// A place is two neighbouring slots: a key is mixed by a bijection of
+    /// its `key_bits` bits (a product by an odd number modulo
+    /// 2^`key_bits`), whose high bits pick the place and whose low bits are
+    /// the tag; the two determine the key, so the tag alone is kept.
     #[inline(always)]
-    fn hash(self) -> u64 {
-        self.wrapping_mul(MIX)
+    fn locate(key: Self, log: u32, key_bits: u32) -> (usize, Self) {
+        let all = u64::MAX >> (64 - key_bits);
+        let h = key.wrapping_mul(MIX) & all;
+        let place_bits = (log - 1).min(key_bits);
+        let tag_bits = key_bits - place_bits;
+        let place = h.checked_shr(tag_bits).unwrap_or(0) as usize;
+        (2 * place, h & low(tag_bits))
     }
+    /// The tag in the high bits, then 5 bits of work, the move in 4 bits,
+    /// the value in the low byte. A new entry replaces its own key's, or
+    /// else the one of the two with less work behind it.
     #[inline(always)]
-    fn store(slot: &AtomicU64, key: Self, value: u8, mv: u8) {
-        slot.store(
-            (key << 12) | (u64::from(mv) << 8) | u64::from(value),
-            Relaxed,
-        );
-    }
-    #[inline(always)]
-    fn entry(slot: &AtomicU64, key: Self) -> (u8, u8) {
-        let slot = slot.load(Relaxed);
-        if slot >> 12 == key {
-            (slot as u8, (slot >> 8) as u8 & 0xf)
+    fn store(slots: &[AtomicU64], tag: Self, value: u8, mv: u8, work: u8) {
+        let word =
+            (tag << 17) | (u64::from(work.min(31)) << 12) | (u64::from(mv) << 8) | u64::from(value);
+        let (a, b) = (slots[0].load(Relaxed), slots[1].load(Relaxed));
+        let second = if a >> 17 == tag && a as u8 != 0 {
+            false
         } else {
-            (0, 0)
-        }
+            (b >> 17 == tag && b as u8 != 0) || (b >> 12) & 31 < (a >> 12) & 31
+        };
+        slots[usize::from(second)].store(word, Relaxed);
     }
+    #[inline(always)]
+    fn entry(slots: &[AtomicU64], tag: Self) -> (u8, u8) {
+        for slot in &slots[..2] {
+            let w = slot.load(Relaxed);
+            if w >> 17 == tag && w as u8 != 0 {
+                return (w as u8, (w >> 8) as u8 & 0xf);
+            }
+        }
+        (0, 0)
+    }
+    const PLACE: usize = 2;
+}
+
+/// The low `n` bits set (`n` at most 64).
+#[inline(always)]
+fn low(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
 impl Bits for u128 {
@@ -153,18 +182,23 @@ impl Bits for u128 {
     fn from_u128(v: u128) -> Self {
         v
     }
+    /// A place is one slot holding the whole key.
     #[inline(always)]
-    fn hash(self) -> u64 {
-        ((self as u64) ^ ((self >> 64) as u64).wrapping_mul(MIX).rotate_left(29)).wrapping_mul(MIX)
+    fn locate(key: Self, log: u32, _key_bits: u32) -> (usize, Self) {
+        let h = ((key as u64) ^ ((key >> 64) as u64).wrapping_mul(MIX).rotate_left(29))
+            .wrapping_mul(MIX);
+        ((h >> (64 - log)) as usize, key)
     }
     #[inline(always)]
-    fn store(slot: &[AtomicU64; 3], key: Self, value: u8, mv: u8) {
+    fn store(slots: &[[AtomicU64; 3]], key: Self, value: u8, mv: u8, _work: u8) {
+        let slot = &slots[0];
         slot[0].store(key as u64, Relaxed);
         slot[1].store((key >> 64) as u64, Relaxed);
         slot[2].store(u64::from(value) | u64::from(mv) << 8, Relaxed);
     }
     #[inline(always)]
-    fn entry(slot: &[AtomicU64; 3], key: Self) -> (u8, u8) {
+    fn entry(slots: &[[AtomicU64; 3]], key: Self) -> (u8, u8) {
+        let slot = &slots[0];
         let stored = u128::from(slot[0].load(Relaxed)) | u128::from(slot[1].load(Relaxed)) << 64;
         if stored == key {
             let v = slot[2].load(Relaxed);
@@ -173,4 +207,5 @@ impl Bits for u128 {
             (0, 0)
         }
     }
+    const PLACE: usize = 1;
 }

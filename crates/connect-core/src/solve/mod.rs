@@ -20,10 +20,14 @@
 //! search on the score, biased towards 0, which is the iterative deepening
 //! of a solver whose depth is the game's end). Each node looks for forced
 //! moves (an opponent threat it must block, two it cannot), never plays
-//! just below an opponent's winning cell, bounds the score by the cells
-//! left (and by a draw when no four is left open to the side to move),
-//! consults a transposition table (direct-mapped, full keys, a position
-//! and its mirror image sharing one entry), far from the end probes its
+//! just below an opponent's winning cell, plays a move left alone without
+//! a table entry, bounds the score by the cells left (and by a draw when
+//! no four is left open to the side to move, or, on boards of even height,
+//! when the second player's claimeven strategy leaves it none), consults a
+//! transposition table (on boards of at most 52 bits two slots a place,
+//! the entry with less work behind it replaced, partial keys that with the
+//! place still determine the position; a position and its mirror image
+//! sharing one entry), far from the end probes its
 //! children there too (an enhanced transposition cutoff), and tries moves
 //! by the number of winning cells they create, ties from the centre out.
 //! Threads ([`Solver::set_threads`]) share the table (Lazy SMP).

@@ -38,6 +38,9 @@ pub(crate) struct Geometry<B, const W: u32, const H: u32> {
     height: u32,
     bottom: B,
     board: B,
+    /// The cells of the even rows (the 2nd, 4th, … from the bottom), on
+    /// boards of even height; empty otherwise.
+    evens: B,
     /// Columns from the centre out.
     order: Vec<u32>,
 }
@@ -51,11 +54,21 @@ impl<B: Bits, const W: u32, const H: u32> Geometry<B, W, H> {
         let mut order: Vec<u32> = (0..width).collect();
         let centre2 = width as i64 - 1; // twice the centre
         order.sort_by_key(|&c| ((2 * c as i64 - centre2).abs(), c));
+        let height = size.height() as u32;
+        let evens = if height.is_multiple_of(2) {
+            (1..height)
+                .step_by(2)
+                .map(|r| size.bottom_mask() << r)
+                .sum()
+        } else {
+            0
+        };
         Geometry {
             width,
-            height: size.height() as u32,
+            height,
             bottom: B::from_u128(size.bottom_mask()),
             board: B::from_u128(size.board_mask()),
+            evens: B::from_u128(evens),
             order,
         }
     }
@@ -143,39 +156,46 @@ const fn const_bottom(w: u32, h: u32) -> u128 {
     m
 }
 
-/// A direct-mapped transposition table, always replacing, holding the full
-/// key; threads searching together share one (Lazy SMP).
+/// The transposition table: places of one slot (the whole key) or two
+/// (partial keys, the entry with less work behind it replaced first); threads
+/// searching together share one (Lazy SMP).
 pub(crate) struct Table<B: Bits> {
     slots: Vec<B::Slot>,
-    shift: u32,
+    log: u32,
+    key_bits: u32,
 }
 
 impl<B: Bits> Table<B> {
-    fn new(log_size: u32) -> Table<B> {
+    fn new(log_size: u32, key_bits: u32) -> Table<B> {
         let slots: Vec<B::Slot> = (0..1usize << log_size)
             .map(|_| B::Slot::default())
             .collect();
         huge_pages(&slots);
         Table {
             slots,
-            shift: 64 - log_size,
+            log: log_size,
+            key_bits,
         }
     }
 
+    /// The slots of `key`'s place and its tag there.
     #[inline(always)]
-    fn index(&self, key: B) -> usize {
-        (key.hash() >> self.shift) as usize
+    fn place(&self, key: B) -> (&[B::Slot], B) {
+        let (i, tag) = B::locate(key, self.log, self.key_bits);
+        (&self.slots[i..i + B::PLACE], tag)
     }
 
     /// The byte and move (column + 1, 0 for none) stored for `key`.
     #[inline(always)]
     fn get(&self, key: B) -> (u8, u8) {
-        B::entry(&self.slots[self.index(key)], key)
+        let (slots, tag) = self.place(key);
+        B::entry(slots, tag)
     }
 
     #[inline(always)]
-    fn put(&self, key: B, value: u8, mv: u8) {
-        B::store(&self.slots[self.index(key)], key, value, mv);
+    fn put(&self, key: B, value: u8, mv: u8, work: u8) {
+        let (slots, tag) = self.place(key);
+        B::store(slots, tag, value, mv, work);
     }
 
     fn clear(&self) {
@@ -213,6 +233,12 @@ fn encode(score: i32, lower: bool) -> u8 {
     // A bound beyond ±63 (boards of more than 126 cells) is stored weaker, still true.
     let score = score.clamp(-63, 63);
     (1 + 2 * (score + 63) + i32::from(lower)) as u8
+}
+
+/// The work of a search of `nodes` nodes: their number's binary logarithm.
+#[inline(always)]
+fn work(nodes: u64) -> u8 {
+    (63 - nodes.max(1).leading_zeros()) as u8
 }
 
 #[inline(always)]
@@ -289,7 +315,7 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         assert!(size.width() <= N);
         Engine {
             geo: Geometry::new(size),
-            table: Arc::new(Table::new(log_table)),
+            table: Arc::new(Table::new(log_table, size.bits() as u32)),
             symmetric: true,
             nodes: 0,
             threads: 1,
@@ -392,14 +418,37 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         if max > 0 && beta > 0 && !geo.has_four(current | (geo.board() ^ mask)) {
             max = 0;
         }
+        // Claimeven (Allis): on a board of even height, with the first
+        // player to move (an even number of cells empty), the second can
+        // answer each move on top of it (or, after a move into a column of
+        // odd height, in another such column: there is always one). It then
+        // gets every empty even-row cell but those playable now, and the
+        // side to move at most the rest.
+        if max >= 0 && beta >= 0 && geo.evens != B::ZERO && empty % 2 == 0 {
+            let free = geo.board() ^ mask;
+            let theirs = free & geo.evens & !possible_all;
+            if !geo.has_four(current | (free ^ theirs)) {
+                max = if geo.has_four((current ^ mask) | theirs) {
+                    -1
+                } else {
+                    0
+                };
+            }
+        }
         if beta > max {
             beta = max;
             if alpha >= beta {
                 return beta;
             }
         }
+        // One move left (a forced block, or the only one that does not lose
+        // at once): played without a table entry of its own.
+        if possible & (possible - B::ONE) == B::ZERO {
+            return -self.negamax(current ^ mask, mask | possible, empty - 1, -beta, -alpha);
+        }
         let key = self.key(current, mask);
         let (v, stored_move) = self.table.get(key);
+        let nodes_before = self.nodes;
         if v != 0 {
             let (score, lower) = decode(v);
             if lower {
@@ -487,14 +536,16 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
             }
             if score >= beta {
                 let stored = if mirrored { self.geo.w() - c } else { c + 1 };
-                self.table.put(key, encode(score, true), stored as u8);
+                let work = work(self.nodes - nodes_before);
+                self.table.put(key, encode(score, true), stored as u8, work);
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.table.put(key, encode(alpha, false), 0);
+        let work = work(self.nodes - nodes_before);
+        self.table.put(key, encode(alpha, false), 0, work);
         alpha
     }
 
