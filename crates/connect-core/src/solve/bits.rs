@@ -68,7 +68,7 @@ pub(crate) fn fits_u64(bits: usize, w: usize, h: usize) -> bool {
 
 const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// Used only for boards of at most 56 bits whose height `h` keeps every
+/// Used only for boards of at most 52 bits whose height `h` keeps every
 /// shift of the search, `3·(h + 2)` at most, below 64 (see
 /// [`fits_u64`]): a shift is then one instruction.
 impl Bits for u64 {

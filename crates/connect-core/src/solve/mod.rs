@@ -15,7 +15,7 @@
 //!
 //! # Search
 //! Negamax with alpha-beta, over two integers per position (the side to
-//! move's stones and all stones; `u64` for boards of at most 56 bits, `u128`
+//! move's stones and all stones; `u64` for boards of at most 52 bits, `u128`
 //! up to 128). The root narrows the score by null-window searches (a binary
 //! search on the score, biased towards 0, which is the iterative deepening
 //! of a solver whose depth is the game's end). Each node looks for forced
