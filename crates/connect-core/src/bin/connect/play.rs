@@ -85,7 +85,9 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     if let Ok(size) = connect_core::solve::Size::new(game.board().width(), game.board().height())
         && game.players() == 2
     {
-        computer.set_solver(crate::solver(size, &args.book)?);
+        let book = crate::book_of(size, &args.book, connect_core::solve::Book::standard)?;
+        computer.set_book(book.clone());
+        computer.set_solver(crate::solver_with(size, &args.book.search, book)?);
     }
     let color = args.color.for_stdout();
     let terminal = io::stdin().is_terminal();
