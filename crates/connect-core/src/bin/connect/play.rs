@@ -188,10 +188,10 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             )?;
             continue;
         }
-        if let Some(ponder) = &ponder {
-            if !game.is_over() {
-                ponder.start(&game, &args.computer);
-            }
+        if let Some(ponder) = &ponder
+            && !game.is_over()
+        {
+            ponder.start(&game, &args.computer);
         }
         if game.is_over() {
             write!(out, "u undo, s FILE save, q quit\n> ")?;
