@@ -11,7 +11,8 @@
 //! `SELF_PLAY_HINTS=0` to time no hints, `SELF_PLAY_BOOK=depth1` to play
 //! with the book of every position of at most one stone instead of the
 //! built-in play book (the book before the play book was made),
-//! `SELF_PLAY_THREADS` search threads (the machine's cores).
+//! `SELF_PLAY_THREADS` search threads (the machine's cores),
+//! `SELF_PLAY_VERBOSE=1` to print each time as it is measured.
 
 use std::time::{Duration, Instant};
 
@@ -55,6 +56,7 @@ struct Setup {
     book: Option<Book>,
     threads: usize,
     hints: bool,
+    verbose: bool,
 }
 
 impl Setup {
@@ -92,13 +94,29 @@ fn play(
         let c = if mine {
             let start = Instant::now();
             let c = p.choose(&game).expect("a move");
-            replies.0.push((start.elapsed(), moves_text(&game)));
+            let took = start.elapsed();
+            if setup.verbose {
+                println!(
+                    "  reply {:>7.3} s after {:?}",
+                    took.as_secs_f64(),
+                    moves_text(&game)
+                );
+            }
+            replies.0.push((took, moves_text(&game)));
             c
         } else {
             if setup.hints {
                 let start = Instant::now();
                 std::hint::black_box(p.hint(&game));
-                hints.0.push((start.elapsed(), moves_text(&game)));
+                let took = start.elapsed();
+                if setup.verbose {
+                    println!(
+                        "  hint  {:>7.3} s after {:?}",
+                        took.as_secs_f64(),
+                        moves_text(&game)
+                    );
+                }
+                hints.0.push((took, moves_text(&game)));
             }
             other.choose(&game).expect("a move")
         };
@@ -133,6 +151,7 @@ fn main() {
         book,
         threads,
         hints: env("SELF_PLAY_HINTS").as_deref() != Some("0"),
+        verbose: env("SELF_PLAY_VERBOSE").as_deref() == Some("1"),
     };
     println!(
         "self_play: book {}, {threads} thread(s), {games} game(s) against random per side",
