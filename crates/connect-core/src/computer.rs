@@ -600,6 +600,21 @@ mod tests {
     }
 
     #[test]
+    fn perfect_plays_a_play_books_move_without_searching() {
+        // A book whose move on the empty 4x4 board is column 1, a draw like
+        // every first move there but not the solver's pick (nearest the
+        // centre, column 2): the computer repeats the book.
+        let book = Book::from_text("# connect book 4x4 play depth 0\n 0 1\n").unwrap();
+        let g = Game::from_moves(4, 4, 2, "").unwrap();
+        let mut c = Computer::new(Level::Perfect, 0);
+        c.set_book(Some(book));
+        assert_eq!(c.choose(&g), Some(0));
+        let mut plain = Computer::new(Level::Perfect, 0);
+        plain.set_book(None);
+        assert_eq!(plain.choose(&g), Some(1));
+    }
+
+    #[test]
     fn a_saved_game_replays_as_the_same_game() {
         // Columns chosen by hand: some repeat, so pieces stack.
         let columns = [3, 3, 4, 2, 3, 4, 5, 1, 1, 0, 6, 2, 2];
