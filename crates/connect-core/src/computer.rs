@@ -15,7 +15,9 @@
 //! two-player game exactly with [`crate::solve`] when the position is one
 //! the solver takes (two players' pieces, none floating) and at most
 //! [`EXACT_EMPTY_CELLS`] cells are empty, and otherwise looks
-//! [`PERFECT_DEPTH`] moves ahead.
+//! [`PERFECT_DEPTH`] moves ahead. It plays a position its opening book
+//! holds (a play book, [`crate::solve::Book`]; on 7 × 6 the built-in one)
+//! at once, with the book's move.
 //!
 //! The look-ahead is a **paranoid** search: the computer assumes every
 //! other player plays against it alone. We chose it over max-n because it
@@ -32,7 +34,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::board::{Board, Drop, Player};
-use crate::solve::{Position, PositionError, Size, Solver};
+use crate::solve::{Book, Position, PositionError, Size, Solver};
 
 /// How far `medium` looks ahead, in moves.
 pub const MEDIUM_DEPTH: u32 = 4;
@@ -342,6 +344,8 @@ pub struct Computer {
     /// [`REMEMBERED_MOVES`] stones, by the position's rows: a computer that
     /// plays many games solves each opening once.
     known: std::collections::HashMap<Vec<String>, usize>,
+    /// The play book it answers from; `None` until chosen or first needed.
+    book: Option<Option<Book>>,
 }
 
 /// Positions of at most this many stones keep the perfect move found for
@@ -356,7 +360,23 @@ impl Computer {
             rng: StdRng::seed_from_u64(seed),
             solver: None,
             known: std::collections::HashMap::new(),
+            book: None,
         }
+    }
+
+    /// Plays the positions `book` holds with its moves (a play book;
+    /// another kind of book answers no move), or, `None`, searches every
+    /// one. By default the built-in book on 7 × 6 ([`Book::standard`]).
+    pub fn set_book(&mut self, book: Option<Book>) {
+        self.book = Some(book);
+    }
+
+    /// The book's move in `p`, if it has one.
+    fn book_move(&mut self, p: &Position) -> Option<usize> {
+        let book = self
+            .book
+            .get_or_insert_with(|| (p.size() == Size::STANDARD).then(Book::standard));
+        book.as_ref()?.best_move(p).map(|(c, _)| c)
     }
 
     /// Plays with `solver` (its book, its table) in the games of its size,
@@ -399,6 +419,9 @@ impl Computer {
             Level::Medium => Some(paranoid(game, MEDIUM_DEPTH)),
             Level::Perfect => match Computer::exact(game) {
                 Some(p) => {
+                    if let Some(c) = self.book_move(&p) {
+                        return Some(c);
+                    }
                     let rows = (p.moves() <= REMEMBERED_MOVES).then(|| p.rows());
                     if let Some(&c) = rows.as_ref().and_then(|r| self.known.get(r)) {
                         return Some(c);
@@ -586,6 +609,21 @@ mod tests {
         // Player 1 has three stacked in column 4: player 2 blocks it.
         let g = Game::from_moves(7, 6, 2, "41424").unwrap();
         assert_eq!(Computer::new(Level::Easy, 1).choose(&g), Some(3));
+    }
+
+    #[test]
+    fn perfect_plays_a_play_books_move_without_searching() {
+        // A book whose move on the empty 4x4 board is column 1, a draw like
+        // every first move there but not the solver's pick (nearest the
+        // centre, column 2): the computer repeats the book.
+        let book = Book::from_text("# connect book 4x4 play depth 0\n 0 1\n").unwrap();
+        let g = Game::from_moves(4, 4, 2, "").unwrap();
+        let mut c = Computer::new(Level::Perfect, 0);
+        c.set_book(Some(book));
+        assert_eq!(c.choose(&g), Some(0));
+        let mut plain = Computer::new(Level::Perfect, 0);
+        plain.set_book(None);
+        assert_eq!(plain.choose(&g), Some(1));
     }
 
     #[test]

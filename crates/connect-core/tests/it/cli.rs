@@ -216,55 +216,57 @@ fn a_terminal_game_is_redrawn_in_place_and_keeps_what_was_said() {
 
 #[test]
 fn the_perfect_computer_thinks_on_a_terminal_and_q_or_ctrl_d_stop_it() {
-    // The computer opens from the built-in book; its reply to 4-4 is a
-    // search (seconds in a release build, far longer than the time limit in
-    // a debug one), and the `q` typed meanwhile ends the game at once.
-    let run = connect()
-        .args([
-            "play",
-            "--computer",
-            "1",
-            "--level",
-            "perfect",
-            "--seed",
-            "1",
-        ])
-        .timeout(Duration::from_secs(60))
-        .run_on_terminal("4\nq\n");
+    // The computer plays second. It answers the person's moves from the
+    // built-in play book as long as the book holds the position; its first
+    // answer past the book is a search (seconds in a release build, far
+    // longer than the time limit in a debug one), and the `q` typed
+    // meanwhile ends the game at once.
+    let depth = connect_core::solve::Book::standard().depth();
+    // The computer's positions have an odd number of stones: the first past
+    // the book has `past`, after `past / 2 + 1` of the person's moves.
+    let past = (depth + 1) | 1;
+    let from_book = past / 2;
+    let moves: String = ["4", "3", "5", "2", "6", "1"][..=from_book]
+        .iter()
+        .map(|m| format!("{m}\n"))
+        .collect();
+    let game = || {
+        connect()
+            .args([
+                "play",
+                "--computer",
+                "2",
+                "--level",
+                "perfect",
+                "--seed",
+                "1",
+            ])
+            .timeout(Duration::from_secs(60))
+    };
+    let run = game().run_on_terminal(format!("{moves}q\n"));
     let tail = |s: &str| {
         let cut = s.char_indices().rev().nth(2000).map_or(0, |(i, _)| i);
         s[cut..].to_string()
     };
     assert_eq!(run.code, Some(0), "{}", tail(&run.screen));
     assert_eq!(
-        run.screen.matches("Player 1 (computer) plays").count(),
-        1,
+        run.screen.matches("Player 2 (computer) plays").count(),
+        from_book,
         "{}",
         tail(&run.screen)
     );
     assert!(
-        run.screen.contains("Player 1 (computer) is thinking... "),
+        run.screen.contains("Player 2 (computer) is thinking... "),
         "{}",
         tail(&run.screen)
     );
     assert!(run.screen.contains(" s (q quits)"), "{}", tail(&run.screen));
     // Ctrl-D (the end of input) during the search ends the game as well.
-    let run = connect()
-        .args([
-            "play",
-            "--computer",
-            "1",
-            "--level",
-            "perfect",
-            "--seed",
-            "1",
-        ])
-        .timeout(Duration::from_secs(60))
-        .run_on_terminal("4\n\x04");
+    let run = game().run_on_terminal(format!("{moves}\x04"));
     assert_eq!(run.code, Some(0), "{}", tail(&run.screen));
     assert_eq!(
-        run.screen.matches("Player 1 (computer) plays").count(),
-        1,
+        run.screen.matches("Player 2 (computer) plays").count(),
+        from_book,
         "{}",
         tail(&run.screen)
     );
@@ -571,6 +573,79 @@ fn book_writes_every_shallow_position_and_search_agrees_with_it() {
         .run()
         .clean()
         .stdout_is(" 0 0 0 0\n");
+}
+
+#[test]
+fn book_play_writes_what_a_perfect_player_meets_and_best_plays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("4x4.book");
+    let run = connect()
+        .args([
+            "book", "--play", "--depth", "2", "--width", "4", "--height", "4", "-o",
+        ])
+        .arg(&file)
+        .run();
+    run.code(0)
+        .stdout_is("")
+        .stderr_has("note: 0 stones: 1 of 1 positions played")
+        .stderr_has("note: 2 stones: 4 of 4 positions played");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("# connect book 4x4 play depth 2\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("made by `connect book --play --depth 2 --width 4 --height 4`"),
+        "{text}"
+    );
+    // The empty board, both first moves up to mirror images, and after
+    // the perfect player's first move every reply.
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 1 + 2 + 4, "{text}");
+    // `best` with the book plays each line's column, and the position
+    // after it scores the negative of the line's score by a plain search.
+    let moves: String = lines
+        .iter()
+        .map(|l| format!("{}\n", l.split(' ').next().unwrap()))
+        .collect();
+    let expected: String = lines
+        .iter()
+        .map(|l| {
+            let mut parts = l.split(' ');
+            let (m, _, c) = (parts.next(), parts.next(), parts.next());
+            format!("{} {}\n", m.unwrap(), c.unwrap())
+        })
+        .collect();
+    connect()
+        .args(["best", "--width", "4", "--height", "4", "--book"])
+        .arg(&file)
+        .stdin(&moves)
+        .run()
+        .clean()
+        .stdout_is(&expected);
+    let after: String = lines
+        .iter()
+        .map(|l| {
+            let mut parts = l.split(' ');
+            let (m, _, c) = (parts.next(), parts.next(), parts.next());
+            format!("{}{}\n", m.unwrap(), c.unwrap())
+        })
+        .collect();
+    let scores: String = lines
+        .iter()
+        .map(|l| {
+            let mut parts = l.split(' ');
+            let (m, s, c) = (parts.next(), parts.next(), parts.next());
+            let s: i32 = s.unwrap().parse().unwrap();
+            format!("{}{} {}\n", m.unwrap(), c.unwrap(), -s)
+        })
+        .collect();
+    connect()
+        .args(["solve", "--no-book", "--width", "4", "--height", "4"])
+        .stdin(&after)
+        .run()
+        .clean()
+        .stdout_is(&scores);
 }
 
 #[test]

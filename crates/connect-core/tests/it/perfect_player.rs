@@ -21,7 +21,7 @@ fn game(first: &mut Computer, second: &mut Computer, width: usize, height: usize
 }
 
 #[test]
-#[ignore = "release: 50 games on 7x6; the built-in book answers the first move, the later ones are searched (minutes)"]
+#[ignore = "release: 50 games on 7x6; the built-in book answers the opening, the later moves are searched (minutes)"]
 fn perfect_first_never_loses_to_random_on_7x6() {
     let mut perfect = Computer::new(Level::Perfect, 0);
     for seed in 0..50 {

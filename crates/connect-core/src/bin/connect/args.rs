@@ -33,15 +33,20 @@ pub(crate) enum Command {
     /// rotate through every player and the column is the pick of a
     /// depth-limited paranoid search.
     Best(BestArgs),
-    /// Write an opening book: the exact score of every position of at most N stones.
+    /// Write an opening book: every position of at most N stones, or with --play those a perfect player meets.
     ///
-    /// The positions of N stones are solved and every shallower one is
-    /// scored from its children, so the empty board's score comes out
-    /// without the empty board being searched. Mirror images are one line.
-    /// The text is `solve`'s output for those positions under a header
-    /// line, and `solve`, `best` and `play` read it with --book. This
-    /// takes long on 7x6 (every position of one stone is as hard as a
-    /// Begin-Hard one, and harder): progress goes to standard error.
+    /// Without --play, the positions of N stones are solved and every
+    /// shallower one is scored from its children, so the empty board's
+    /// score comes out without the empty board being searched; a line is
+    /// `MOVES SCORE`. With --play, the book holds the positions of at most
+    /// N stones that a perfect player meets, moving first or second,
+    /// whatever its opponent plays, each with its score and the column it
+    /// plays (`MOVES SCORE COLUMN`): far fewer positions for the same
+    /// depth. Mirror images are one line. `solve`, `best` and `play` read
+    /// either with --book. This takes long on 7x6 (a position of a few
+    /// stones is as hard as a Begin-Hard one, and harder): progress goes to
+    /// standard error, and with --play and --output each finished level is
+    /// written at once.
     Book(BookArgs),
 }
 
@@ -74,13 +79,19 @@ pub(crate) struct BookArgs {
     /// The deepest positions, in stones (1 on 7x6 is 4 positions to solve, 2 is 28).
     #[arg(long, value_name = "N")]
     pub(crate) depth: usize,
+    /// Only the positions a perfect player meets, with the column it plays.
+    #[arg(long)]
+    pub(crate) play: bool,
     #[command(flatten)]
     pub(crate) board: Board,
     /// Write the book to FILE (whole or not at all) instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    /// The book the search answers from: --book FILE, or --no-book; by
+    /// default none, and with --play on 7x6 the built-in scores of the
+    /// positions of at most one stone.
     #[command(flatten)]
-    pub(crate) search: SearchChoice,
+    pub(crate) book: BookChoice,
 }
 
 #[derive(Args, Debug)]

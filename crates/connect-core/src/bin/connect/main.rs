@@ -31,28 +31,52 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
 /// The solver of `size` answering from the book `choice` names: a file,
 /// none, or the built-in one (7x6 only).
 pub(crate) fn solver(size: Size, choice: &BookChoice) -> Result<Solver, Failure> {
-    let mut solver = search_solver(size, &choice.search);
+    let book = book_of(size, choice, Book::standard)?;
+    solver_with(size, &choice.search, book)
+}
+
+/// The book `choice` names for a board of `size`: a file, none, or
+/// `built_in` on 7x6.
+pub(crate) fn book_of(
+    size: Size,
+    choice: &BookChoice,
+    built_in: fn() -> Book,
+) -> Result<Option<Book>, Failure> {
     if choice.no_book {
-        return Ok(solver);
+        return Ok(None);
     }
     let Some(path) = &choice.book else {
-        if size == Size::STANDARD {
-            solver
-                .set_book(Book::standard())
-                .expect("the built-in book is of 7x6");
-        }
-        return Ok(solver);
+        return Ok((size == Size::STANDARD).then(built_in));
     };
     let shown = path.display();
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::Usage(format!("--book {shown}: cannot read it: {e}")))?;
     let book = Book::from_text(&text)
         .map_err(|e| Failure::Usage(format!("--book {shown}: {}", escaped(&e.to_string()))))?;
-    solver.set_book(book).map_err(|e| {
-        Failure::Usage(format!(
-            "--book {shown}: {e}; give --width/--height of the book's board"
-        ))
-    })?;
+    if book.size() != size {
+        return Err(Failure::Usage(format!(
+            "--book {shown}: a book of a {}x{} board for a {}x{} solver; give --width/--height of the book's board",
+            book.size().width(),
+            book.size().height(),
+            size.width(),
+            size.height()
+        )));
+    }
+    Ok(Some(book))
+}
+
+/// A solver with the table and threads asked for, answering from `book`.
+pub(crate) fn solver_with(
+    size: Size,
+    search: &SearchChoice,
+    book: Option<Book>,
+) -> Result<Solver, Failure> {
+    let mut solver = search_solver(size, search);
+    if let Some(book) = book {
+        solver
+            .set_book(book)
+            .map_err(|e| Failure::Usage(format!("--book: {e}")))?;
+    }
     Ok(solver)
 }
 
@@ -69,37 +93,84 @@ fn search_solver(size: Size, search: &SearchChoice) -> Solver {
 
 fn book(args: BookArgs) -> Result<ExitCode, Failure> {
     let size = size(args.board.width, args.board.height)?;
-    let mut solver = search_solver(size, &args.search);
+    // A book of every position is computed by search alone unless --book
+    // is given; a play book starts from the built-in scores of the empty
+    // board and the first moves on 7x6.
+    let scores = if args.play || args.book.book.is_some() {
+        book_of(size, &args.book, Book::standard_scores)?
+    } else {
+        None
+    };
+    let mut solver = solver_with(size, &args.book.search, scores)?;
     let start = std::time::Instant::now();
-    let book = Book::compute(&mut solver, args.depth, |p| {
+    let progress = |p: &connect_core::solve::Progress| {
         frontend::note(&format!(
-            "{} stone{}: {} of {} positions scored ({:.1} s)",
+            "{} stone{}: {} of {} positions {} ({:.1} s)",
             p.stones,
             if p.stones == 1 { "" } else { "s" },
             p.done,
             p.total,
+            if args.play { "played" } else { "scored" },
             start.elapsed().as_secs_f64()
         ));
-    })
-    .map_err(|e| Failure::Usage(e.to_string()))?;
-    let mut text = book.to_text();
-    text.push_str(&format!(
-        "# {} entries; made by `connect book --depth {}` (connect {}) in {:.1} s, {} nodes searched\n",
-        book.len(),
+    };
+    let command = format!(
+        "connect book{} --depth {}{}",
+        if args.play { " --play" } else { "" },
         args.depth,
-        env!("CARGO_PKG_VERSION"),
-        start.elapsed().as_secs_f64(),
-        solver.nodes()
-    ));
-    match &args.output {
-        None => {
-            let mut out = io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
+        if size == Size::STANDARD {
+            String::new()
+        } else {
+            format!(" --width {} --height {}", size.width(), size.height())
         }
-        Some(path) => write_whole(path, text.as_bytes())
-            .map_err(|e| Failure::Usage(format!("--output {}: {e}", path.display())))?,
-    }
+    );
+    let text = |book: &Book, solver: &Solver| {
+        let mut text = book.to_text();
+        text.push_str(&format!(
+            "# {} entries; made by `{command}` (connect {}) in {:.1} s, {} nodes searched\n",
+            book.len(),
+            env!("CARGO_PKG_VERSION"),
+            start.elapsed().as_secs_f64(),
+            solver.nodes()
+        ));
+        text
+    };
+    let write = |text: &str| -> Result<(), Failure> {
+        match &args.output {
+            None => {
+                let mut out = io::stdout().lock();
+                out.write_all(text.as_bytes())?;
+                out.flush()?;
+            }
+            Some(path) => write_whole(path, text.as_bytes())
+                .map_err(|e| Failure::Usage(format!("--output {}: {e}", path.display())))?,
+        }
+        Ok(())
+    };
+    let book = if args.play {
+        // With --output, each level's book is written as soon as it is
+        // done: a long run stopped early leaves the deepest one finished.
+        let mut saved: Result<(), Failure> = Ok(());
+        let book = Book::compute_play(&mut solver, args.depth, progress, |book| {
+            if args.output.is_some() && saved.is_ok() && book.depth() < args.depth {
+                let mut t = book.to_text();
+                t.push_str(&format!(
+                    "# {} entries; the levels so far of `{command}` (connect {}) after {:.1} s\n",
+                    book.len(),
+                    env!("CARGO_PKG_VERSION"),
+                    start.elapsed().as_secs_f64(),
+                ));
+                saved = write(&t);
+            }
+        })
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+        saved?;
+        book
+    } else {
+        Book::compute(&mut solver, args.depth, progress)
+            .map_err(|e| Failure::Usage(e.to_string()))?
+    };
+    write(&text(&book, &solver))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -242,13 +313,16 @@ fn best(args: BestArgs) -> Result<ExitCode, Failure> {
     let width = args.board.width;
     if args.players == 2 {
         let size = size(width, args.board.height)?;
-        let mut solver = solver(size, &args.book)?;
+        let book = book_of(size, &args.book, Book::standard)?;
+        let mut solver = solver_with(size, &args.book.search, book.clone())?;
         return each_line(args.file.as_deref(), |moves, out| {
             let p = match Position::from_moves(size, moves) {
                 Ok(p) => p,
                 Err(e) => return Ok(Err(e)),
             };
-            match solver.best_move(&p) {
+            // A play book's move, else the search's.
+            let from_book = book.as_ref().and_then(|b| b.best_move(&p));
+            match from_book.or_else(|| solver.best_move(&p)) {
                 Some((c, _)) => writeln!(out, "{moves} {}", c + 1)?,
                 None => writeln!(out, "{moves} -")?,
             }

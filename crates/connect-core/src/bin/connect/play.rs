@@ -10,14 +10,28 @@
 //! only when it prompts for one, as before, so a script's moves are all
 //! answered; a search that takes over a second is announced once on
 //! standard error.
+//!
+//! On a terminal, in a two-player game against the perfect computer, the
+//! computer also thinks on the person's time (pondering): while the person
+//! chooses a move, a third thread finds the computer's reply to each of
+//! the person's possible moves, the centre first, so that its reply is
+//! usually ready at once. That thread runs at the lowest scheduling
+//! priority with its own solver: when the person moves, the reply is taken
+//! from it if it is ready, and otherwise searched at once as before, the
+//! pondering thread dropping what it was doing after its current search
+//! (which, at the lowest priority, takes next to no time from the real
+//! one); quitting ends it with the game.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::collections::VecDeque;
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -80,16 +94,27 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut game = setup(&args)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let mut computer = Computer::new(level(args.level), seed);
+    let color = args.color.for_stdout();
+    let terminal = io::stdin().is_terminal();
+    let spinner = io::stdout().is_terminal();
+    let mut ponder = None;
     // The perfect player and the hint of a two-player game solve with the
     // book, table and threads asked for (by default the built-in book).
     if let Ok(size) = connect_core::solve::Size::new(game.board().width(), game.board().height())
         && game.players() == 2
     {
-        computer.set_solver(crate::solver(size, &args.book)?);
+        let book = crate::book_of(size, &args.book, connect_core::solve::Book::standard)?;
+        computer.set_book(book.clone());
+        computer.set_solver(crate::solver_with(size, &args.book.search, book.clone())?);
+        if terminal && matches!(args.level, LevelArg::Perfect) && !args.computer.is_empty() {
+            let mut pondering = Computer::new(Level::Perfect, seed);
+            pondering.set_book(book.clone());
+            let mut search = crate::solver_with(size, &args.book.search, book)?;
+            search.set_threads(1);
+            pondering.set_solver(search);
+            ponder = Some(Ponder::spawn(pondering));
+        }
     }
-    let color = args.color.for_stdout();
-    let terminal = io::stdin().is_terminal();
-    let spinner = io::stdout().is_terminal();
     let (events, received) = mpsc::channel();
     let thinker = Thinker::spawn(computer, events.clone());
     let mut input = Input::new(terminal, events, received);
@@ -144,10 +169,17 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         // The computer's turns.
         if !game.is_over() && is_computer(game.to_move()) {
             let p = game.to_move();
-            thinker.ask(Job::Choose(game.clone()));
-            let what = format!("Player {} (computer) is thinking", token(p, color));
-            let Some(Answer::Move(c)) = input.wait(&mut out, &what, spinner)? else {
-                break;
+            let ready = ponder.as_ref().and_then(|ponder| ponder.take(&game));
+            let c = match ready {
+                Some(c) => c,
+                None => {
+                    thinker.ask(Job::Choose(game.clone()));
+                    let what = format!("Player {} (computer) is thinking", token(p, color));
+                    let Some(Answer::Move(c)) = input.wait(&mut out, &what, spinner)? else {
+                        break;
+                    };
+                    c
+                }
             };
             game.play(c).expect("the computer plays a column with room");
             say(
@@ -155,6 +187,11 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 format!("Player {} (computer) plays {}.", token(p, color), c + 1),
             )?;
             continue;
+        }
+        if let Some(ponder) = &ponder
+            && !game.is_over()
+        {
+            ponder.start(&game, &args.computer);
         }
         if game.is_over() {
             write!(out, "u undo, s FILE save, q quit\n> ")?;
@@ -167,7 +204,11 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             )?;
         }
         out.flush()?;
-        let Some(line) = input.line()? else {
+        let line = input.line()?;
+        if let Some(ponder) = &ponder {
+            ponder.stop();
+        }
+        let Some(line) = line else {
             writeln!(out)?;
             break;
         };
@@ -324,6 +365,84 @@ impl Thinker {
         // The thread ends only when the game drops `jobs` or a search panics;
         // a panic shows as the game's `wait` finding no answer.
         let _ = self.jobs.send(job);
+    }
+}
+
+/// The computer thinking on the person's time: a thread of the lowest
+/// priority, with its own computer, that finds the computer's reply to each
+/// move the person may make, the centre first (module docs).
+struct Ponder {
+    games: Sender<(u64, Game, Vec<u8>)>,
+    /// Bumped when the person moves: the thread drops what it was doing.
+    round: Arc<AtomicU64>,
+    /// The replies found, by the moves of the position they answer.
+    ready: Arc<Mutex<HashMap<Vec<usize>, usize>>>,
+}
+
+impl Ponder {
+    fn spawn(mut computer: Computer) -> Ponder {
+        let (games, todo) = mpsc::channel::<(u64, Game, Vec<u8>)>();
+        let round = Arc::new(AtomicU64::new(0));
+        let ready = Arc::new(Mutex::new(HashMap::new()));
+        let (now, found) = (Arc::clone(&round), Arc::clone(&ready));
+        thread::spawn(move || {
+            // The lowest priority for this thread alone (a thread id is a
+            // process id to setpriority); if refused, it still ponders.
+            let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19);
+            while let Ok(mut job) = todo.recv() {
+                // Only the latest position matters.
+                while let Ok(newer) = todo.try_recv() {
+                    job = newer;
+                }
+                let (id, game, computers) = job;
+                let width = game.board().width();
+                let mut order: Vec<usize> = (0..width).collect();
+                order.sort_by_key(|&c| ((2 * c as i64 - (width as i64 - 1)).abs(), c));
+                for c in order {
+                    if now.load(Ordering::SeqCst) != id {
+                        break;
+                    }
+                    let mut next = game.clone();
+                    if next.play(c).is_err()
+                        || next.is_over()
+                        || !computers.contains(&next.to_move().number())
+                    {
+                        continue;
+                    }
+                    let key = next.moves().to_vec();
+                    if found.lock().is_ok_and(|f| f.contains_key(&key)) {
+                        continue;
+                    }
+                    let Some(reply) = computer.choose(&next) else {
+                        continue;
+                    };
+                    if let Ok(mut f) = found.lock() {
+                        f.insert(key, reply);
+                    }
+                }
+            }
+        });
+        Ponder {
+            games,
+            round,
+            ready,
+        }
+    }
+
+    /// Ponders the replies to the person's moves in `game`.
+    fn start(&self, game: &Game, computers: &[u8]) {
+        let id = self.round.fetch_add(1, Ordering::SeqCst) + 1;
+        let _ = self.games.send((id, game.clone(), computers.to_vec()));
+    }
+
+    /// Drops what is being pondered (the person has moved or quit).
+    fn stop(&self) {
+        self.round.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The reply found for `game`, if any.
+    fn take(&self, game: &Game) -> Option<usize> {
+        self.ready.lock().ok()?.get(game.moves()).copied()
     }
 }
 
