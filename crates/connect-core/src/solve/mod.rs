@@ -35,11 +35,13 @@
 //! what earlier lines proved.
 //!
 //! # Opening book
-//! A [`Book`] holds the exact score of every position of at most a few
-//! stones, computed by this solver ([`Book::compute`], `connect book`);
-//! a solver with a book answers those positions from it. [`Solver::new`]
-//! on 7 × 6 has the built-in book of depth 1 ([`Book::standard`]), so the
-//! empty board and the first move are answered at once instead of in
+//! A [`Book`] holds exact scores computed by this solver ([`Book::compute`],
+//! [`Book::compute_play`], `connect book`): every position of at most a
+//! few stones, or (a play book) every position of up to N stones a
+//! perfect player meets against any opponent, with its move. A solver
+//! with a book answers those positions from it. [`Solver::new`] on 7 × 6
+//! has the built-in play book of 8 stones ([`Book::standard`]), so the
+//! perfect player's first moves are answered at once instead of in
 //! minutes; [`Solver::without_book`] and [`Solver::with_table_bits`]
 //! search everything.
 //!
