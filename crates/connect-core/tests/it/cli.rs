@@ -694,3 +694,29 @@ fn a_bad_key_is_shown_escaped_bidirectional_overrides_too() {
         .stderr_lacks("\u{202e}")
         .stderr_lacks("\u{1b}");
 }
+
+#[test]
+fn a_line_that_is_not_text_is_refused_like_any_other_and_the_game_goes_on() {
+    // Piped: the invalid line is refused where it is, as "zz" would be,
+    // the next move is played (player 2's 4 lands on player 1's), and the
+    // exit code says a line was bad.
+    let out = connect()
+        .args(["play", "--players", "2"])
+        .stdin(b"4\n\xff\xfe\n4\nq\n".as_slice())
+        .run();
+    out.code(2)
+        .stderr_has("error: <stdin>:2: \"\u{fffd}\u{fffd}\": not a move");
+    assert!(
+        out.stdout.contains("- - - 2 - - -\n- - - 1 - - -\n"),
+        "{}",
+        out.stdout
+    );
+    // On a terminal too: the game does not end at the bad line.
+    let run = connect()
+        .arg("play")
+        .timeout(ON_TERMINAL)
+        .run_on_terminal(b"4\n\xff\n4\nq\n".as_slice());
+    assert_eq!(run.code, Some(0), "{}", run.screen);
+    assert!(run.screen.contains("not a move"), "{}", run.screen);
+    assert!(run.screen.contains("- - - 2 - - -"), "{}", run.screen);
+}

@@ -456,6 +456,18 @@ struct Input {
     piped: Option<io::StdinLock<'static>>,
 }
 
+/// The next line of `input` (`None` at its end), its bytes read as
+/// UTF-8 with any invalid sequence shown as U+FFFD: a line that is not
+/// text is a move or command the game does not know, answered as any
+/// other, never the end of the game.
+fn read_text_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
+    let mut bytes = Vec::new();
+    if input.read_until(b'\n', &mut bytes)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
 /// How long an answer may take before the thinking note shows.
 const QUICK: Duration = Duration::from_millis(50);
 /// How long an answer may take before the note shows when piped.
@@ -469,11 +481,7 @@ impl Input {
             thread::spawn(move || {
                 let mut stdin = io::stdin().lock();
                 loop {
-                    let mut line = String::new();
-                    let got = match stdin.read_line(&mut line) {
-                        Ok(0) | Err(_) => None,
-                        Ok(_) => Some(line),
-                    };
+                    let got = read_text_line(&mut stdin).ok().flatten();
                     let end = got.is_none();
                     if events.send(Event::Line(got)).is_err() || end {
                         break;
@@ -498,8 +506,7 @@ impl Input {
             return Ok(line);
         }
         if let Some(stdin) = &mut self.piped {
-            let mut line = String::new();
-            return Ok((stdin.read_line(&mut line)? > 0).then_some(line));
+            return read_text_line(stdin);
         }
         loop {
             match self.events.recv() {
