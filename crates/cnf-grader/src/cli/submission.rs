@@ -19,7 +19,6 @@ use cnf_grader::model::submission::NO_SANDBOX_WARNING;
 use cnf_grader::output::{
     check_output_dir, check_output_file, check_outside_graded, fixture_roots,
 };
-use cnf_grader::report::gradebook;
 use cnf_grader::report::gradebook::CsvLayout;
 use cnf_grader::report::html;
 use cnf_grader::submission::cache::Cache;
@@ -443,20 +442,14 @@ pub(crate) fn write_class(
         )?;
     }
     if let Some((path, layout)) = csv {
-        let text = match layout {
-            CsvLayout::Full => gradebook::csv(&rows),
-            CsvLayout::Canvas { assignment } => {
-                let (text, left_out) = gradebook::canvas_csv(&rows, &assignment);
-                if !left_out.is_empty() {
-                    frontend::warn(&format!(
-                        "{}: left out of the Canvas CSV, as the roster does not name them: {}",
-                        escape::path(path),
-                        left_out.join(", ")
-                    ));
-                }
-                text
-            }
-        };
+        let (text, left_out) = layout.render(&rows);
+        if !left_out.is_empty() {
+            frontend::warn(&format!(
+                "{}: left out of the Canvas CSV, as the roster does not name them: {}",
+                escape::path(path),
+                left_out.join(", ")
+            ));
+        }
         write(path, &text)?;
     }
     let text = cnf_grader::report::class(

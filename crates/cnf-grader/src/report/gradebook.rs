@@ -122,6 +122,17 @@ pub enum CsvLayout {
     },
 }
 
+impl CsvLayout {
+    /// The class's gradebook as CSV in this layout, with the students it
+    /// leaves out (Canvas's layout keeps only those the roster names).
+    pub fn render(&self, rows: &[Row]) -> (String, Vec<String>) {
+        match self {
+            CsvLayout::Full => (csv(rows), Vec::new()),
+            CsvLayout::Canvas { assignment } => canvas_csv(rows, assignment),
+        }
+    }
+}
+
 /// Lines of CSV (RFC 4180, fields quoted only when needed, LF line ends).
 fn csv_lines(records: &[Vec<String>]) -> String {
     let mut writer = csv::WriterBuilder::new()
