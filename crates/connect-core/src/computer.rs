@@ -325,6 +325,18 @@ pub enum Level {
     Perfect,
 }
 
+impl Level {
+    /// The level's name, as `connect play --level` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Perfect => "perfect",
+        }
+    }
+}
+
 /// What a hint shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Hint {
@@ -599,6 +611,19 @@ fn evaluate(board: &Board, me: Player) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "cli")]
+    #[test]
+    fn the_command_line_names_each_level_as_name_does_and_the_medium_depth_as_it_is() {
+        use clap::ValueEnum as _;
+        for level in Level::value_variants() {
+            let value = level.to_possible_value().unwrap();
+            assert_eq!(value.get_name(), level.name());
+        }
+        let medium = Level::Medium.to_possible_value().unwrap();
+        let help = medium.get_help().unwrap().to_string();
+        assert!(help.contains(&format!("({MEDIUM_DEPTH} moves)")), "{help}");
+    }
 
     #[test]
     fn easy_takes_a_win_and_blocks_one() {

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use connect_core::computer::Level;
 use frontend::ColorWhen;
 
 /// Connect Four for 2 to 35 players: play in the terminal, solve positions exactly, pick perfect moves.
@@ -151,8 +152,8 @@ pub(crate) struct PlayArgs {
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u8).range(1..=35))]
     pub(crate) computer: Vec<u8>,
     /// How well the computer plays.
-    #[arg(long, value_enum, default_value_t = LevelArg::Perfect)]
-    pub(crate) level: LevelArg,
+    #[arg(long, value_enum, default_value_t = Level::Perfect)]
+    pub(crate) level: Level,
     /// Seed for the computer's random choices, for a repeatable game.
     #[arg(long)]
     pub(crate) seed: Option<u64>,
@@ -162,6 +163,3 @@ pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub(crate) book: BookChoice,
 }
-
-/// The computer's level as a command-line value: the library's own.
-pub(crate) use connect_core::computer::Level as LevelArg;

@@ -41,7 +41,7 @@ use connect_core::{Board, Cell, Player};
 use frontend::Failure;
 use owo_colors::OwoColorize;
 
-use crate::args::{LevelArg, PlayArgs};
+use crate::args::PlayArgs;
 
 /// The game as set up from the command line.
 fn setup(args: &PlayArgs) -> Result<Game, Failure> {
@@ -80,20 +80,11 @@ fn setup(args: &PlayArgs) -> Result<Game, Failure> {
     Ok(Game::new(board, players, &moves))
 }
 
-fn level(arg: LevelArg) -> Level {
-    match arg {
-        LevelArg::Random => Level::Random,
-        LevelArg::Easy => Level::Easy,
-        LevelArg::Medium => Level::Medium,
-        LevelArg::Perfect => Level::Perfect,
-    }
-}
-
 /// Runs the game on standard input and output.
 pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut game = setup(&args)?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    let mut computer = Computer::new(level(args.level), seed);
+    let mut computer = Computer::new(args.level, seed);
     let color = args.color.for_stdout();
     let terminal = io::stdin().is_terminal();
     let spinner = io::stdout().is_terminal();
@@ -106,7 +97,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         let book = crate::book_of(size, &args.book, connect_core::solve::Book::standard)?;
         computer.set_book(book.clone());
         computer.set_solver(crate::solver_with(size, &args.book.search, book.clone())?);
-        if terminal && matches!(args.level, LevelArg::Perfect) && !args.computer.is_empty() {
+        if terminal && matches!(args.level, Level::Perfect) && !args.computer.is_empty() {
             let mut pondering = Computer::new(Level::Perfect, seed);
             pondering.set_book(book.clone());
             let mut search = crate::solver_with(size, &args.book.search, book)?;
@@ -135,7 +126,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         } else {
             format!(
                 "; the computer ({}) plays {}",
-                level_name(args.level),
+                args.level.name(),
                 who.join(", ")
             )
         }
@@ -586,15 +577,6 @@ fn quits(line: Option<&Option<String>>) -> bool {
         Some(None) => true,
         Some(Some(text)) => text.trim() == "q",
         None => false,
-    }
-}
-
-fn level_name(level: LevelArg) -> &'static str {
-    match level {
-        LevelArg::Random => "random",
-        LevelArg::Easy => "easy",
-        LevelArg::Medium => "medium",
-        LevelArg::Perfect => "perfect",
     }
 }
 
