@@ -44,7 +44,7 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         &["cnf-grader", "merge", "no/such/shard.json"],
         "",
         2,
-        "error: no/such/shard.json: cannot read it: ",
+        "error: no/such/shard.json: no such file or folder (relative to the current folder, ",
     ),
     (
         &["cnf-grader", "merge", "Cargo.toml"],
@@ -167,7 +167,7 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         &["part01", "no/such.cnf"],
         "",
         2,
-        "error: cannot read no/such.cnf",
+        "error: no/such.cnf: no such file or folder (relative to the current folder, ",
     ),
     (&["part02", "-"], "(", 2, "error: <stdin>:1:2: "),
     (

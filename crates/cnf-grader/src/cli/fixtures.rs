@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use crate::cli::args::*;
 use crate::cli::output::*;
 use cnf_grader::format::play::{PlayFileError, check_source, play_file, read_input};
-use cnf_grader::grade::discover::discover;
 use cnf_grader::write::bless::{bless, errors, summary};
 use cnf_grader::write::generate::{GenError, GenSpec, generate, write_generated};
 use connect_core::Function;
@@ -16,7 +15,7 @@ use connect_core::Function;
 const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
 
 pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, Error> {
-    let fixtures = discover(&args.paths).map_err(|e| e.to_string())?;
+    let fixtures = discover_fixtures(&args.paths)?;
     if !fixtures.iter().any(|f| f.cnf_exists) {
         let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         return Err(format!("no .cnf files under {}", paths.join(" ")).into());

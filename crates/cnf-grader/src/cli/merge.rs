@@ -35,7 +35,13 @@ impl Kind {
 /// Reads one report: its name for messages, its kind and its text.
 fn read(path: &PathBuf) -> Result<(String, Kind, String), Error> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read it: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            crate::cli::output::no_such_path(path, "a shard's --format json report")
+        } else {
+            format!("{name}: cannot read it: {e}")
+        }
+    })?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         format!(
             "{name}:{}:{}: not JSON: {e} (expected a shard's --format json report)",

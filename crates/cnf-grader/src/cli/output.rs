@@ -161,27 +161,10 @@ pub(crate) fn report_date(no_times: bool) -> Result<Option<String>, Error> {
     Ok(Some(humantime::format_rfc3339_seconds(now).to_string()))
 }
 
-/// The one message for a path that does not exist (`what`: what to give
-/// instead, e.g. `the fixture folder`): the path, that a relative one is
-/// taken from the current folder (and that `fixtures/` is the default,
-/// when it is), and the fix.
+/// The message for a path that does not exist ([`cnf_grader::output::no_such_path`],
+/// relative to the current folder).
 pub(crate) fn no_such_path(path: &std::path::Path, what: &str) -> String {
-    let relative = if path.is_relative() {
-        let here =
-            std::env::current_dir().map_or_else(|_| "?".to_owned(), |d| d.display().to_string());
-        let default = if path == std::path::Path::new("fixtures/") {
-            "; fixtures/ is the default"
-        } else {
-            ""
-        };
-        format!(" (relative to the current folder, {here}{default})")
-    } else {
-        String::new()
-    };
-    format!(
-        "{}: no such file or folder{relative}; give {what}",
-        cnf_grader::escape::path(path)
-    )
+    cnf_grader::output::no_such_path(path, std::env::current_dir().ok().as_deref(), what)
 }
 
 /// Fixtures found under `paths`, or the message for the first path that

@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::io::Read as _;
+use std::path::Path;
 
 use connect_core::{Function, GameError, Player};
 
@@ -96,7 +97,17 @@ pub fn read_input(file: &str) -> Result<(String, String), String> {
         } else {
             file
         };
-        let bytes = std::fs::read(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let bytes = std::fs::read(file).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound && !file.is_empty() {
+                crate::output::no_such_path(
+                    Path::new(file),
+                    std::env::current_dir().ok().as_deref(),
+                    "a .cnf game file, or - for standard input",
+                )
+            } else {
+                format!("cannot read {shown}: {e}")
+            }
+        })?;
         (file.to_owned(), bytes)
     };
     match String::from_utf8(bytes) {

@@ -414,6 +414,32 @@ fn a_missing_path_reads_the_same_everywhere() {
     in_tmp(&["submissions", "class", "nosuch"])
         .code(2)
         .stderr_starts(&format!("error: nosuch: no such file or folder {relative}; give the folder that holds the fixtures"));
+    in_tmp(&["bless"]).code(2).stderr_starts(&format!(
+        "error: fixtures/: no such file or folder {}; fixtures/ is the default); give the folder \
+         that holds the fixtures",
+        relative.trim_end_matches(')')
+    ));
+    in_tmp(&["merge", "nosuch.json"])
+        .code(2)
+        .stderr_is(&format!(
+            "error: nosuch.json: no such file or folder {relative}; give a shard's --format json \
+             report\n"
+        ));
+    for args in [&["run", "1", "nosuch.cnf"][..], &["check", "nosuch.cnf"]] {
+        in_tmp(args).code(2).stderr_has(&format!(
+            "error: nosuch.cnf: no such file or folder {relative}; give a .cnf game file, or - \
+             for standard input\n"
+        ));
+    }
+    Cli::new(env!("CARGO_BIN_EXE_part01"))
+        .arg("nosuch.cnf")
+        .current_dir(&here)
+        .run()
+        .code(2)
+        .stderr_is(&format!(
+            "error: nosuch.cnf: no such file or folder {relative}; give a .cnf game file, or - \
+             for standard input\n"
+        ));
 }
 
 /// `--points` with `--format junit` puts the score table in the report's

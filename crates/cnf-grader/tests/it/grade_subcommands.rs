@@ -170,7 +170,7 @@ fn check_reports_every_file() {
          1 valid, 1 invalid, 1 unreadable\n",
     )
     .stderr_starts("error: tests/data/errors/bad.cnf:1:13: row 2, column 3: '*' is not a cell")
-    .stderr_has("error: cannot read no/such.cnf")
+    .stderr_has("error: no/such.cnf: no such file or folder (relative to the current folder, ")
     .code(2);
     grader_in(manifest(), &["check", "tests/data/errors/bad.cnf"])
         .run()

@@ -136,7 +136,7 @@ fn bad_input_exits_2_with_a_message_and_no_output() {
         OnePlayerOneMove,
         &["no/such.cnf"],
         b"",
-        "error: cannot read no/such.cnf:",
+        "error: no/such.cnf: no such file or folder (relative to the current folder, ",
     );
     check_bad(
         OnePlayerOneMove,

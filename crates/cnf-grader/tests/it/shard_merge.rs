@@ -217,7 +217,10 @@ fn merge_refuses_what_is_not_one_whole_run() {
         &[&s1, &s2, &s3, "--csv", "x.csv"],
         "are for a class's gradebook",
     );
-    refused(&["/nonexistent/shard.json"], "cannot read it");
+    refused(
+        &["/nonexistent/shard.json"],
+        "/nonexistent/shard.json: no such file or folder; give a shard's --format json report",
+    );
     // Edited shard reports: a split that is not K/N, a run of absurd size.
     let edit = |from: &str, to: &Path, what: &str, with: &str| {
         let text = fs::read_to_string(from).unwrap();
