@@ -8,8 +8,10 @@ use crate::cli::args::*;
 use crate::cli::grade::write_run;
 use crate::cli::submission::{Class, check_class_outputs, write_class};
 use cnf_grader::model::case::CaseReport;
-use cnf_grader::model::merge::{MergeError, check_shard_numbers, merge_books, merge_reports};
-use cnf_grader::model::points::points;
+use cnf_grader::model::merge::{
+    MergeError, check_shard_numbers, edge_in_base, merge_books, merge_reports,
+};
+use cnf_grader::model::points::{Scoring, points_with};
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::output::check_output_file;
 use cnf_grader::report::ReportOptions;
@@ -108,9 +110,20 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
                     let cases: Vec<CaseReport> =
                         report.cases.iter().map(|(_, c)| c.clone()).collect();
                     check_shard_numbers(&name, &doc, &cases).map_err(merge_error)?;
-                    Ok::<_, Error>((name, report))
+                    let counts = doc["points"]["edge"]["in_base"].as_bool() == Some(true);
+                    Ok::<_, Error>((name, counts, report))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
+            let edge_in_base = edge_in_base(
+                reports
+                    .iter()
+                    .map(|(name, counts, _)| (name.as_str(), *counts)),
+            )
+            .map_err(merge_error)?;
+            let reports: Vec<_> = reports
+                .into_iter()
+                .map(|(name, _, report)| (name, report))
+                .collect();
             for flag in [&args.csv, &args.reports_dir, &args.html] {
                 if flag.is_some() {
                     return Err(
@@ -123,7 +136,9 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
             }
             let merged = merge_reports(reports).map_err(merge_error)?;
             let cases: Vec<CaseReport> = merged.cases.into_iter().map(|(_, c)| c).collect();
-            let score = merged.points.then(|| points(&cases));
+            let score = merged
+                .points
+                .then(|| points_with(&cases, Scoring { edge_in_base }));
             let provenance = undated(merged.provenance);
             let extra: Vec<(&str, serde_json::Value)> = merged
                 .extra
@@ -215,6 +230,9 @@ fn merge_error(e: MergeError) -> Error {
         }
         MergeError::Selections { .. } => {
             format!("{e}; grade every shard with the same fixtures, --part and --filter")
+        }
+        MergeError::EdgeInBase { .. } => {
+            format!("{e} (--edge-in-base on every shard or on none)")
         }
         other => other.to_string(),
     })

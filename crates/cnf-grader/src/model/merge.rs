@@ -85,6 +85,22 @@ pub enum MergeError {
         /// What differs.
         what: &'static str,
     },
+    /// Two reports score edge cases differently.
+    #[error(
+        "{a} and {b} come from different runs: one counts the edge cases in the base score and \
+         the other does not ({a}: {a_counts}; {b}: {b_counts}); grade every shard with the same \
+         options"
+    )]
+    EdgeInBase {
+        /// One report.
+        a: String,
+        /// Whether it counts them.
+        a_counts: bool,
+        /// The other.
+        b: String,
+        /// Whether that one counts them.
+        b_counts: bool,
+    },
     /// Two reports record different provenances.
     #[error(
         "{a} and {b} come from different runs: their provenance's {field} differs \
@@ -210,6 +226,30 @@ pub fn check_shard_numbers(
         }
     }
     Ok(())
+}
+
+/// Whether the shards' edge cases count in the base score, given per
+/// report (file, its setting): the one setting they all share, or which two
+/// differ. No report gives `false`, the default.
+pub fn edge_in_base<'a>(
+    settings: impl IntoIterator<Item = (&'a str, bool)>,
+) -> Result<bool, MergeError> {
+    let mut first: Option<(&str, bool)> = None;
+    for (file, counts) in settings {
+        match first {
+            None => first = Some((file, counts)),
+            Some((a, a_counts)) if a_counts != counts => {
+                return Err(MergeError::EdgeInBase {
+                    a: a.to_owned(),
+                    a_counts,
+                    b: file.to_owned(),
+                    b_counts: counts,
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(first.is_some_and(|(_, counts)| counts))
 }
 
 /// Checks that `name` is one plain folder name, as a class's student is.
@@ -556,11 +596,16 @@ pub fn merge_books(books: Vec<(String, ReadBook)>) -> Result<MergedClass, MergeE
     let class = first.class.clone();
     let provenance = merged_provenance(books.iter().map(|(_, b)| b.provenance.as_ref()));
     let mut students: Vec<StudentResult> = Vec::new();
+    let mut settings: Vec<(String, bool)> = Vec::new();
     for (file, book) in books {
         for student in book.results {
+            if let crate::model::class::Outcome::Graded(report) = &student.outcome {
+                settings.push((file.clone(), report.points.edge.in_base));
+            }
             students.push(recompute(&file, student)?);
         }
     }
+    edge_in_base(settings.iter().map(|(f, c)| (f.as_str(), *c)))?;
     students.sort_by(|a, b| a.name.cmp(&b.name));
     if let Some(w) = students.windows(2).find(|w| w[0].name == w[1].name) {
         return Err(MergeError::Entries(format!(

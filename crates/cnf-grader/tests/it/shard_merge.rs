@@ -690,3 +690,67 @@ fn a_forged_class_shard_is_refused_and_writes_nothing() {
     }
     assert!(!dir.join("escaped.txt").exists() && !dir.join("escaped.html").exists());
 }
+
+/// The shards' `--edge-in-base` is kept by `merge` (the merged points are
+/// the unsharded run's), and shards that differ in it are refused.
+#[test]
+fn merge_keeps_edge_in_base_and_refuses_shards_that_differ_in_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let points_of = |file: &Path| {
+        let doc: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+        doc["points"].clone()
+    };
+    let whole = dir.join("whole.json");
+    grader(&[
+        "grade",
+        "../../fixtures",
+        "--points",
+        "--edge-in-base",
+        "--format",
+        "json",
+        "--output",
+        whole.to_str().unwrap(),
+    ])
+    .run()
+    .code(0);
+    let fixtures_shard = |k: u32, edge: bool| {
+        let file = dir.join(format!("s{k}-{edge}.json"));
+        let shard = format!("{k}/2");
+        let mut args = vec!["grade", "../../fixtures", "--points", "--shard", &shard];
+        if edge {
+            args.push("--edge-in-base");
+        }
+        args.extend(["--format", "json", "--output", file.to_str().unwrap()]);
+        grader(&args).run().code(0);
+        file.display().to_string()
+    };
+    let (a, b, b_apart) = (
+        fixtures_shard(1, true),
+        fixtures_shard(2, true),
+        fixtures_shard(2, false),
+    );
+    let merged = dir.join("merged.json");
+    grader(&[
+        "merge",
+        &a,
+        &b,
+        "--format",
+        "json",
+        "--output",
+        merged.to_str().unwrap(),
+    ])
+    .run()
+    .code(0);
+    let (got, want) = (points_of(&merged), points_of(&whole));
+    assert_eq!(got["edge"]["in_base"], true, "{got}");
+    assert_eq!(got, want);
+    grader(&["merge", &a, &b_apart])
+        .run()
+        .code(2)
+        .stderr_has(&format!(
+            "one counts the edge cases in the base score and the other does not ({a}: true; \
+             {b_apart}: false)"
+        ));
+}
