@@ -89,6 +89,20 @@ impl Provenance {
         }
     }
 
+    /// The provenance as a student's page shows it: the sandbox's backend
+    /// without the list of what it lacks (which would tell a student where
+    /// to push); the instructor's reports keep the whole of it.
+    pub fn for_students(&self) -> Provenance {
+        let sandbox = match self.sandbox.split_once("; weaker: ") {
+            Some((backend, _)) => backend.to_owned(),
+            None => self.sandbox.clone(),
+        };
+        Provenance {
+            sandbox,
+            ..self.clone()
+        }
+    }
+
     /// The same provenance apart from the date (for comparing shards of one run).
     pub fn same_run(&self, other: &Provenance) -> bool {
         Provenance {

@@ -240,7 +240,7 @@ pub fn submission(
     );
     let options = crate::report::submission::options(report, times, student);
     body(&mut out, &report.all_cases(), &options, &report.notes());
-    tail(&mut out, Some(&report.provenance));
+    tail(&mut out, Some(&report.provenance.for_students()));
     out
 }
 
@@ -265,7 +265,7 @@ fn message(title: &str, text: &str, warning: Option<&str>, provenance: &Provenan
     let _ = writeln!(out, "<h1>{}</h1>", escape(title));
     banners(&mut out, warning, provenance.compare);
     let _ = writeln!(out, "<p class=\"reason\">{}</p>", escape(text));
-    tail(&mut out, Some(provenance));
+    tail(&mut out, Some(&provenance.for_students()));
     out
 }
 

@@ -183,3 +183,21 @@ fn the_index_escapes_names_and_notes_and_links_each_page() {
         ["Comparison: whitespace (any run of white space equals any other)."]
     );
 }
+
+/// A student's page names the sandbox but not what it lacks; the
+/// instructor's gradebook keeps the whole provenance.
+#[test]
+fn a_students_page_does_not_list_the_sandboxs_weaknesses() {
+    let mut p = provenance(Compare::Exact);
+    p.sandbox = "user; weaker: no Landlock, clone3 not filtered".into();
+    let page = parse(&not_graded("a", "absent", None, &p));
+    let footer = texts(&page, "footer.provenance dd").join(" ");
+    assert!(footer.contains("user"), "{footer}");
+    assert!(
+        !footer.contains("weaker") && !footer.contains("Landlock"),
+        "{footer}"
+    );
+    let index = parse(&class_index(&[], "class", None, &p));
+    let footer = texts(&index, "footer.provenance dd").join(" ");
+    assert!(footer.contains("weaker: no Landlock"), "{footer}");
+}
