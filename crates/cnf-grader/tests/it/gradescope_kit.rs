@@ -561,6 +561,63 @@ fn a_submission_that_loops_keeps_its_compilation_points_within_the_budget() {
     assert!(took < Duration::from_secs(480), "took {took:?}");
 }
 
+/// A spent budget stops grading where it is: the cases not reached say so,
+/// and the compilations' points stay.
+#[test]
+fn a_spent_budget_keeps_the_compilation_points_and_says_why_the_rest_did_not_run() {
+    if !test_support::require(
+        "a_spent_budget_keeps_the_compilation_points_and_says_why_the_rest_did_not_run",
+        &[test_support::Tool::Ghc, test_support::Tool::Bwrap],
+    ) {
+        return;
+    }
+    let root = looping_root();
+    let started = Instant::now();
+    // No part stops on its own time-outs, so only the budget can end it.
+    let out = kit(root.path())
+        .env("CNF_GRADER_ARGS", "--timeout 1s")
+        .env("CNF_BUDGET", "20s")
+        .env("CNF_PART_TIMEOUTS", "1000")
+        .timeout(Duration::from_secs(600))
+        .run();
+    out.code(0);
+    let took = started.elapsed();
+    let doc = results(root.path());
+    assert_eq!(doc["score"], 40.0, "{doc}");
+    let cases: Vec<_> = (1..=4)
+        .flat_map(|part| tests_named(&doc, &format!("Part {part}: ")))
+        .collect();
+    let over = cases
+        .iter()
+        .filter(|t| t["output"] == "not run: the submission's time budget was spent")
+        .count();
+    let timed_out = cases
+        .iter()
+        .filter(|t| {
+            let output = t["output"].as_str().unwrap();
+            output.starts_with("used more than 1s of CPU time")
+                || output.starts_with("still running after 5s of wall-clock time")
+        })
+        .count();
+    // Every case either ran into its limit or was not run for the budget;
+    // most of them were not run.
+    assert!(
+        over > cases.len() / 2,
+        "{over} not run for the budget\n{doc}"
+    );
+    assert_eq!(over + timed_out, cases.len(), "{doc}");
+    assert!(
+        doc["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("Some tests were not run"),
+        "{doc}"
+    );
+    // The compilations, the budget, and the cases under way when it ended
+    // (each at most 5 s, two at a time, run twice at worst).
+    assert!(took < Duration::from_secs(240), "took {took:?}");
+}
+
 #[test]
 fn a_kit_stopped_mid_run_keeps_what_was_graded() {
     if !test_support::require(
