@@ -246,7 +246,7 @@ fn heuristics_match_a_reference_3x5_and_4x4() {
 }
 
 #[test]
-#[ignore = "about a minute of CPU in release; run with --release -- --ignored"]
+#[ignore = "about a minute of CPU in release; run by hand with --release -- --ignored (CI runs 5x5 and 5x6)"]
 fn heuristics_match_a_reference_4x6_and_6x6() {
     for s in Strategy::ALL.into_iter().filter(|s| s.is_heuristic()) {
         matches_reference(Game::default(), s, usize::MAX);

@@ -452,7 +452,7 @@ fn on_a_terminal_count_says_it_is_working_and_a_wait_for_a_board_is_explained() 
 }
 
 #[test]
-#[ignore = "counts all 7 classes on the full board: seconds in release, minutes in debug; CI runs it with --release --ignored"]
+#[ignore = "counts all 7 classes on the full board: a minute or more in release; run by hand with --release --ignored (CI runs the census instead)"]
 fn count_all_prints_one_row_per_class() {
     // Minutes in a debug build: more than the usual limit.
     let out = peg()

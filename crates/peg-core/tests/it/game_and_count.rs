@@ -147,7 +147,7 @@ const FULL_BOARD: [((i64, i64), u128); 7] = [
 ];
 
 #[test]
-#[ignore = "counts every class twice on the full board: under a minute in release, far longer in debug; CI runs it with --release --ignored"]
+#[ignore = "counts every class twice on the full board: a minute or more in release; run by hand with --release --ignored (CI runs the census and the earlier methods)"]
 fn full_board_counts_for_every_class() {
     let shape = Shape::plus();
     let classes = start_classes();
