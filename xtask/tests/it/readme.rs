@@ -634,3 +634,125 @@ mod format {
         assert!(problems("```console\n$ a\n").contains("never closed"));
     }
 }
+
+/// The programs whose command lines `sh` sketches show.
+const PROGRAMS: [&str; 8] = [
+    "cnf-grader",
+    "connect",
+    "mastermind",
+    "peg",
+    "part01",
+    "part02",
+    "part03",
+    "part04",
+];
+
+/// The command lines of the `sh` blocks of `text` (a `\` at a line's end
+/// joins the next), each with its line number and without its `#` comment.
+fn sketches(text: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut in_sh = false;
+    let mut joining = false;
+    for (index, raw) in text.lines().enumerate() {
+        let body = raw.trim();
+        if let Some(info) = body.strip_prefix("```") {
+            in_sh = !in_sh && info.trim() == "sh";
+            joining = false;
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        let code = match body.find(" #") {
+            Some(at) => &body[..at],
+            None => body,
+        };
+        let (code, more) = match code.trim_end().strip_suffix('\\') {
+            Some(code) => (code, true),
+            None => (code, false),
+        };
+        match out.last_mut() {
+            Some((_, line)) if joining => {
+                line.push(' ');
+                line.push_str(code.trim());
+            }
+            _ => out.push((index + 1, code.trim().to_owned())),
+        }
+        joining = more;
+    }
+    out
+}
+
+/// Every `sh` sketch of the README and the guide that runs one of the
+/// project's programs names a subcommand and flags that program has: the
+/// sketches are not run (their paths are an instructor's own), so this is
+/// what keeps them from going stale.
+#[test]
+fn sketches_name_only_subcommands_and_flags_that_exist() {
+    let mut path = std::env::join_paths(build_binaries()).expect("a PATH");
+    if let Some(rest) = std::env::var_os("PATH") {
+        path.push(":");
+        path.push(rest);
+    }
+    let mut helps: std::collections::HashMap<String, String> = Default::default();
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for file in documents() {
+        for (number, line) in sketches(&read(&file)) {
+            let words: Vec<String> = line
+                .split_whitespace()
+                .map(|w| w.trim_matches(|c| c == '[' || c == ']').to_owned())
+                .collect();
+            // The program starts a command: the line's first word, or after
+            // `do`, `|`, `&&` or a `;` (not an argument of cargo's).
+            let Some(at) = (0..words.len()).find(|&i| {
+                PROGRAMS.contains(&words[i].as_str())
+                    && (i == 0
+                        || ["do", "|", "&&"].contains(&words[i - 1].as_str())
+                        || words[i - 1].ends_with(';'))
+            }) else {
+                continue;
+            };
+            let program = &words[at];
+            let mut command = vec![program.clone()];
+            if let Some(sub) = words.get(at + 1).filter(|w| {
+                w.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && !w.contains(['/', '.'])
+            }) {
+                command.push(sub.clone());
+            }
+            let key = command.join(" ");
+            let help = helps.entry(key.clone()).or_insert_with(|| {
+                let run = Cli::new(program)
+                    .args(&command[1..])
+                    .arg("--help")
+                    .env("PATH", &path)
+                    .run();
+                if run.status.success() {
+                    run.stdout.clone()
+                } else {
+                    String::new()
+                }
+            });
+            if help.is_empty() {
+                problems.push(format!("{file}:{number}: `{key} --help` fails: `{line}`"));
+                continue;
+            }
+            checked += 1;
+            for flag in words.iter().filter(|w| w.starts_with("--")) {
+                let flag = flag.split('=').next().unwrap_or(flag);
+                let listed = help.match_indices(flag).any(|(i, _)| {
+                    help[i + flag.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !(c.is_alphanumeric() || c == '-'))
+                });
+                if !listed {
+                    problems.push(format!("{file}:{number}: `{key}` has no {flag}: `{line}`"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // A guard like MIN_COMMANDS: lower it only when a sketch was removed on purpose.
+    assert!(checked >= 18, "only {checked} sketch lines were checked");
+}
