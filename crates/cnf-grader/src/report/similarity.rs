@@ -219,8 +219,13 @@ pub fn human(report: &Report, provenance: &Provenance, max_rows: usize) -> Strin
     out
 }
 
-/// The JSON report: every pair kept (at or above the threshold, and each
-/// student's closest), highest first, with its matches, and the provenance.
+/// The JSON report: how many pairs share code, the cut and how many pairs
+/// are at or above it, every pair kept (each student's closest, whatever
+/// the cut), highest first, the highest [`Options::evidence`] of them
+/// (`--max-pages`) with their matches and the others without, and the
+/// provenance.
+///
+/// [`Options::evidence`]: crate::model::similarity::Options::evidence
 pub fn json(report: &Report, provenance: &Provenance) -> String {
     let name = |i: usize| escape::line(&report.students[i].name).into_owned();
     let pairs: Vec<serde_json::Value> = report
