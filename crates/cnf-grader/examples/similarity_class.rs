@@ -9,7 +9,7 @@ mod class;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let (Some(dir), Some(n)) = (args.next(), args.next()) else {
-        return Err("usage: similarity_class DIR N".into());
+        return Err("usage: similarity_class DIR N [SOURCES]".into());
     };
     let students = match args.next() {
         Some(sources) => class::clustered(n.parse()?, sources.parse()?, 7),

@@ -426,11 +426,14 @@ pub(crate) struct GenArgs {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum SimilarityFormat {
-    /// A table of the pairs at or above --threshold.
+    /// A table of the pairs listed: at or above the cut (the class's own, or
+    /// --threshold) and the ten highest, at most --max-pages.
     Human,
-    /// One JSON document: the pairs at or above --threshold and each student's ten closest.
+    /// One JSON document: the counts, the cut and each student's ten closest
+    /// pairs whatever the cut, the highest --max-pages with their matches.
     Json,
-    /// A folder of pages (needs --output DIR): index.html and one page per pair at or above --threshold.
+    /// A folder of pages (needs --output DIR): index.html and one page per
+    /// pair listed as in human, at most --max-pages.
     Html,
 }
 
@@ -463,12 +466,13 @@ pub(crate) struct SimilarityArgs {
     #[arg(long, value_name = "PATH")]
     pub(crate) output: Option<PathBuf>,
     /// List (in human and html) the pairs whose similarity is at least X,
-    /// from 0 to 1 (default: the pairs that stand out from the class's own
-    /// distribution, and the ten highest).
+    /// from 0 to 1, and the ten highest (default: the pairs that stand out
+    /// from the class's own distribution, and the ten highest).
     #[arg(long, value_name = "X", value_parser = parse_threshold)]
     pub(crate) threshold: Option<f64>,
     /// Most pairs listed in the human table and the HTML index, each with
-    /// its page; the report counts those left out.
+    /// its page; the report counts those left out. Matches are looked for
+    /// in the N highest pairs only: --format json gives the others without.
     #[arg(long, value_name = "N", default_value = "300")]
     pub(crate) max_pages: usize,
     /// Compare only this part's file: 1-4, 01-04 or the function name

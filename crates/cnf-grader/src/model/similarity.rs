@@ -16,8 +16,9 @@ pub struct Options {
     /// A fingerprint held by more students than this is common code, not
     /// evidence, and is ignored (`None`: a tenth of the class, at least 10).
     pub max_share: Option<usize>,
-    /// Each student's closest pairs kept (with their evidence); no other
-    /// pair is, so the pairs kept grow with the class, not its square.
+    /// Each student's closest pairs kept; no other pair is, so the pairs
+    /// kept grow with the class, not its square (the evidence of the
+    /// highest [`Options::evidence`] of them only).
     pub closest: usize,
     /// The similarity from which pairs are listed (`None`: the class's
     /// own cut, [`cut`]).

@@ -64,9 +64,9 @@ fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// Two lines: how many pairs share anything, are at or above the cut and
-/// are listed; then where the cut is and why.
-fn summary(report: &Report, listed: usize, shown: usize) -> [String; 2] {
+/// Three lines: how many pairs share anything, are at or above the cut
+/// and are listed; where the cut is and why; how a pair is scored.
+fn summary(report: &Report, listed: usize, shown: usize) -> [String; 3] {
     let cut = &report.cut;
     let mut first = format!(
         "{} compared; {} code, {} at or above the cut {:.2}; {listed} listed",
@@ -95,8 +95,14 @@ fn summary(report: &Report, listed: usize, shown: usize) -> [String; 2] {
         "{why} Each student's {} closest pairs are kept; the {} highest are always listed.",
         report.options.closest, report.options.top
     );
-    [first, second]
+    [first, second, SCORED.to_owned()]
 }
+
+/// How a pair's similarity is computed, as the summary says it
+/// ([`crate::model::similarity::score`]).
+const SCORED: &str = "A pair's similarity is the mean of shared/fewer and shared/more: the \
+fingerprints the two share over those of the student with fewer, and over those of the one with \
+more (the shared column is shared/fewer/more).";
 
 /// A pair's matches, none when they were not looked for.
 fn found(p: &Pair) -> &[Match] {
@@ -219,8 +225,13 @@ pub fn human(report: &Report, provenance: &Provenance, max_rows: usize) -> Strin
     out
 }
 
-/// The JSON report: every pair kept (at or above the threshold, and each
-/// student's closest), highest first, with its matches, and the provenance.
+/// The JSON report: how many pairs share code, the cut and how many pairs
+/// are at or above it, every pair kept (each student's closest, whatever
+/// the cut), highest first, the highest [`Options::evidence`] of them
+/// (`--max-pages`) with their matches and the others without, and the
+/// provenance.
+///
+/// [`Options::evidence`]: crate::model::similarity::Options::evidence
 pub fn json(report: &Report, provenance: &Provenance) -> String {
     let name = |i: usize| escape::line(&report.students[i].name).into_owned();
     let pairs: Vec<serde_json::Value> = report

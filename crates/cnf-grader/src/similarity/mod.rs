@@ -34,10 +34,12 @@
 //! from the class's own distribution of all pairs (a robust z-score: the
 //! median plus 3.5 / 0.6745 median absolute deviations, at least 0.02),
 //! or from `--threshold`, and always the ten highest. Each student's ten
-//! closest pairs are kept with their evidence, no more, so memory and
-//! output grow with the class, not its square. Each pair carries its
-//! evidence: which definitions match, and every line of both students'
-//! files holding a token of a k-gram the two definitions share. This
+//! closest pairs are kept, no more, so memory and output grow with the
+//! class, not its square. The highest
+//! [`Options::evidence`](crate::model::similarity::Options::evidence) of
+//! them (`--max-pages`) carry their evidence: which definitions match, and
+//! every line of both students' files holding a token of a k-gram the two
+//! definitions share. This
 //! module reads and computes; its renderers ([`crate::report::similarity`])
 //! take the typed [`Report`](crate::model::similarity::Report) and return
 //! text.

@@ -635,7 +635,8 @@ fn human_and_html_list_the_pairs_above_the_threshold_escaped() {
         .stdout_has("<b>x\\u{1b}[2J")
         .stdout_lacks("\u{1b}")
         .stdout_has("Ignored: the names a student chose")
-        .stdout_has("Not seen: a rewrite with other logic");
+        .stdout_has("Not seen: a rewrite with other logic")
+        .stdout_has("A pair's similarity is the mean of shared/fewer and shared/more");
     let human = &run.stdout;
     // The six copies stand out; the rest of the ten highest are listed as
     // below the cut.

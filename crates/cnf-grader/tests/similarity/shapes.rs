@@ -180,3 +180,38 @@ fn the_copy_of_one_part_matches_that_part_only() {
         );
     }
 }
+
+/// The command with no `--threshold`: every copy's pair with its source is
+/// listed in the human table, at or above the class's own cut, so no copy
+/// is hidden by a fixed threshold the class does not fit.
+#[test]
+fn every_copy_is_listed_above_the_class_s_own_cut() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("class");
+    class(&root);
+    let run = test_support::Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .args(["similarity", root.to_str().unwrap(), "--no-times"])
+        .run();
+    run.code(0).stdout_has("The cut is the class's own");
+    let rows: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("similarity"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    for (copy, source) in COPIES {
+        let row = rows
+            .iter()
+            .find(|r| {
+                let names: Vec<&str> = r.split_whitespace().skip(2).take(2).collect();
+                names == [copy, source] || names == [source, copy]
+            })
+            .unwrap_or_else(|| panic!("{copy} / {source} is not listed\n{}", run.stdout));
+        assert!(
+            !row.ends_with("(below the cut)"),
+            "{copy} / {source} is listed below the cut\n{}",
+            run.stdout
+        );
+    }
+}
