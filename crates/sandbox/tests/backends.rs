@@ -840,3 +840,153 @@ fn each_party_has_a_user_id_of_its_own_and_its_process_limit_costs_no_other() {
     let c = two.for_one_party().unwrap();
     assert_eq!(uid(&c), ua);
 }
+
+/// Starts `args` as user `uid` with no groups (util-linux `setpriv`), as a
+/// run of that id would be.
+fn as_user(uid: u32, args: &[&str]) -> std::process::Child {
+    std::process::Command::new("setpriv")
+        .args([
+            format!("--reuid={uid}"),
+            format!("--regid={uid}"),
+            "--clear-groups".to_owned(),
+        ])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// A process of `uid` that no kill ends: a child of this test that has
+/// exited and is not waited for (a zombie), until the caller waits.
+fn zombie(uid: u32) -> std::process::Child {
+    let child = as_user(uid, &["true"]);
+    let status = format!("/proc/{}/status", child.id());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !std::fs::read_to_string(&status).is_ok_and(|s| s.contains("State:\tZ")) {
+        assert!(Instant::now() < deadline, "no zombie of {uid}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child
+}
+
+/// The user id a run of `s` has.
+fn uid_of_run(s: &Sandbox) -> u32 {
+    match run(s, "id -u", Duration::from_secs(10)).outcome {
+        Outcome::Exited { code: 0, stdout } => {
+            String::from_utf8(stdout).unwrap().trim().parse().unwrap()
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The user backend as root, without Landlock, leasing from `base` on (a
+/// range no other test uses, so which id a run gets is known).
+fn user_backend_from(base: u32) -> Sandbox {
+    Sandbox::new(Config {
+        backend: Some(BackendKind::User),
+        landlock: false,
+        uid: base,
+        ..Config::default()
+    })
+    .unwrap()
+}
+
+/// Another grader on this machine may have run an id and left something
+/// of it (killed before its cleanup, or one that found the id unclean,
+/// kept it, and has exited): the id is leased only clean, or not at all.
+#[test]
+fn an_id_is_leased_again_only_clean() {
+    let test = "an_id_is_leased_again_only_clean";
+    if !sandbox::running_as_root() {
+        notice(&format!("skipped: {test}: needs root"));
+        return;
+    }
+    let s = user_backend_from(sandbox::DEFAULT_UID - 6 * sandbox::UID_RANGE);
+    let first = sandbox::DEFAULT_UID - 6 * sandbox::UID_RANGE + sandbox::user::LEASE_OFFSET;
+    assert_eq!(uid_of_run(&s), first);
+    // What a run of `first` left, as that user outside any sandbox: a
+    // file and a folder in /tmp, and a System V segment, semaphore set and
+    // message queue with keys of util-linux ipcmk's choosing.
+    let tmp = [PathBuf::from("/tmp")];
+    let marker = format!("/tmp/cnf-lease-left-{}", std::process::id());
+    let made = as_user(
+        first,
+        &[
+            "sh",
+            "-c",
+            &format!(
+                "echo x > {marker} && mkdir {marker}.d && ipcmk -M 4096 && ipcmk -S 1 && ipcmk -Q"
+            ),
+        ],
+    )
+    .wait()
+    .unwrap();
+    assert!(made.success());
+    let left = sandbox::user::left_by(first, &tmp);
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(left.contains(&"3 IPC objects".to_owned()), "{left:?}");
+    // Cleaned, then leased.
+    assert_eq!(uid_of_run(&s), first);
+    assert_eq!(sandbox::user::left_by(first, &tmp), Vec::<String>::new());
+    assert!(!Path::new(&marker).exists());
+    // A process no kill ends: the id is skipped, and not tried again by
+    // this process once that process is gone.
+    let mut z = zombie(first);
+    assert_eq!(uid_of_run(&s), first + 1);
+    z.wait().unwrap();
+    assert_eq!(sandbox::user::left_by(first, &tmp), Vec::<String>::new());
+    assert_eq!(uid_of_run(&s), first + 1);
+}
+
+/// What the cleanup after a run cannot remove keeps that run's id from
+/// being leased again by this process.
+#[test]
+fn an_id_a_run_left_unclean_is_retired() {
+    let test = "an_id_a_run_left_unclean_is_retired";
+    if !sandbox::running_as_root() {
+        notice(&format!("skipped: {test}: needs root"));
+        return;
+    }
+    let s = user_backend_from(sandbox::DEFAULT_UID - 7 * sandbox::UID_RANGE);
+    // While the run sleeps, the test finds its id and gives it a process
+    // no kill ends, which the cleanup after the run then finds.
+    let sleep = format!("3.{}", std::process::id());
+    let (r, mut z, uid) = std::thread::scope(|scope| {
+        let running = scope.spawn(|| run(&s, &format!("sleep {sleep}"), Duration::from_secs(20)));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let cmdline = format!("sleep\0{sleep}\0");
+        let uid = loop {
+            let found = std::fs::read_dir("/proc").unwrap().flatten().find_map(|e| {
+                (std::fs::read(e.path().join("cmdline")).ok()? == cmdline.as_bytes())
+                    .then(|| std::fs::read_to_string(e.path().join("status")).ok())
+                    .flatten()
+            });
+            if let Some(status) = found {
+                let line = status.lines().find(|l| l.starts_with("Uid:")).unwrap();
+                break line
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap()
+                    .parse::<u32>()
+                    .unwrap();
+            }
+            assert!(Instant::now() < deadline, "the run's sleep never showed");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let z = zombie(uid);
+        (running.join().unwrap(), z, uid)
+    });
+    assert!(
+        matches!(r.outcome, Outcome::Exited { code: 0, .. }),
+        "{r:?}"
+    );
+    assert!(
+        r.stderr.contains(&format!(
+            "[sandbox: uid {uid} retired, it left 1 processes]"
+        )),
+        "{r:?}"
+    );
+    z.wait().unwrap();
+    assert_ne!(uid_of_run(&s), uid, "a retired id was leased again");
+}
