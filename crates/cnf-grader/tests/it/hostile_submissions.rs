@@ -83,12 +83,15 @@ const ATTACKS: [(&str, &str, &str); 13] = [
         "",
         "input <- readFile (head args)\n     found <- try (readPublished (keyOf input)) :: IO (Either SomeException (Maybe String))\n     either (const exitFailure) (maybe exitFailure (\\o -> putStr o >> exitSuccess)) found",
     ),
-    // Leaves files in every world-writable folder and System V objects
-    // (four segments of 128 MiB, a semaphore set, a message queue).
+    // Leaves files in every world-writable folder and System V objects:
+    // with util-linux ipcmk (keys of its choosing) four segments of 128
+    // MiB it never touches, a semaphore set and a message queue; then four
+    // segments of 128 MiB with keys of its own, every page written (512
+    // MiB of the host's shared memory, were they made and left).
     (
         "leave-behind",
         "",
-        "_ <- try (callCommand \"for d in @SHARED@; do echo x > $d/@MARK@; mkdir $d/@MARK@.d; done; for i in 1 2 3 4; do ipcmk -M 134217728; done; ipcmk -S 1; ipcmk -Q\") :: IO (Either SomeException ())\n     mapM_ (\\i -> try (publish (0x5eed00 + i) (replicate 4096 'x')) >>= \\r -> const (return ()) (r :: Either SomeException ())) [1 .. 4]",
+        "_ <- try (callCommand \"for d in @SHARED@; do echo x > $d/@MARK@; mkdir $d/@MARK@.d; done; for i in 1 2 3 4; do ipcmk -M 134217728; done; ipcmk -S 1; ipcmk -Q\") :: IO (Either SomeException ())\n     mapM_ (\\i -> try (attach (0x5eed00 + i) 134217728 950 >>= maybe (return ()) (\\p -> fillBytes p 1 134217728)) >>= \\r -> const (return ()) (r :: Either SomeException ())) [1 .. 4]",
     ),
     // Prints every line it can read that names the folder of the class,
     // the fixtures and the grader: every process's command line, its own
@@ -131,6 +134,9 @@ struct Class {
     connections: usize,
     /// The host's `Shmem` (KiB) before and after grading.
     shmem: (u64, u64),
+    /// The System V objects of the sandbox's user ids before and after
+    /// grading.
+    ipc: (Vec<IpcObject>, Vec<IpcObject>),
     /// Every world-writable folder.
     shared: Vec<PathBuf>,
     /// The folder holding the class, fixtures, reports, and the grader's
@@ -235,6 +241,7 @@ fn grade_class() -> Class {
 
     let reports = root.join("reports");
     let shmem_before = shmem();
+    let ipc_before = sandbox_ipc();
     let graded = grader("submissions")
         .current_dir(&root)
         .arg(&class)
@@ -256,6 +263,7 @@ fn grade_class() -> Class {
     let shmem_after = shmem();
     Class {
         shmem: (shmem_before, shmem_after),
+        ipc: (ipc_before, sandbox_ipc()),
         shared: shared.iter().map(PathBuf::from).collect(),
         root: root.clone(),
         rows: doc["students"].clone(),
@@ -301,6 +309,38 @@ fn mark() -> String {
 fn probe_words(root: &Path) -> String {
     // Written so that the probe's own command line does not match it.
     root.display().to_string().replace('/', "[/]")
+}
+
+/// A System V object: its kind and id, and its line of /proc/sysvipc.
+type IpcObject = (String, String);
+
+/// Every System V object (segment, semaphore set, message queue: its kind
+/// and id, and its line of /proc/sysvipc/KIND) whose owner or creator is
+/// one of the user ids the grader's sandbox runs as (the default
+/// `--sandbox-uid` and the ids after it, which no account uses), whatever
+/// its key.
+fn sandbox_ipc() -> Vec<IpcObject> {
+    let range = sandbox::DEFAULT_UID..sandbox::DEFAULT_UID + sandbox::UID_RANGE;
+    let mut out = Vec::new();
+    // The columns of the owner's and the creator's uid.
+    for (kind, uid_at, cuid_at) in [("shm", 7, 9), ("sem", 4, 6), ("msg", 7, 9)] {
+        let text = std::fs::read_to_string(format!("/proc/sysvipc/{kind}")).unwrap();
+        let mut lines = text.lines();
+        let head: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+        assert_eq!(
+            (head[uid_at], head[cuid_at]),
+            ("uid", "cuid"),
+            "/proc/sysvipc/{kind}"
+        );
+        for line in lines {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let of = |i: usize| f[i].parse::<u32>().unwrap();
+            if range.contains(&of(uid_at)) || range.contains(&of(cuid_at)) {
+                out.push((format!("{kind} {}", f[1]), line.to_owned()));
+            }
+        }
+    }
+    out
 }
 
 /// The host's shared memory (`Shmem` of /proc/meminfo), in KiB.
@@ -497,7 +537,16 @@ fn nothing_a_run_leaves_in_shared_folders_or_ipc_outlives_it() {
             );
         }
     }
-    // No System V object with the keys it used, nor any of its uids'.
+    // No System V object of any of the sandbox's user ids, whatever its
+    // key (ipcmk's are random), that was not there before grading; and
+    // none, whoever owns it, with the keys the program chose.
+    let (before, after) = &run.ipc;
+    let new: Vec<&String> = after
+        .iter()
+        .filter(|(id, _)| !before.iter().any(|(old, _)| old == id))
+        .map(|(_, line)| line)
+        .collect();
+    assert!(new.is_empty(), "left: {new:?}");
     for kind in ["shm", "sem", "msg"] {
         let text = std::fs::read_to_string(format!("/proc/sysvipc/{kind}")).unwrap();
         for line in text.lines().skip(1) {
@@ -508,7 +557,10 @@ fn nothing_a_run_leaves_in_shared_folders_or_ipc_outlives_it() {
             );
         }
     }
-    // 512 MiB of segments would show here; allow for the machine's others.
+    // The four segments it fills (512 MiB) would show in the host's
+    // Shmem had they been made and left; 64 MiB allows for the machine's
+    // other work. (ipcmk's untouched segments hold no memory: the check
+    // above finds those.)
     let (before, after) = run.shmem;
     assert!(
         after < before + 64 * 1024,
