@@ -198,6 +198,66 @@ fn sockets_ipc_ptrace_and_clone3_are_refused() {
     }
 }
 
+/// Bubblewrap 0.6.1 has no `--add-seccomp-fd`: the whole filter goes
+/// through its one `--seccomp`, and `clone3` must be refused there too.
+/// The test runs itself again in a process whose `PATH` starts with the
+/// bwrap CI uses for 0.6.1 (`.ci/bwrap-0.6.1/bwrap`: the installed one,
+/// showing and taking only 0.6.1's options), since `PATH` is the whole
+/// process's.
+#[test]
+fn under_bubblewrap_0_6_1_clone3_is_refused_too() {
+    const INNER: &str = "CNF_TEST_INNER_BWRAP_0_6_1";
+    let test = "under_bubblewrap_0_6_1_clone3_is_refused_too";
+    if std::env::var_os(INNER).is_some() {
+        let s = Sandbox::new(Config {
+            backend: Some(BackendKind::Bubblewrap),
+            uid: BWRAP_UID,
+            ..Config::default()
+        })
+        .expect("bubblewrap 0.6.1 works here");
+        let description = s.description();
+        assert!(description.starts_with("bubblewrap 0.6.1"), "{description}");
+        let t = Duration::from_secs(10);
+        let r = run(&s, "./try clone3", t);
+        assert!(
+            matches!(r.outcome, Outcome::Exited { code: 1, .. })
+                && r.stderr.contains("Function not implemented"),
+            "clone3 was not refused: {r:?}"
+        );
+        for what in ["socket unix", "shm", "userns"] {
+            let r = run(&s, &format!("./try {what}"), t);
+            assert!(
+                matches!(r.outcome, Outcome::Exited { code: 1, .. })
+                    && r.stderr.contains("not permitted"),
+                "{what} was not refused: {r:?}"
+            );
+        }
+        return;
+    }
+    if !test_support::require(test, &[test_support::Tool::Bwrap]) {
+        return;
+    }
+    let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.ci/bwrap-0.6.1");
+    assert!(shim.join("bwrap").is_file(), "{}", shim.display());
+    let path = std::env::join_paths(std::iter::once(shim).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(INNER, "1")
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("1 passed"), "{said}");
+}
+
 fn marked_processes(marker: &str) -> Vec<String> {
     std::fs::read_dir("/proc")
         .unwrap()
