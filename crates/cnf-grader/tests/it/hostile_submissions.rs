@@ -126,6 +126,8 @@ readPublished k = attach k 0 0 >>= maybe (return Nothing) (fmap Just . peekCStri
 struct Class {
     /// Each student's row in the JSON gradebook.
     rows: serde_json::Value,
+    /// The sandbox that graded them, as the gradebook's provenance says.
+    sandbox: String,
     reports: PathBuf,
     outside: PathBuf,
     class: PathBuf,
@@ -267,6 +269,10 @@ fn grade_class() -> Class {
         shared: shared.iter().map(PathBuf::from).collect(),
         root: root.clone(),
         rows: doc["students"].clone(),
+        sandbox: doc["provenance"]["sandbox"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
         reports,
         outside,
         class,
@@ -582,5 +588,31 @@ fn a_probe_finds_no_path_of_the_class_the_fixtures_or_the_grader() {
         .filter(|l| l.trim_start_matches(['+', '-', ' ']).starts_with("probe: "));
     for line in printed {
         assert!(!line.contains(&*root), "the probe saw: {line}\n{report}");
+    }
+}
+
+/// The class was graded in a sandbox, and in the one the stage of `.ci/run`
+/// grading it asks for in `CNF_TEST_EXPECT_SANDBOX`, so a backend that
+/// falls back to another one fails the stage instead of testing something
+/// else. The variable holds what the provenance's `sandbox` says before
+/// its first `,` or `;`, with a Landlock ABI's number left out: e.g.
+/// `bubblewrap 0.8.0`, `bubblewrap 0.6.1`, `user`, `user + landlock`.
+#[test]
+fn the_class_is_graded_by_the_sandbox_the_stage_asks_for() {
+    let Some(run) = run() else { return };
+    let head = run.sandbox.split([',', ';']).next().unwrap_or("").trim();
+    let head = head.split(" ABI ").next().unwrap_or(head);
+    assert!(
+        !["", "off", "in-process"].contains(&head),
+        "graded without a sandbox: {:?}",
+        run.sandbox
+    );
+    if let Ok(expected) = std::env::var("CNF_TEST_EXPECT_SANDBOX") {
+        assert_eq!(
+            head,
+            expected.trim(),
+            "the provenance says {:?}",
+            run.sandbox
+        );
     }
 }
