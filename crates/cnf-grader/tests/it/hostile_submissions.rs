@@ -114,7 +114,7 @@ const IMPORTS: &str = "import Control.Exception\nimport Control.Monad (when)\nim
 const SHM: &str = "foreign import ccall unsafe \"shmget\" c_shmget :: CInt -> CSize -> CInt -> IO CInt\n\
 foreign import ccall unsafe \"shmat\" c_shmat :: CInt -> Ptr () -> CInt -> IO (Ptr CChar)\n\
 keyOf :: String -> CInt\n\
-keyOf s = 0x5000000 + fromIntegral (foldl (\\a c -> (a * 31 + ord c) `mod` 1000003) 7 s)\n\
+keyOf s = 0x5000000 + fromIntegral (foldl (\\a c -> (a * 31 + ord c) `mod` 1000003) @SALT@ s)\n\
 attach :: CInt -> CSize -> CInt -> IO (Maybe (Ptr CChar))\n\
 attach k size flags = do\n  i <- c_shmget k size flags\n  if i < 0 then return Nothing else do\n    p <- c_shmat i nullPtr 0\n    return (if p == nullPtr `plusPtr` (-1) then Nothing else Just p)\n\
 publish :: CInt -> String -> IO ()\n\
@@ -209,10 +209,11 @@ fn grade_class() -> Class {
             .replace("@CSV@", &csv.to_string_lossy())
             .replace("@PORT@", &port)
             .replace("@SLEEP@", SLEEP)
+            .replace("@SALT@", &salt().to_string())
     };
-    let helper = format!(
+    let helper = fill(&format!(
         "takeFileName' :: String -> String\ntakeFileName' p = reverse (drop 4 (takeWhile (/= '/') (reverse p)))\n\n{SHM}"
-    );
+    ));
     for (name, _, action) in ATTACKS {
         let main = main.replacen(
             "     args <- getArgs\n",
@@ -301,6 +302,75 @@ fn grader(subcommand: &str) -> Cli {
         Ok(extra) => c.args(extra.split_whitespace()),
         Err(_) => c,
     }
+}
+
+/// The grader under `CNF_TEST_WRAP` as [`grader`] runs it, but with
+/// `--no-sandbox` instead of `CNF_TEST_GRADER_ARGS`.
+fn grader_without_sandbox(subcommand: &str) -> Cli {
+    let bin = env!("CARGO_BIN_EXE_cnf-grader");
+    match std::env::var_os("CNF_TEST_WRAP").filter(|w| !w.is_empty()) {
+        Some(wrap) => Cli::new(wrap).arg(bin),
+        None => Cli::new(bin),
+    }
+    .arg(subcommand)
+    .arg("--no-sandbox")
+}
+
+/// What the colluding pair's keys start from (so that another copy of
+/// this test on the machine uses other keys).
+fn salt() -> u64 {
+    u64::from(std::process::id()) % 1_000_003
+}
+
+/// The key the colluding pair gives the output for the game file `text`
+/// (`keyOf` in [`SHM`]).
+fn key_of(text: &str) -> i64 {
+    let h = text
+        .chars()
+        .fold(salt(), |a, c| (a * 31 + u64::from(c)) % 1_000_003);
+    0x500_0000 + h as i64
+}
+
+/// The colluding pair graded without the sandbox, one after the other
+/// (the publisher's class, then the reader's), under the same wrapper:
+/// the reader's part 1 points, and how many segments the publisher left
+/// (removed here).
+fn collusion_without_the_sandbox(run: &Class) -> (Option<f64>, usize) {
+    let root = run.root.join("no-sandbox");
+    let mut reader = None;
+    for name in ["collude-1-publisher", "collude-2-reader"] {
+        let class = root.join(name);
+        copy_dir(&run.class.join(name), &class.join(name));
+        let graded = grader_without_sandbox("submissions")
+            .current_dir(&run.root)
+            .arg(&class)
+            .arg(&run.fixtures)
+            .args(["--timeout", "5s", "--format", "json", "--cache"])
+            .arg(root.join(format!("cache-{name}")))
+            .run();
+        graded.code(0);
+        let doc: serde_json::Value = serde_json::from_str(&graded.stdout).unwrap();
+        reader = doc["students"][0]["parts"][0].as_f64();
+    }
+    // The segments the publisher left: one per game file it was run on.
+    let keys: Vec<i64> = std::fs::read_dir(&run.fixtures)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .map(|text| key_of(&text))
+        .collect();
+    let text = std::fs::read_to_string("/proc/sysvipc/shm").unwrap();
+    let mut left = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if keys.contains(&f[0].parse().unwrap()) {
+            left += 1;
+            let _ = std::process::Command::new("ipcrm")
+                .args(["-m", f[1]])
+                .status();
+        }
+    }
+    (reader, left)
 }
 
 /// The name the leave-behind student gives what it leaves.
@@ -528,6 +598,15 @@ fn a_student_who_reads_what_another_published_gets_only_its_compilation_points()
     scored(run, "collude-1-publisher", 20.0);
     let report = scored(run, "collude-2-reader", 10.0);
     assert!(report.contains("exited with code 1"), "{report}");
+    // Without the sandbox the same pair works: the reader finds every
+    // output the publisher left and scores all of part 1, so 10 above
+    // means the sandbox stopped it, not a pair that never worked.
+    let (reader, left) = collusion_without_the_sandbox(run);
+    assert!(
+        left > 0,
+        "the publisher published nothing without the sandbox"
+    );
+    assert_eq!(reader, Some(20.0), "the reader without the sandbox");
 }
 
 #[test]
