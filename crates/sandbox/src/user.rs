@@ -73,10 +73,12 @@ impl UserBackend {
     }
 
     pub(crate) fn weaker(&self, kind: BackendKind) -> Vec<String> {
-        let mut out = vec![
-            "other processes visible in /proc".to_owned(),
-            "network namespace absent (sockets refused by seccomp)".to_owned(),
-        ];
+        let mut out = Vec::new();
+        if self.landlock_abi == 0 {
+            // With Landlock /proc is not among what it may read.
+            out.push("other processes visible in /proc".to_owned());
+        }
+        out.push("network namespace absent (sockets refused by seccomp)".to_owned());
         if self.landlock_abi == 0 {
             out.push(
                 "no Landlock: every file other users may read is readable (protected paths \

@@ -1050,3 +1050,56 @@ fn an_id_a_run_left_unclean_is_retired() {
     z.wait().unwrap();
     assert_ne!(uid_of_run(&s), uid, "a retired id was leased again");
 }
+
+/// What a run sees of the rest of the machine, as the crate's threat model
+/// lists it: bubblewrap shows no other process and System V objects of
+/// its own IPC namespace only; with Landlock the user backend reads
+/// nothing of `/proc` nor `/tmp`; without, it reads the files of another
+/// user's process that the kernel shows every user, and no others, the
+/// host's System V objects and `/tmp`'s names.
+#[test]
+fn what_a_run_sees_of_other_processes_ipc_and_tmp_is_what_the_threat_model_says() {
+    let me = std::process::id();
+    let script = format!(
+        "for f in stat status cmdline mountinfo mounts limits cgroup environ maps io \
+         cwd fd root exe; do if cat /proc/{me}/$f >/dev/null 2>&1 || ls /proc/{me}/$f/ \
+         >/dev/null 2>&1; then printf '%s ' $f; fi; done; echo; \
+         if cat /proc/sysvipc/shm >/dev/null 2>&1; then echo sysvipc $(wc -l </proc/sysvipc/shm); \
+         fi; \
+         ls /tmp >/dev/null 2>&1 && echo tmp; exit 0"
+    );
+    for (name, s) in backends("what_a_run_sees_of_other_processes", Limits::default()) {
+        if name == "landlock" {
+            // The grader's own user: its processes are the run's own.
+            continue;
+        }
+        let r = run(&s, &script, Duration::from_secs(10));
+        let Outcome::Exited { code: 0, stdout } = &r.outcome else {
+            panic!("{name}: {r:?}");
+        };
+        let seen = String::from_utf8_lossy(stdout).into_owned();
+        let lines: Vec<&str> = seen.lines().collect();
+        // The host's count of System V segments ("*") may change while
+        // the run reads it.
+        let expected: &[&str] = match name.as_str() {
+            // Its own PID and IPC namespaces (the header line only), its
+            // own /tmp.
+            "bubblewrap" => &["", "sysvipc 1", "tmp"],
+            "user (landlock true)" => &[""],
+            _ => &[
+                "stat status cmdline mountinfo mounts limits cgroup ",
+                "sysvipc *",
+                "tmp",
+            ],
+        };
+        let same = lines.len() == expected.len()
+            && lines
+                .iter()
+                .zip(expected)
+                .all(|(l, e)| match e.strip_suffix('*') {
+                    Some(head) => l.starts_with(head),
+                    None => l == e,
+                });
+        assert!(same, "{name}: {seen:?}, not {expected:?}");
+    }
+}
