@@ -1010,10 +1010,13 @@ fn an_id_a_run_left_unclean_is_retired() {
     }
     let s = user_backend_from(sandbox::DEFAULT_UID - 7 * sandbox::UID_RANGE);
     // While the run sleeps, the test finds its id and gives it a process
-    // no kill ends, which the cleanup after the run then finds.
+    // no kill ends, which the cleanup after the run then finds. Each kill
+    // of every process of that id (when the run's first process ends, and
+    // after the run) tries 1000 rounds, ten seconds and more on a busy
+    // machine: the wall limit leaves room for both.
     let sleep = format!("3.{}", std::process::id());
     let (r, mut z, uid) = std::thread::scope(|scope| {
-        let running = scope.spawn(|| run(&s, &format!("sleep {sleep}"), Duration::from_secs(20)));
+        let running = scope.spawn(|| run(&s, &format!("sleep {sleep}"), Duration::from_secs(300)));
         let deadline = Instant::now() + Duration::from_secs(10);
         let cmdline = format!("sleep\0{sleep}\0");
         let uid = loop {
