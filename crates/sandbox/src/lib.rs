@@ -136,8 +136,8 @@
 //!
 //! A root grader's bubblewrap runs use the configured uid, or for one
 //! party's runs ([`Sandbox::for_one_party`]: a student's) a uid leased for
-//! that party from the [`user::LEASE_OFFSET`] ids from the configured one
-//! on; the user backend leases one uid per run from the configured one +
+//! that party from the ids after the configured one, below the configured
+//! one + [`user::LEASE_OFFSET`]; the user backend leases one uid per run from the configured one +
 //! [`user::LEASE_OFFSET`] on ([`user::POOL`] ids, above any bubblewrap
 //! run's). Every lease is guarded by a lock file per id in
 //! `/run/cnf-sandbox`, so two graders on one machine never share one.
