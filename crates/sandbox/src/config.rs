@@ -117,10 +117,11 @@ pub enum SandboxError {
         problem: UidProblem,
     },
     /// Occurs when every user id a party's runs could use is held by
-    /// another party, in this process or another on this machine.
+    /// another party, in this process or another on this machine, or still
+    /// has what an earlier run left (a process that cannot be killed).
     #[error(
-        "all {count} user ids from {first} on are in use by other runs on this machine; \
-         wait for them to end or give another first id"
+        "all {count} user ids from {first} on are in use by other runs on this machine or \
+         still have what an earlier run left; wait for them to end or give another first id"
     )]
     IdsInUse {
         /// The first id of the range.

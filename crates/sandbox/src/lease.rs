@@ -3,11 +3,18 @@
 //! runs (a student) its own id below that pool; a lease is held in this
 //! process and, through a lock file per id, against other graders on the
 //! same machine.
+//!
+//! An id is leased only clean: no process, no System V IPC object, no
+//! POSIX message queue (in `/dev/mqueue`, where mounted) and no entry in
+//! the world-writable folders is that id's. The run before may have been
+//! another grader's that was killed before its cleanup, or that found the
+//! id unclean, kept it, and has exited since; so what is left is removed
+//! first, and an id still unclean after that is skipped.
 
 use std::fs;
 use std::io;
 use std::os::unix::fs::MetadataExt as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// How many user ids the user backend leases from.
@@ -72,15 +79,16 @@ pub(crate) struct Lease {
 }
 
 impl Lease {
-    /// The first free id of the pool above `base`, or `None` when all
-    /// [`POOL`] are in use.
-    pub(crate) fn take(base: u32) -> Option<Lease> {
-        Lease::take_from(base.saturating_add(LEASE_OFFSET), POOL)
+    /// The first free and clean id of the pool above `base` (world-writable
+    /// folders: `shared`), or `None` when none of the [`POOL`] is.
+    pub(crate) fn take(base: u32, shared: &[PathBuf]) -> Option<Lease> {
+        Lease::take_from(base.saturating_add(LEASE_OFFSET), POOL, shared)
     }
 
-    /// The first free id of the `count` from `first` on, or `None` when
-    /// all are in use.
-    pub(crate) fn take_from(first: u32, count: u32) -> Option<Lease> {
+    /// The first free id of the `count` from `first` on that is clean, or
+    /// made clean ([`crate::user::left_by`], world-writable folders:
+    /// `shared`); `None` when there is none.
+    pub(crate) fn take_from(first: u32, count: u32, shared: &[PathBuf]) -> Option<Lease> {
         let mut l = LEASED.lock().ok()?;
         for uid in first..first.saturating_add(count) {
             if l.contains(&uid) {
@@ -93,12 +101,36 @@ impl Lease {
                 Ok(None) => continue,
                 Err(_) => None,
             };
+            if !crate::user::left_by(uid, shared).is_empty() {
+                // Holding its lock, no other grader runs this id, so what
+                // it has is a past run's: removed, then checked again.
+                // Without a lock (no lock folder here) another grader may
+                // be running it now: skipped this time, untouched.
+                let Some(lock) = lock else { continue };
+                crate::user::kill_uid_within(uid, KILL_ROUNDS);
+                if !crate::user::clean_up(uid, shared).is_empty() {
+                    // Retired: never tried again by this process, and its
+                    // lock stays held until this process ends.
+                    l.insert(uid);
+                    std::mem::forget(lock);
+                    continue;
+                }
+                l.insert(uid);
+                return Some(Lease {
+                    uid,
+                    _lock: Some(lock),
+                });
+            }
             l.insert(uid);
             return Some(Lease { uid, _lock: lock });
         }
         None
     }
 }
+
+/// How many times (about a second in all) leasing kills what an unclean
+/// id still runs before it gives up on that id.
+const KILL_ROUNDS: usize = 100;
 
 impl Drop for Lease {
     fn drop(&mut self) {

@@ -19,30 +19,48 @@
 //! runs.
 //!
 //! No channel between runs: every backend refuses `socket` (so no named or
-//! abstract Unix socket), System V IPC and POSIX message queues
-//! ([`filter`]); bubblewrap adds IPC, network and mount namespaces. Nothing
-//! outlives a run: bubblewrap's PID namespace and tmpfs end with it; the
-//! user backend kills every process of the run's uid, removes what that uid
-//! left in every world-writable folder ([`user::world_writable`]) and its
-//! System V objects, and does not lease the uid again unless all of that
-//! checked clean ([`user::clean_up`]).
+//! abstract Unix socket) and making System V IPC objects or POSIX message
+//! queues through `mq_open` ([`filter`]); bubblewrap adds IPC, network and
+//! mount namespaces. Nothing outlives a run: bubblewrap's PID namespace and
+//! tmpfs end with it; the user backend kills every process of the run's
+//! uid, removes what that uid left in every world-writable folder
+//! ([`user::world_writable`]) and its System V objects ([`user::clean_up`]),
+//! and keeps a uid it could not clean. A uid is leased only clean
+//! ([`user::left_by`]: no process, no System V object, no entry in a
+//! world-writable folder, POSIX queues included where `/dev/mqueue` is
+//! mounted), what a past run left (another grader's, killed before its
+//! cleanup) being removed first; a uid still unclean is skipped. For the
+//! user backend the folders are all the world-writable ones; for a party's
+//! uid under bubblewrap, which can write in none of them, those of
+//! [`user::SHARED_TMP`].
 //!
 //! ## What a program sees without Landlock (user backend, Gradescope)
 //!
 //! With neither namespaces nor Landlock, a program runs as a uid of its own
-//! with no groups, so it sees what the Unix permissions show "other" users:
-//! - the system (`/usr`, `/etc`, …) and the names in world-readable
-//!   folders, e.g. the entries of `/tmp` (not the contents of a private
-//!   folder there). The class, the fixtures, the reports, the cache and
-//!   the grader's working folder are refused up front if it could read
-//!   them ([`Sandbox::check_protected`], naming the `chmod`);
-//! - every process on the machine in `/proc`: pids, program names, states,
-//!   and command lines. The grader blanks its own arguments once parsed
-//!   ([`Sandbox::hide_command_line`]), so its line shows no path; the other
-//!   runs' command lines show only `/run/sandbox/N/…` and `sh -c COMMAND`.
-//!   Environments (`/proc/PID/environ`), memory, open files and working
-//!   folders of other users' processes are the kernel's to refuse, and
-//!   signals to them are refused (another uid);
+//! with no groups, so it sees what the kernel shows "other" users:
+//! - files: every file any user may read, and the names in every folder
+//!   any user may list (`/`, `/tmp`, …); a folder others may neither list
+//!   nor enter hides everything below it. The class, the fixtures, the
+//!   reports, the cache and the grader's working folder are refused up
+//!   front if it could read them ([`Sandbox::check_protected`], naming the
+//!   `chmod`);
+//! - processes: every pid in `/proc`, and of every process the files the
+//!   kernel shows every user: `stat`, `status`, `cmdline`, `mountinfo`,
+//!   `mounts`, `limits` and `cgroup` (its name, state, owner, sizes,
+//!   command line, mounts); not `environ`, `maps`, `io`, nor the links
+//!   `cwd`, `fd`, `root` and `exe`, which the kernel refuses for another
+//!   uid's process, and no signal reaches one. The grader blanks its own
+//!   arguments once parsed ([`Sandbox::hide_command_line`]), so its line
+//!   shows no path; the other runs' command lines show only
+//!   `/run/sandbox/N/…` and `sh -c COMMAND`. The machine-wide files of
+//!   `/proc` (`loadavg`, `meminfo`, …) are readable too;
+//! - System V IPC: the list of every object on the machine in
+//!   `/proc/sysvipc` (key, id, mode, owner, size). It can make none, so no
+//!   run's object exists to be opened; one that another program on the
+//!   machine made open to every user it could use by the id listed;
+//! - POSIX message queues: `mq_open` is refused; where `/dev/mqueue` is
+//!   mounted open to all (Docker mounts it), a queue is a file there, made
+//!   and removed like a file in any world-writable folder;
 //! - files other runs write in world-writable folders (`/tmp`) while both
 //!   run would be a channel between two runs at once. It cannot outlive
 //!   either run (cleanup), and [`Sandbox::separates_concurrent_runs`] is
@@ -50,6 +68,11 @@
 //!   cases and compilations may still run side by side: they are the same
 //!   student's). On Gradescope each submission is graded alone in its own
 //!   container anyway.
+//!
+//! With Landlock the same user backend reads only the system folders and
+//! its own: not `/proc` (its own entries included), `/tmp` or `/`.
+//! Bubblewrap shows no other process, only its own IPC namespace's (empty)
+//! `/proc/sysvipc`, and its own `/tmp`.
 //!
 //! None of this carries an answer: solutions are never readable, and the
 //! command lines and names that are visible hold no path of the class or
@@ -87,23 +110,34 @@
 //!   input at `input/NAME`, its scratch, `HOME` and `TMPDIR` at `tmp`, the
 //!   words bubblewrap shows at `/`), the seccomp filter, and Landlock where
 //!   the kernel has it (the system and its own files read-only, writes
-//!   only in its scratch). After the run every process of that uid is
+//!   only in its scratch). It cannot show bubblewrap's `/build` and
+//!   `/input/NAME` themselves: without a mount namespace a path names the
+//!   same file for every process on the machine, and runs at once (a
+//!   student's cases, or with Landlock several students) each need files
+//!   of their own, so each needs absolute paths of its own; the program's
+//!   working folder, `argv`, input, `HOME` and `TMPDIR` are
+//!   `/run/sandbox/N/build`, `/run/sandbox/N/input/NAME` and
+//!   `/run/sandbox/N/tmp`, N the smallest number free, naming nothing of
+//!   the host. After the run every process of that uid is
 //!   killed (until none is left), what it left in any world-writable folder
 //!   and its System V objects are removed, and a uid found unclean is not
-//!   leased again. Without Landlock it sees every file the Unix
+//!   leased again (nor one found unclean when leasing: see the threat
+//!   model). Without Landlock it sees every file the Unix
 //!   permissions let any user read, so [`Sandbox::check_protected`] refuses
 //!   protected paths and the grader's working folder when that uid could
 //!   read them, naming the `chmod` that fixes it (see the threat model for
 //!   what it still sees).
 //! - **Landlock** (not root, no namespaces): the grader's own user, with
-//!   Landlock, the seccomp filter and the rlimits. Without Landlock this
+//!   Landlock, the seccomp filter and the rlimits; its files are in a
+//!   temporary folder of the grader's, a host path (only root can make
+//!   `/run/sandbox`). Without Landlock this
 //!   backend is refused: nothing would keep the program from the grader's
 //!   files.
 //!
 //! A root grader's bubblewrap runs use the configured uid, or for one
 //! party's runs ([`Sandbox::for_one_party`]: a student's) a uid leased for
-//! that party from the [`user::LEASE_OFFSET`] ids from the configured one
-//! on; the user backend leases one uid per run from the configured one +
+//! that party from the ids after the configured one, below the configured
+//! one + [`user::LEASE_OFFSET`]; the user backend leases one uid per run from the configured one +
 //! [`user::LEASE_OFFSET`] on ([`user::POOL`] ids, above any bubblewrap
 //! run's). Every lease is guarded by a lock file per id in
 //! `/run/cnf-sandbox`, so two graders on one machine never share one.

@@ -216,8 +216,12 @@ impl Sandbox {
     /// The same sandbox for the runs of one party (one student, say),
     /// apart from every other party's. Where all runs would switch to one
     /// fixed user id (bubblewrap as root), the party gets a user id of its
-    /// own, the first free one of the [`crate::user::LEASE_OFFSET`] ids from
-    /// the configured first id, leased through a lock file against every
+    /// own, the first free and clean one (no process, no System V object,
+    /// nothing in [`crate::user::SHARED_TMP`]; what a past run left is
+    /// removed first) of the ids after the configured one, below
+    /// [`crate::user::LEASE_OFFSET`] above it (the configured id itself is
+    /// the one this sandbox's own runs use, unleased), leased through a
+    /// lock file against every
     /// grader on this machine and held until the last copy of the
     /// returned sandbox is dropped: two parties never share an id, so
     /// neither per-user limits (`RLIMIT_NPROC`) nor files that user owns
@@ -228,8 +232,13 @@ impl Sandbox {
         if !matches!(self.backend, Backend::Bubblewrap(_)) || self.uid.is_none() {
             return Ok(self.clone());
         }
-        let (first, count) = (self.uid_base, crate::lease::LEASE_OFFSET);
-        let lease = crate::lease::Lease::take_from(first, count)
+        let (first, count) = (self.uid_base + 1, crate::lease::LEASE_OFFSET - 1);
+        let shared: Vec<PathBuf> = user::SHARED_TMP
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_dir())
+            .collect();
+        let lease = crate::lease::Lease::take_from(first, count, &shared)
             .ok_or(SandboxError::IdsInUse { first, count })?;
         let mut copy = self.clone();
         copy.uid = Some(lease.uid);

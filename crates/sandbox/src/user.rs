@@ -73,10 +73,12 @@ impl UserBackend {
     }
 
     pub(crate) fn weaker(&self, kind: BackendKind) -> Vec<String> {
-        let mut out = vec![
-            "other processes visible in /proc".to_owned(),
-            "network namespace absent (sockets refused by seccomp)".to_owned(),
-        ];
+        let mut out = Vec::new();
+        if self.landlock_abi == 0 {
+            // With Landlock /proc is not among what it may read.
+            out.push("other processes visible in /proc".to_owned());
+        }
+        out.push("network namespace absent (sockets refused by seccomp)".to_owned());
         if self.landlock_abi == 0 {
             out.push(
                 "no Landlock: every file other users may read is readable (protected paths \
@@ -105,11 +107,11 @@ impl UserBackend {
             ..
         } = *spec;
         let lease = match sandbox.uid {
-            Some(_) => match Lease::take(sandbox_base(sandbox)) {
+            Some(_) => match Lease::take(sandbox_base(sandbox), &self.shared) {
                 Some(l) => Some(l),
                 None => {
                     return RunResult::could_not_start(format!(
-                        "all {POOL} user ids of the sandbox are in use"
+                        "all {POOL} user ids of the sandbox are in use or unclean"
                     ));
                 }
             },
@@ -398,11 +400,17 @@ fn processes_of(uid: u32) -> Vec<i32> {
         .collect()
 }
 
-/// Kills every process of `uid`, again until none is left; returns how
-/// many kills it sent.
+/// Kills every process of `uid`, again until none is left (for about ten
+/// seconds at most); returns how many kills it sent.
 pub fn kill_uid(uid: u32) -> usize {
+    kill_uid_within(uid, 1000)
+}
+
+/// [`kill_uid`], for at most `rounds` rounds (the first ten 1 ms apart,
+/// the others 10 ms).
+pub(crate) fn kill_uid_within(uid: u32, rounds: usize) -> usize {
     let mut sent = 0;
-    for round in 0..1000 {
+    for round in 0..rounds {
         let pids = processes_of(uid);
         if pids.is_empty() {
             break;
@@ -512,6 +520,14 @@ pub fn world_writable_cached() -> Vec<PathBuf> {
 pub fn clean_up(uid: u32, shared: &[PathBuf]) -> Vec<String> {
     clean_shared(uid, shared);
     remove_ipc(uid);
+    left_by(uid, shared)
+}
+
+/// What `uid` has: its processes (zombies included), its entries in the
+/// folders `shared` (the world-writable ones, `/dev/mqueue` among them
+/// where it is mounted: POSIX message queues) and the System V IPC objects
+/// it owns or made; one phrase each (empty: clean).
+pub fn left_by(uid: u32, shared: &[PathBuf]) -> Vec<String> {
     let mut left = Vec::new();
     let procs = processes_of(uid).len();
     if procs > 0 {

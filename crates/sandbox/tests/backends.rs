@@ -198,6 +198,66 @@ fn sockets_ipc_ptrace_and_clone3_are_refused() {
     }
 }
 
+/// Bubblewrap 0.6.1 has no `--add-seccomp-fd`: the whole filter goes
+/// through its one `--seccomp`, and `clone3` must be refused there too.
+/// The test runs itself again in a process whose `PATH` starts with the
+/// bwrap CI uses for 0.6.1 (`.ci/bwrap-0.6.1/bwrap`: the installed one,
+/// showing and taking only 0.6.1's options), since `PATH` is the whole
+/// process's.
+#[test]
+fn under_bubblewrap_0_6_1_clone3_is_refused_too() {
+    const INNER: &str = "CNF_TEST_INNER_BWRAP_0_6_1";
+    let test = "under_bubblewrap_0_6_1_clone3_is_refused_too";
+    if std::env::var_os(INNER).is_some() {
+        let s = Sandbox::new(Config {
+            backend: Some(BackendKind::Bubblewrap),
+            uid: BWRAP_UID,
+            ..Config::default()
+        })
+        .expect("bubblewrap 0.6.1 works here");
+        let description = s.description();
+        assert!(description.starts_with("bubblewrap 0.6.1"), "{description}");
+        let t = Duration::from_secs(10);
+        let r = run(&s, "./try clone3", t);
+        assert!(
+            matches!(r.outcome, Outcome::Exited { code: 1, .. })
+                && r.stderr.contains("Function not implemented"),
+            "clone3 was not refused: {r:?}"
+        );
+        for what in ["socket unix", "shm", "userns"] {
+            let r = run(&s, &format!("./try {what}"), t);
+            assert!(
+                matches!(r.outcome, Outcome::Exited { code: 1, .. })
+                    && r.stderr.contains("not permitted"),
+                "{what} was not refused: {r:?}"
+            );
+        }
+        return;
+    }
+    if !test_support::require(test, &[test_support::Tool::Bwrap]) {
+        return;
+    }
+    let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.ci/bwrap-0.6.1");
+    assert!(shim.join("bwrap").is_file(), "{}", shim.display());
+    let path = std::env::join_paths(std::iter::once(shim).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(INNER, "1")
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("1 passed"), "{said}");
+}
+
 fn marked_processes(marker: &str) -> Vec<String> {
     std::fs::read_dir("/proc")
         .unwrap()
@@ -839,4 +899,210 @@ fn each_party_has_a_user_id_of_its_own_and_its_process_limit_costs_no_other() {
     drop(a);
     let c = two.for_one_party().unwrap();
     assert_eq!(uid(&c), ua);
+}
+
+/// Starts `args` as user `uid` with no groups (util-linux `setpriv`), as a
+/// run of that id would be.
+fn as_user(uid: u32, args: &[&str]) -> std::process::Child {
+    std::process::Command::new("setpriv")
+        .args([
+            format!("--reuid={uid}"),
+            format!("--regid={uid}"),
+            "--clear-groups".to_owned(),
+        ])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// A process of `uid` that no kill ends: a child of this test that has
+/// exited and is not waited for (a zombie), until the caller waits.
+fn zombie(uid: u32) -> std::process::Child {
+    let child = as_user(uid, &["true"]);
+    let status = format!("/proc/{}/status", child.id());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !std::fs::read_to_string(&status).is_ok_and(|s| s.contains("State:\tZ")) {
+        assert!(Instant::now() < deadline, "no zombie of {uid}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child
+}
+
+/// The user id a run of `s` has.
+fn uid_of_run(s: &Sandbox) -> u32 {
+    match run(s, "id -u", Duration::from_secs(10)).outcome {
+        Outcome::Exited { code: 0, stdout } => {
+            String::from_utf8(stdout).unwrap().trim().parse().unwrap()
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The user backend as root, without Landlock, leasing from `base` on (a
+/// range no other test uses, so which id a run gets is known).
+fn user_backend_from(base: u32) -> Sandbox {
+    Sandbox::new(Config {
+        backend: Some(BackendKind::User),
+        landlock: false,
+        uid: base,
+        ..Config::default()
+    })
+    .unwrap()
+}
+
+/// Another grader on this machine may have run an id and left something
+/// of it (killed before its cleanup, or one that found the id unclean,
+/// kept it, and has exited): the id is leased only clean, or not at all.
+#[test]
+fn an_id_is_leased_again_only_clean() {
+    let test = "an_id_is_leased_again_only_clean";
+    if !sandbox::running_as_root() {
+        notice(&format!("skipped: {test}: needs root"));
+        return;
+    }
+    let s = user_backend_from(sandbox::DEFAULT_UID - 6 * sandbox::UID_RANGE);
+    let first = sandbox::DEFAULT_UID - 6 * sandbox::UID_RANGE + sandbox::user::LEASE_OFFSET;
+    assert_eq!(uid_of_run(&s), first);
+    // What a run of `first` left, as that user outside any sandbox: a
+    // file and a folder in /tmp, and a System V segment, semaphore set and
+    // message queue with keys of util-linux ipcmk's choosing.
+    let tmp = [PathBuf::from("/tmp")];
+    let marker = format!("/tmp/cnf-lease-left-{}", std::process::id());
+    let made = as_user(
+        first,
+        &[
+            "sh",
+            "-c",
+            &format!(
+                "echo x > {marker} && mkdir {marker}.d && ipcmk -M 4096 && ipcmk -S 1 && ipcmk -Q"
+            ),
+        ],
+    )
+    .wait()
+    .unwrap();
+    assert!(made.success());
+    let left = sandbox::user::left_by(first, &tmp);
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(left.contains(&"3 IPC objects".to_owned()), "{left:?}");
+    // Cleaned, then leased.
+    assert_eq!(uid_of_run(&s), first);
+    assert_eq!(sandbox::user::left_by(first, &tmp), Vec::<String>::new());
+    assert!(!Path::new(&marker).exists());
+    // A process no kill ends: the id is skipped, and not tried again by
+    // this process once that process is gone.
+    let mut z = zombie(first);
+    assert_eq!(uid_of_run(&s), first + 1);
+    z.wait().unwrap();
+    assert_eq!(sandbox::user::left_by(first, &tmp), Vec::<String>::new());
+    assert_eq!(uid_of_run(&s), first + 1);
+}
+
+/// What the cleanup after a run cannot remove keeps that run's id from
+/// being leased again by this process.
+#[test]
+fn an_id_a_run_left_unclean_is_retired() {
+    let test = "an_id_a_run_left_unclean_is_retired";
+    if !sandbox::running_as_root() {
+        notice(&format!("skipped: {test}: needs root"));
+        return;
+    }
+    let s = user_backend_from(sandbox::DEFAULT_UID - 7 * sandbox::UID_RANGE);
+    // While the run sleeps, the test finds its id and gives it a process
+    // no kill ends, which the cleanup after the run then finds. Each kill
+    // of every process of that id (when the run's first process ends, and
+    // after the run) tries 1000 rounds, ten seconds and more on a busy
+    // machine: the wall limit leaves room for both.
+    let sleep = format!("3.{}", std::process::id());
+    let (r, mut z, uid) = std::thread::scope(|scope| {
+        let running = scope.spawn(|| run(&s, &format!("sleep {sleep}"), Duration::from_secs(300)));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let cmdline = format!("sleep\0{sleep}\0");
+        let uid = loop {
+            let found = std::fs::read_dir("/proc").unwrap().flatten().find_map(|e| {
+                (std::fs::read(e.path().join("cmdline")).ok()? == cmdline.as_bytes())
+                    .then(|| std::fs::read_to_string(e.path().join("status")).ok())
+                    .flatten()
+            });
+            if let Some(status) = found {
+                let line = status.lines().find(|l| l.starts_with("Uid:")).unwrap();
+                break line
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap()
+                    .parse::<u32>()
+                    .unwrap();
+            }
+            assert!(Instant::now() < deadline, "the run's sleep never showed");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let z = zombie(uid);
+        (running.join().unwrap(), z, uid)
+    });
+    assert!(
+        matches!(r.outcome, Outcome::Exited { code: 0, .. }),
+        "{r:?}"
+    );
+    assert!(
+        r.stderr.contains(&format!(
+            "[sandbox: uid {uid} retired, it left 1 processes]"
+        )),
+        "{r:?}"
+    );
+    z.wait().unwrap();
+    assert_ne!(uid_of_run(&s), uid, "a retired id was leased again");
+}
+
+/// What a run sees of the rest of the machine, as the crate's threat model
+/// lists it: bubblewrap shows no other process and System V objects of
+/// its own IPC namespace only; with Landlock the user backend reads
+/// nothing of `/proc` nor `/tmp`; without, it reads the files of another
+/// user's process that the kernel shows every user, and no others, the
+/// host's System V objects and `/tmp`'s names.
+#[test]
+fn what_a_run_sees_of_other_processes_ipc_and_tmp_is_what_the_threat_model_says() {
+    let me = std::process::id();
+    let script = format!(
+        "for f in stat status cmdline mountinfo mounts limits cgroup environ maps io \
+         cwd fd root exe; do if cat /proc/{me}/$f >/dev/null 2>&1 || ls /proc/{me}/$f/ \
+         >/dev/null 2>&1; then printf '%s ' $f; fi; done; echo; \
+         if cat /proc/sysvipc/shm >/dev/null 2>&1; then echo sysvipc $(wc -l </proc/sysvipc/shm); \
+         fi; \
+         ls /tmp >/dev/null 2>&1 && echo tmp; exit 0"
+    );
+    for (name, s) in backends("what_a_run_sees_of_other_processes", Limits::default()) {
+        if name == "landlock" {
+            // The grader's own user: its processes are the run's own.
+            continue;
+        }
+        let r = run(&s, &script, Duration::from_secs(10));
+        let Outcome::Exited { code: 0, stdout } = &r.outcome else {
+            panic!("{name}: {r:?}");
+        };
+        let seen = String::from_utf8_lossy(stdout).into_owned();
+        let lines: Vec<&str> = seen.lines().collect();
+        // The host's count of System V segments ("*") may change while
+        // the run reads it.
+        let expected: &[&str] = match name.as_str() {
+            // Its own PID and IPC namespaces (the header line only), its
+            // own /tmp.
+            "bubblewrap" => &["", "sysvipc 1", "tmp"],
+            "user (landlock true)" => &[""],
+            _ => &[
+                "stat status cmdline mountinfo mounts limits cgroup ",
+                "sysvipc *",
+                "tmp",
+            ],
+        };
+        let same = lines.len() == expected.len()
+            && lines
+                .iter()
+                .zip(expected)
+                .all(|(l, e)| match e.strip_suffix('*') {
+                    Some(head) => l.starts_with(head),
+                    None => l == e,
+                });
+        assert!(same, "{name}: {seen:?}, not {expected:?}");
+    }
 }

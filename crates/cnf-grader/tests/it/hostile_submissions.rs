@@ -83,12 +83,15 @@ const ATTACKS: [(&str, &str, &str); 13] = [
         "",
         "input <- readFile (head args)\n     found <- try (readPublished (keyOf input)) :: IO (Either SomeException (Maybe String))\n     either (const exitFailure) (maybe exitFailure (\\o -> putStr o >> exitSuccess)) found",
     ),
-    // Leaves files in every world-writable folder and System V objects
-    // (four segments of 128 MiB, a semaphore set, a message queue).
+    // Leaves files in every world-writable folder and System V objects:
+    // with util-linux ipcmk (keys of its choosing) four segments of 128
+    // MiB it never touches, a semaphore set and a message queue; then four
+    // segments of 128 MiB with keys of its own, every page written (512
+    // MiB of the host's shared memory, were they made and left).
     (
         "leave-behind",
         "",
-        "_ <- try (callCommand \"for d in @SHARED@; do echo x > $d/@MARK@; mkdir $d/@MARK@.d; done; for i in 1 2 3 4; do ipcmk -M 134217728; done; ipcmk -S 1; ipcmk -Q\") :: IO (Either SomeException ())\n     mapM_ (\\i -> try (publish (0x5eed00 + i) (replicate 4096 'x')) >>= \\r -> const (return ()) (r :: Either SomeException ())) [1 .. 4]",
+        "_ <- try (callCommand \"for d in @SHARED@; do echo x > $d/@MARK@; mkdir $d/@MARK@.d; done; for i in 1 2 3 4; do ipcmk -M 134217728; done; ipcmk -S 1; ipcmk -Q\") :: IO (Either SomeException ())\n     mapM_ (\\i -> try (attach (0x5eed00 + i) 134217728 950 >>= maybe (return ()) (\\p -> fillBytes p 1 134217728)) >>= \\r -> const (return ()) (r :: Either SomeException ())) [1 .. 4]",
     ),
     // Prints every line it can read that names the folder of the class,
     // the fixtures and the grader: every process's command line, its own
@@ -111,7 +114,7 @@ const IMPORTS: &str = "import Control.Exception\nimport Control.Monad (when)\nim
 const SHM: &str = "foreign import ccall unsafe \"shmget\" c_shmget :: CInt -> CSize -> CInt -> IO CInt\n\
 foreign import ccall unsafe \"shmat\" c_shmat :: CInt -> Ptr () -> CInt -> IO (Ptr CChar)\n\
 keyOf :: String -> CInt\n\
-keyOf s = 0x5000000 + fromIntegral (foldl (\\a c -> (a * 31 + ord c) `mod` 1000003) 7 s)\n\
+keyOf s = 0x5000000 + fromIntegral (foldl (\\a c -> (a * 31 + ord c) `mod` 1000003) @SALT@ s)\n\
 attach :: CInt -> CSize -> CInt -> IO (Maybe (Ptr CChar))\n\
 attach k size flags = do\n  i <- c_shmget k size flags\n  if i < 0 then return Nothing else do\n    p <- c_shmat i nullPtr 0\n    return (if p == nullPtr `plusPtr` (-1) then Nothing else Just p)\n\
 publish :: CInt -> String -> IO ()\n\
@@ -123,6 +126,8 @@ readPublished k = attach k 0 0 >>= maybe (return Nothing) (fmap Just . peekCStri
 struct Class {
     /// Each student's row in the JSON gradebook.
     rows: serde_json::Value,
+    /// The sandbox that graded them, as the gradebook's provenance says.
+    sandbox: String,
     reports: PathBuf,
     outside: PathBuf,
     class: PathBuf,
@@ -131,6 +136,9 @@ struct Class {
     connections: usize,
     /// The host's `Shmem` (KiB) before and after grading.
     shmem: (u64, u64),
+    /// The System V objects of the sandbox's user ids before and after
+    /// grading.
+    ipc: (Vec<IpcObject>, Vec<IpcObject>),
     /// Every world-writable folder.
     shared: Vec<PathBuf>,
     /// The folder holding the class, fixtures, reports, and the grader's
@@ -201,10 +209,11 @@ fn grade_class() -> Class {
             .replace("@CSV@", &csv.to_string_lossy())
             .replace("@PORT@", &port)
             .replace("@SLEEP@", SLEEP)
+            .replace("@SALT@", &salt().to_string())
     };
-    let helper = format!(
+    let helper = fill(&format!(
         "takeFileName' :: String -> String\ntakeFileName' p = reverse (drop 4 (takeWhile (/= '/') (reverse p)))\n\n{SHM}"
-    );
+    ));
     for (name, _, action) in ATTACKS {
         let main = main.replacen(
             "     args <- getArgs\n",
@@ -235,6 +244,7 @@ fn grade_class() -> Class {
 
     let reports = root.join("reports");
     let shmem_before = shmem();
+    let ipc_before = sandbox_ipc();
     let graded = grader("submissions")
         .current_dir(&root)
         .arg(&class)
@@ -256,9 +266,14 @@ fn grade_class() -> Class {
     let shmem_after = shmem();
     Class {
         shmem: (shmem_before, shmem_after),
+        ipc: (ipc_before, sandbox_ipc()),
         shared: shared.iter().map(PathBuf::from).collect(),
         root: root.clone(),
         rows: doc["students"].clone(),
+        sandbox: doc["provenance"]["sandbox"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
         reports,
         outside,
         class,
@@ -289,6 +304,75 @@ fn grader(subcommand: &str) -> Cli {
     }
 }
 
+/// The grader under `CNF_TEST_WRAP` as [`grader`] runs it, but with
+/// `--no-sandbox` instead of `CNF_TEST_GRADER_ARGS`.
+fn grader_without_sandbox(subcommand: &str) -> Cli {
+    let bin = env!("CARGO_BIN_EXE_cnf-grader");
+    match std::env::var_os("CNF_TEST_WRAP").filter(|w| !w.is_empty()) {
+        Some(wrap) => Cli::new(wrap).arg(bin),
+        None => Cli::new(bin),
+    }
+    .arg(subcommand)
+    .arg("--no-sandbox")
+}
+
+/// What the colluding pair's keys start from (so that another copy of
+/// this test on the machine uses other keys).
+fn salt() -> u64 {
+    u64::from(std::process::id()) % 1_000_003
+}
+
+/// The key the colluding pair gives the output for the game file `text`
+/// (`keyOf` in [`SHM`]).
+fn key_of(text: &str) -> i64 {
+    let h = text
+        .chars()
+        .fold(salt(), |a, c| (a * 31 + u64::from(c)) % 1_000_003);
+    0x500_0000 + h as i64
+}
+
+/// The colluding pair graded without the sandbox, one after the other
+/// (the publisher's class, then the reader's), under the same wrapper:
+/// the reader's part 1 points, and how many segments the publisher left
+/// (removed here).
+fn collusion_without_the_sandbox(run: &Class) -> (Option<f64>, usize) {
+    let root = run.root.join("no-sandbox");
+    let mut reader = None;
+    for name in ["collude-1-publisher", "collude-2-reader"] {
+        let class = root.join(name);
+        copy_dir(&run.class.join(name), &class.join(name));
+        let graded = grader_without_sandbox("submissions")
+            .current_dir(&run.root)
+            .arg(&class)
+            .arg(&run.fixtures)
+            .args(["--timeout", "5s", "--format", "json", "--cache"])
+            .arg(root.join(format!("cache-{name}")))
+            .run();
+        graded.code(0);
+        let doc: serde_json::Value = serde_json::from_str(&graded.stdout).unwrap();
+        reader = doc["students"][0]["parts"][0].as_f64();
+    }
+    // The segments the publisher left: one per game file it was run on.
+    let keys: Vec<i64> = std::fs::read_dir(&run.fixtures)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .map(|text| key_of(&text))
+        .collect();
+    let text = std::fs::read_to_string("/proc/sysvipc/shm").unwrap();
+    let mut left = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if keys.contains(&f[0].parse().unwrap()) {
+            left += 1;
+            let _ = std::process::Command::new("ipcrm")
+                .args(["-m", f[1]])
+                .status();
+        }
+    }
+    (reader, left)
+}
+
 /// The name the leave-behind student gives what it leaves.
 fn mark() -> String {
     format!("cnf-left-{}", std::process::id())
@@ -301,6 +385,38 @@ fn mark() -> String {
 fn probe_words(root: &Path) -> String {
     // Written so that the probe's own command line does not match it.
     root.display().to_string().replace('/', "[/]")
+}
+
+/// A System V object: its kind and id, and its line of /proc/sysvipc.
+type IpcObject = (String, String);
+
+/// Every System V object (segment, semaphore set, message queue: its kind
+/// and id, and its line of /proc/sysvipc/KIND) whose owner or creator is
+/// one of the user ids the grader's sandbox runs as (the default
+/// `--sandbox-uid` and the ids after it, which no account uses), whatever
+/// its key.
+fn sandbox_ipc() -> Vec<IpcObject> {
+    let range = sandbox::DEFAULT_UID..sandbox::DEFAULT_UID + sandbox::UID_RANGE;
+    let mut out = Vec::new();
+    // The columns of the owner's and the creator's uid.
+    for (kind, uid_at, cuid_at) in [("shm", 7, 9), ("sem", 4, 6), ("msg", 7, 9)] {
+        let text = std::fs::read_to_string(format!("/proc/sysvipc/{kind}")).unwrap();
+        let mut lines = text.lines();
+        let head: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+        assert_eq!(
+            (head[uid_at], head[cuid_at]),
+            ("uid", "cuid"),
+            "/proc/sysvipc/{kind}"
+        );
+        for line in lines {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let of = |i: usize| f[i].parse::<u32>().unwrap();
+            if range.contains(&of(uid_at)) || range.contains(&of(cuid_at)) {
+                out.push((format!("{kind} {}", f[1]), line.to_owned()));
+            }
+        }
+    }
+    out
 }
 
 /// The host's shared memory (`Shmem` of /proc/meminfo), in KiB.
@@ -482,6 +598,15 @@ fn a_student_who_reads_what_another_published_gets_only_its_compilation_points()
     scored(run, "collude-1-publisher", 20.0);
     let report = scored(run, "collude-2-reader", 10.0);
     assert!(report.contains("exited with code 1"), "{report}");
+    // Without the sandbox the same pair works: the reader finds every
+    // output the publisher left and scores all of part 1, so 10 above
+    // means the sandbox stopped it, not a pair that never worked.
+    let (reader, left) = collusion_without_the_sandbox(run);
+    assert!(
+        left > 0,
+        "the publisher published nothing without the sandbox"
+    );
+    assert_eq!(reader, Some(20.0), "the reader without the sandbox");
 }
 
 #[test]
@@ -497,7 +622,16 @@ fn nothing_a_run_leaves_in_shared_folders_or_ipc_outlives_it() {
             );
         }
     }
-    // No System V object with the keys it used, nor any of its uids'.
+    // No System V object of any of the sandbox's user ids, whatever its
+    // key (ipcmk's are random), that was not there before grading; and
+    // none, whoever owns it, with the keys the program chose.
+    let (before, after) = &run.ipc;
+    let new: Vec<&String> = after
+        .iter()
+        .filter(|(id, _)| !before.iter().any(|(old, _)| old == id))
+        .map(|(_, line)| line)
+        .collect();
+    assert!(new.is_empty(), "left: {new:?}");
     for kind in ["shm", "sem", "msg"] {
         let text = std::fs::read_to_string(format!("/proc/sysvipc/{kind}")).unwrap();
         for line in text.lines().skip(1) {
@@ -508,7 +642,10 @@ fn nothing_a_run_leaves_in_shared_folders_or_ipc_outlives_it() {
             );
         }
     }
-    // 512 MiB of segments would show here; allow for the machine's others.
+    // The four segments it fills (512 MiB) would show in the host's
+    // Shmem had they been made and left; 64 MiB allows for the machine's
+    // other work. (ipcmk's untouched segments hold no memory: the check
+    // above finds those.)
     let (before, after) = run.shmem;
     assert!(
         after < before + 64 * 1024,
@@ -530,5 +667,31 @@ fn a_probe_finds_no_path_of_the_class_the_fixtures_or_the_grader() {
         .filter(|l| l.trim_start_matches(['+', '-', ' ']).starts_with("probe: "));
     for line in printed {
         assert!(!line.contains(&*root), "the probe saw: {line}\n{report}");
+    }
+}
+
+/// The class was graded in a sandbox, and in the one the stage of `.ci/run`
+/// grading it asks for in `CNF_TEST_EXPECT_SANDBOX`, so a backend that
+/// falls back to another one fails the stage instead of testing something
+/// else. The variable holds what the provenance's `sandbox` says before
+/// its first `,` or `;`, with a Landlock ABI's number left out: e.g.
+/// `bubblewrap 0.8.0`, `bubblewrap 0.6.1`, `user`, `user + landlock`.
+#[test]
+fn the_class_is_graded_by_the_sandbox_the_stage_asks_for() {
+    let Some(run) = run() else { return };
+    let head = run.sandbox.split([',', ';']).next().unwrap_or("").trim();
+    let head = head.split(" ABI ").next().unwrap_or(head);
+    assert!(
+        !["", "off", "in-process"].contains(&head),
+        "graded without a sandbox: {:?}",
+        run.sandbox
+    );
+    if let Ok(expected) = std::env::var("CNF_TEST_EXPECT_SANDBOX") {
+        assert_eq!(
+            head,
+            expected.trim(),
+            "the provenance says {:?}",
+            run.sandbox
+        );
     }
 }
