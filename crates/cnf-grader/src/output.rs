@@ -117,6 +117,28 @@ pub fn check_output_dir(flag: &str, dir: &Path) -> Result<(), String> {
     check_output_file(flag, &dir.join("check"))
 }
 
+/// The one message for a path that does not exist (`what`: what to give
+/// instead, e.g. `the fixture folder`): the path, that a relative one is
+/// taken from the current folder `here` (and that `fixtures/` is the
+/// default, when it is), and the fix.
+pub fn no_such_path(path: &Path, here: Option<&Path>, what: &str) -> String {
+    let relative = if path.is_relative() {
+        let here = here.map_or_else(|| "?".to_owned(), |d| d.display().to_string());
+        let default = if path == Path::new("fixtures/") {
+            "; fixtures/ is the default"
+        } else {
+            ""
+        };
+        format!(" (relative to the current folder, {here}{default})")
+    } else {
+        String::new()
+    };
+    format!(
+        "{}: no such file or folder{relative}; give {what}",
+        crate::escape::path(path)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,26 +220,4 @@ mod tests {
             ]
         );
     }
-}
-
-/// The one message for a path that does not exist (`what`: what to give
-/// instead, e.g. `the fixture folder`): the path, that a relative one is
-/// taken from the current folder `here` (and that `fixtures/` is the
-/// default, when it is), and the fix.
-pub fn no_such_path(path: &Path, here: Option<&Path>, what: &str) -> String {
-    let relative = if path.is_relative() {
-        let here = here.map_or_else(|| "?".to_owned(), |d| d.display().to_string());
-        let default = if path == Path::new("fixtures/") {
-            "; fixtures/ is the default"
-        } else {
-            ""
-        };
-        format!(" (relative to the current folder, {here}{default})")
-    } else {
-        String::new()
-    };
-    format!(
-        "{}: no such file or folder{relative}; give {what}",
-        crate::escape::path(path)
-    )
 }
