@@ -347,6 +347,10 @@ pub(crate) struct Engine<B: Bits, const W: u32, const H: u32, const N: usize> {
 /// table before searching them.
 const ETC_EMPTY: i32 = 14;
 
+/// Positions with more empty cells than this look for a child bounded by
+/// claimeven before searching any.
+const CHILD_CLAIMEVEN_EMPTY: i32 = 10;
+
 /// How many plies below the root a helper thread's move order is jittered.
 const JITTER_PLIES: i32 = 8;
 
@@ -494,6 +498,26 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 beta = score;
                 if alpha >= beta {
                     return beta;
+                }
+            }
+        }
+
+        // A move after which the opponent, first to move, is bounded by our
+        // claimeven strategy gives this position at least the bound's
+        // negative: a cut without searching that child.
+        if empty > CHILD_CLAIMEVEN_EMPTY && empty % 2 == 1 && beta <= self.geo.h() as i32 / 2 {
+            let mut m = possible;
+            while m != B::ZERO {
+                let mv = m & !(m - B::ONE);
+                m = m ^ mv;
+                let child_mask = mask | mv;
+                let child_possible = self.geo.possible(child_mask);
+                if let Some(u) = self
+                    .geo
+                    .claimeven(current ^ mask, child_mask, child_possible)
+                    && -u >= beta
+                {
+                    return -u;
                 }
             }
         }
