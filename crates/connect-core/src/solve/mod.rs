@@ -23,12 +23,15 @@
 //! just below an opponent's winning cell, plays a move left alone without
 //! a table entry, bounds the score by the cells left (and by a draw when
 //! no four is left open to the side to move, or, on boards of even height,
-//! when the second player's claimeven strategy leaves it none), consults a
+//! by the second player's claimeven strategy: a draw when it leaves the
+//! first no four, a loss, by when the second's four is complete at the
+//! latest, when it also gives the second one), consults a
 //! transposition table (on boards of at most 52 bits two slots a place,
 //! the entry with less work behind it replaced, partial keys that with the
 //! place still determine the position; a position and its mirror image
-//! sharing one entry), far from the end probes its
-//! children there too (an enhanced transposition cutoff), and tries moves
+//! sharing one entry), far from the end bounds its children by claimeven
+//! and probes them in the table before searching any (an enhanced
+//! transposition cutoff), and tries moves
 //! by the number of winning cells they create, ties from the centre out.
 //! Threads ([`Solver::set_threads`]) share the table (Lazy SMP).
 //! The table lives as long as the [`Solver`], so a file of positions reuses

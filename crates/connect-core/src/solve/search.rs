@@ -119,6 +119,46 @@ impl<B: Bits, const W: u32, const H: u32> Geometry<B, W, H> {
         winning_cells(stones, self.h()) & (self.board() ^ mask)
     }
 
+    /// Claimeven (Allis): on a board of even height, with the first
+    /// player to move (an even number of cells empty), the second can
+    /// answer each move on top of it (or, after a move into a column of
+    /// odd height, in another such column: there is always one). It then
+    /// gets every empty even-row cell but those playable now (`possible`),
+    /// and the side to move at most the rest. When that leaves the side to
+    /// move no four, its score is at most the bound returned: 0, or, when
+    /// those cells give the second a four, a loss. The second then wins by
+    /// the time the four's last cell is filled: that cell is filled only
+    /// after the one below it, with the cells above it still empty, so a
+    /// four whose empty cells lie at most at row r (0-based) is complete
+    /// with at least h - 1 - r cells left: a loss by (h + 1 - r) / 2 or
+    /// more. `None` on boards of odd height, or when the side to move
+    /// keeps a four.
+    #[inline(always)]
+    fn claimeven(&self, current: B, mask: B, possible: B) -> Option<i32> {
+        if self.evens == B::ZERO {
+            return None;
+        }
+        let free = self.board() ^ mask;
+        let theirs = free & self.evens & !possible;
+        if self.has_four(current | (free ^ theirs)) {
+            return None;
+        }
+        let opponent = current ^ mask;
+        if !self.has_four(opponent | theirs) {
+            return Some(0);
+        }
+        let h = self.h() as i32;
+        let mut r = 1;
+        while r < h - 1 {
+            let low = self.bottom().shl(r as u32 + 1) - self.bottom();
+            if self.has_four(opponent | (theirs & low)) {
+                return Some(-(h + 1 - r) / 2);
+            }
+            r += 2;
+        }
+        Some(-1)
+    }
+
     /// Whether `stones` hold four in a row.
     #[inline(always)]
     fn has_four(&self, stones: B) -> bool {
@@ -307,6 +347,10 @@ pub(crate) struct Engine<B: Bits, const W: u32, const H: u32, const N: usize> {
 /// table before searching them.
 const ETC_EMPTY: i32 = 14;
 
+/// Positions with more empty cells than this look for a child bounded by
+/// claimeven before searching any.
+const CHILD_CLAIMEVEN_EMPTY: i32 = 10;
+
 /// How many plies below the root a helper thread's move order is jittered.
 const JITTER_PLIES: i32 = 8;
 
@@ -418,22 +462,14 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         if max > 0 && beta > 0 && !geo.has_four(current | (geo.board() ^ mask)) {
             max = 0;
         }
-        // Claimeven (Allis): on a board of even height, with the first
-        // player to move (an even number of cells empty), the second can
-        // answer each move on top of it (or, after a move into a column of
-        // odd height, in another such column: there is always one). It then
-        // gets every empty even-row cell but those playable now, and the
-        // side to move at most the rest.
-        if max >= 0 && beta >= 0 && geo.evens != B::ZERO && empty % 2 == 0 {
-            let free = geo.board() ^ mask;
-            let theirs = free & geo.evens & !possible_all;
-            if !geo.has_four(current | (free ^ theirs)) {
-                max = if geo.has_four((current ^ mask) | theirs) {
-                    -1
-                } else {
-                    0
-                };
-            }
+        // With the first player to move, the second's claimeven strategy
+        // may bound the score (a draw at best, or a loss by so much).
+        if max >= 0
+            && beta > -(geo.h() as i32) / 2
+            && empty % 2 == 0
+            && let Some(bound) = geo.claimeven(current, mask, possible_all)
+        {
+            max = bound;
         }
         if beta > max {
             beta = max;
@@ -462,6 +498,26 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 beta = score;
                 if alpha >= beta {
                     return beta;
+                }
+            }
+        }
+
+        // A move after which the opponent, first to move, is bounded by our
+        // claimeven strategy gives this position at least the bound's
+        // negative: a cut without searching that child.
+        if empty > CHILD_CLAIMEVEN_EMPTY && empty % 2 == 1 && beta <= self.geo.h() as i32 / 2 {
+            let mut m = possible;
+            while m != B::ZERO {
+                let mv = m & !(m - B::ONE);
+                m = m ^ mv;
+                let child_mask = mask | mv;
+                let child_possible = self.geo.possible(child_mask);
+                if let Some(u) = self
+                    .geo
+                    .claimeven(current ^ mask, child_mask, child_possible)
+                    && -u >= beta
+                {
+                    return -u;
                 }
             }
         }
