@@ -496,6 +496,14 @@ fn tests_named<'a>(doc: &'a serde_json::Value, prefix: &str) -> Vec<&'a serde_js
         .collect()
 }
 
+/// Whether a case of a run with `--timeout 1s` ended at its limit: the CPU
+/// limit, or on a very busy machine the wall clock's backstop.
+fn timed_out_at_1s(test: &serde_json::Value) -> bool {
+    let output = test["output"].as_str().unwrap();
+    output.starts_with("used more than 1s of CPU time")
+        || output.starts_with("still running after 5s of wall-clock time")
+}
+
 #[test]
 fn a_submission_that_loops_keeps_its_compilation_points_within_the_budget() {
     if !test_support::require(
@@ -521,15 +529,7 @@ fn a_submission_that_loops_keeps_its_compilation_points_within_the_budget() {
         assert_eq!(compile[0]["status"], "passed");
         assert_eq!(compile[0]["score"], 10.0);
         let cases = tests_named(&doc, &format!("Part {part}: "));
-        let timed_out = cases
-            .iter()
-            .filter(|t| {
-                // The CPU limit, or on a very busy machine the wall clock's.
-                let output = t["output"].as_str().unwrap();
-                output.starts_with("used more than 1s of CPU time")
-                    || output.starts_with("still running after 5s of wall-clock time")
-            })
-            .count();
+        let timed_out = cases.iter().filter(|t| timed_out_at_1s(t)).count();
         let not_run = cases
             .iter()
             .filter(|t| {
@@ -591,14 +591,7 @@ fn a_spent_budget_keeps_the_compilation_points_and_says_why_the_rest_did_not_run
         .iter()
         .filter(|t| t["output"] == "not run: the submission's time budget was spent")
         .count();
-    let timed_out = cases
-        .iter()
-        .filter(|t| {
-            let output = t["output"].as_str().unwrap();
-            output.starts_with("used more than 1s of CPU time")
-                || output.starts_with("still running after 5s of wall-clock time")
-        })
-        .count();
+    let timed_out = cases.iter().filter(|t| timed_out_at_1s(t)).count();
     // Every case either ran into its limit or was not run for the budget;
     // most of them were not run.
     assert!(
