@@ -50,10 +50,10 @@
 //! - `src/bin/connect/` (feature `cli`): the `connect` binary: `args.rs`
 //!   its flags; `main.rs` `solve` and `best` (one position per line, a bad
 //!   line reported on standard error with its line and move index and exit
-//!   2 at the end), `book` (progress on standard error, the file written
-//!   whole through a temporary file and a rename) and the `--book FILE` /
-//!   `--no-book` choice every subcommand shares; `play.rs` the terminal
-//!   game.
+//!   2 at the end) and the `--book FILE` / `--no-book` choice every
+//!   subcommand shares; `book.rs` `connect book` (progress on standard
+//!   error, the file written whole through a temporary file and a rename);
+//!   `play.rs` the terminal game.
 //!
 //! # Invariants
 //!
