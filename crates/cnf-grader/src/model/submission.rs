@@ -358,9 +358,15 @@ impl Refused {
     }
 }
 
-/// A size in words: `3 GiB`, `1.5 MiB`, `2000 bytes`.
-fn size_words(n: u64) -> String {
-    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+/// A size in words, in the largest unit it reaches: `3 GiB`, `1.5 MiB`,
+/// `1000 bytes` (reports' sizes of sources, limits and peaks alike).
+pub fn size_words(n: u64) -> String {
+    const UNITS: [(u64, &str); 4] = [
+        (1 << 40, "TiB"),
+        (1 << 30, "GiB"),
+        (1 << 20, "MiB"),
+        (1 << 10, "KiB"),
+    ];
     for (scale, unit) in UNITS {
         if n >= scale {
             let value = n as f64 / scale as f64;

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use crate::format::units::{show_duration, show_size};
 use crate::model::case::{CaseReport, Clock, Failure, NotRun};
-use crate::model::submission::{CompileCause, part_file};
+use crate::model::submission::{CompileCause, part_file, size_words};
 
 /// What went wrong with a case, in one sentence (empty for a pass): the
 /// failure put into words, or the fixture's problem for an `ERROR`.
@@ -69,10 +69,10 @@ pub fn describe(failure: &Failure, function: &str) -> String {
             "out of memory: its processes together used more than the {} of memory \
              (--memory) or the {} of scratch space (--scratch) allowed, and the run was \
              killed{}",
-            show_bytes(*memory),
-            show_bytes(*scratch),
+            size_words(*memory),
+            size_words(*scratch),
             if *peak > 0 {
-                format!(" (peak memory seen: {})", show_bytes(*peak))
+                format!(" (peak memory seen: {})", size_words(*peak))
             } else {
                 String::new()
             }
@@ -139,26 +139,6 @@ fn compile_cause(cause: &CompileCause, part: u8) -> String {
     }
 }
 
-/// A byte count in the largest binary unit that is not below one, e.g.
-/// `2 GiB`, `1.5 MiB`, `512 bytes`.
-fn show_bytes(n: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if n < 1 << 10 {
-        return format!("{n} bytes");
-    }
-    let mut value = n as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if value.fract() == 0.0 {
-        format!("{value:.0} {}", UNITS[unit])
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
-
 /// A signal's number with its name when common: `signal 11 (SIGSEGV)`.
 pub fn signal_name(signal: i32) -> String {
     let name = match signal {
@@ -195,9 +175,9 @@ mod tests {
 
     #[test]
     fn bytes_are_shown_in_the_largest_unit() {
-        assert_eq!(show_bytes(512), "512 bytes");
-        assert_eq!(show_bytes(2 << 30), "2 GiB");
-        assert_eq!(show_bytes(3 << 19), "1.5 MiB");
+        assert_eq!(size_words(512), "512 bytes");
+        assert_eq!(size_words(2 << 30), "2 GiB");
+        assert_eq!(size_words(3 << 19), "1.5 MiB");
     }
 
     #[test]
