@@ -69,6 +69,9 @@ mod search;
 pub use book::{Book, BookError, Progress};
 pub use position::{MAX_BITS, Position, PositionError, Size};
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use search::Engine;
 
 /// The exact solver, with its transposition table.
@@ -142,6 +145,13 @@ impl Solver {
     /// default. Boards of more than 52 bits keep one thread.
     pub fn set_threads(&mut self, threads: usize) {
         with_engine!(self, e, e.set_threads(threads))
+    }
+
+    /// Gives up each search within moments once `stop` is set (`None`:
+    /// never); what a search given up answers means nothing, and its
+    /// table keeps only what was proved.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        with_engine!(self, e, e.set_stop(stop))
     }
 
     /// A solver whose table has 2^`log_size` entries (10 to 30).

@@ -335,7 +335,8 @@ pub(crate) struct Engine<B: Bits, const W: u32, const H: u32, const N: usize> {
     pub(crate) nodes: u64,
     /// Threads searching each root together, this one included.
     threads: usize,
-    /// Set when a helper thread is to give up (`None` for the main one).
+    /// Set when the search is to give up: a helper's when the main thread
+    /// has the answer, the main one's by its caller ([`Engine::set_stop`]).
     stop: Option<Arc<AtomicBool>>,
     /// A helper's random state for jitter in its move order (0: none).
     jitter: u64,
@@ -373,6 +374,11 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
     /// whose table slots are written in one store; others keep one thread).
     pub(crate) fn set_threads(&mut self, threads: usize) {
         self.threads = if B::ATOMIC { threads.max(1) } else { 1 };
+    }
+
+    /// Gives up each search once `stop` is set (`None`: never).
+    pub(crate) fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
     }
 
     /// A helper thread's engine: the same table, its own move-order jitter.

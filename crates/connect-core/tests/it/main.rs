@@ -11,3 +11,4 @@ mod perfect_player;
 mod properties;
 mod small_boards;
 mod solver_board_agree;
+mod stopping;
