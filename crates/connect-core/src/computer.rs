@@ -30,6 +30,9 @@
 //! to each player (weighted by the pieces already in them); ties go to the
 //! column nearest the centre.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -358,6 +361,8 @@ pub struct Computer {
     known: std::collections::HashMap<Vec<String>, usize>,
     /// The play book it answers from; `None` until chosen or first needed.
     book: Option<Option<Book>>,
+    /// Set when its solver's searches are to give up ([`Computer::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// Positions of at most this many stones keep the perfect move found for
@@ -373,7 +378,26 @@ impl Computer {
             solver: None,
             known: std::collections::HashMap::new(),
             book: None,
+            stop: None,
         }
+    }
+
+    /// Gives up the solver's searches once `stop` is set (`None`: never):
+    /// [`Computer::choose`] and [`Computer::hint`] then answer `None` within
+    /// moments instead of what the search would have found, and remember
+    /// nothing of it (answers from the book or from memory still come).
+    /// The look-ahead of games the solver does not take is short and is
+    /// not given up.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        if let Some(solver) = &mut self.solver {
+            solver.set_stop(stop.clone());
+        }
+        self.stop = stop;
+    }
+
+    /// Whether the searches are to give up.
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst))
     }
 
     /// Plays the positions `book` holds with its moves (a play book;
@@ -393,7 +417,8 @@ impl Computer {
 
     /// Plays with `solver` (its book, its table) in the games of its size,
     /// instead of a [`Solver::new`] of its own.
-    pub fn set_solver(&mut self, solver: Solver) {
+    pub fn set_solver(&mut self, mut solver: Solver) {
+        solver.set_stop(self.stop.clone());
         self.solver = Some(solver);
     }
 
@@ -404,7 +429,9 @@ impl Computer {
 
     fn solver(&mut self, size: Size) -> &mut Solver {
         if self.solver.as_ref().is_none_or(|s| s.size() != size) {
-            self.solver = Some(Solver::new(size));
+            let mut solver = Solver::new(size);
+            solver.set_stop(self.stop.clone());
+            self.solver = Some(solver);
         }
         self.solver.as_mut().expect("just made")
     }
@@ -415,7 +442,8 @@ impl Computer {
             .filter(|p| p.empty_cells() <= EXACT_EMPTY_CELLS)
     }
 
-    /// The 0-based column the computer plays, `None` when the game is over.
+    /// The 0-based column the computer plays, `None` when the game is over
+    /// or its search was given up ([`Computer::set_stop`]).
     pub fn choose(&mut self, game: &Game) -> Option<usize> {
         let playable = game.playable();
         if game.is_over() || playable.is_empty() {
@@ -440,6 +468,9 @@ impl Computer {
                     }
                     let size = p.size();
                     let c = self.solver(size).best_move(&p).map(|(c, _)| c)?;
+                    if self.stopped() {
+                        return None;
+                    }
                     if let Some(rows) = rows {
                         self.known.insert(rows, c);
                     }
@@ -451,14 +482,16 @@ impl Computer {
     }
 
     /// A hint for the player to move: every column's exact score in a
-    /// two-player game the solver takes, the perfect player's pick otherwise.
+    /// two-player game the solver takes, the perfect player's pick otherwise;
+    /// `None` when the game is over or the search was given up.
     pub fn hint(&mut self, game: &Game) -> Option<Hint> {
         if game.is_over() {
             return None;
         }
         if let Some(p) = Computer::exact(game) {
             let size = p.size();
-            return Some(Hint::Scores(self.solver(size).analyze(&p, false)));
+            let scores = self.solver(size).analyze(&p, false);
+            return (!self.stopped()).then_some(Hint::Scores(scores));
         }
         Some(Hint::Pick(paranoid(game, PERFECT_DEPTH)))
     }
