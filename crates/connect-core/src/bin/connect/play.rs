@@ -16,11 +16,14 @@
 //! chooses a move, a third thread finds the computer's reply to each of
 //! the person's possible moves, the centre first, so that its reply is
 //! usually ready at once. That thread runs at the lowest scheduling
-//! priority with its own solver: when the person moves, the reply is taken
-//! from it if it is ready, and otherwise searched at once as before, the
-//! pondering thread dropping what it was doing after its current search
-//! (which, at the lowest priority, takes next to no time from the real
-//! one); quitting ends it with the game.
+//! priority with its own solver. When the person moves, undoes a move or
+//! asks for a hint, or the game ends, the pondering thread gives up what
+//! it was doing, the search under way included, within moments (the
+//! solver's stop flag: a search given up answers nothing, and its table
+//! and the computer keep only what was proved); the reply is taken from
+//! it if it is ready, and otherwise searched at once as before. A line
+//! that leaves the position as it was (a refused move, a save) lets the
+//! pondering go on; quitting gives it up with the game.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -29,7 +32,7 @@ use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -147,6 +150,10 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     let mut line_no = 0usize;
     let mut bad = false;
     loop {
+        // What is pondered is of no use once the position has changed.
+        if let Some(ponder) = &mut ponder {
+            ponder.keep_only(&game);
+        }
         if redraw {
             writeln!(out, "\x1b[H\x1b[2J{header}")?;
         }
@@ -179,7 +186,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             )?;
             continue;
         }
-        if let Some(ponder) = &ponder
+        if let Some(ponder) = &mut ponder
             && !game.is_over()
         {
             ponder.start(&game, &args.computer);
@@ -195,11 +202,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             )?;
         }
         out.flush()?;
-        let line = input.line()?;
-        if let Some(ponder) = &ponder {
-            ponder.stop();
-        }
-        let Some(line) = line else {
+        let Some(line) = input.line()? else {
             writeln!(out)?;
             break;
         };
@@ -244,6 +247,10 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 }
             }
             "h" => {
+                // The hint's search needs the machine.
+                if let Some(ponder) = &mut ponder {
+                    ponder.stop();
+                }
                 thinker.ask(Job::Hint(game.clone()));
                 match input.wait(&mut out, "Thinking of a hint", spinner)? {
                     Some(Answer::Hint(Some(text))) => say(&mut out, text)?,
@@ -363,77 +370,133 @@ impl Thinker {
 /// priority, with its own computer, that finds the computer's reply to each
 /// move the person may make, the centre first (module docs).
 struct Ponder {
-    games: Sender<(u64, Game, Vec<u8>)>,
-    /// Bumped when the person moves: the thread drops what it was doing.
-    round: Arc<AtomicU64>,
+    rounds: Sender<Round>,
+    /// The position whose replies are pondered (its moves), and the stop
+    /// flag of that round.
+    round: Option<(Vec<usize>, Arc<AtomicBool>)>,
+    shared: Arc<Mutex<Pondered>>,
+}
+
+/// The replies to ponder: those to the person's moves in `game`, of the
+/// players in `computers`; setting `stop` gives the round up, the search
+/// under way included.
+struct Round {
+    game: Game,
+    computers: Vec<u8>,
+    stop: Arc<AtomicBool>,
+}
+
+/// What the pondering thread shows the game.
+#[derive(Default)]
+struct Pondered {
     /// The replies found, by the moves of the position they answer.
-    ready: Arc<Mutex<HashMap<Vec<usize>, usize>>>,
+    ready: HashMap<Vec<usize>, usize>,
+    /// The position whose reply is being searched (its moves), if any.
+    searching: Option<Vec<usize>>,
 }
 
 impl Ponder {
     fn spawn(mut computer: Computer) -> Ponder {
-        let (games, todo) = mpsc::channel::<(u64, Game, Vec<u8>)>();
-        let round = Arc::new(AtomicU64::new(0));
-        let ready = Arc::new(Mutex::new(HashMap::new()));
-        let (now, found) = (Arc::clone(&round), Arc::clone(&ready));
+        let (rounds, todo) = mpsc::channel::<Round>();
+        let shared = Arc::new(Mutex::new(Pondered::default()));
+        let found = Arc::clone(&shared);
         thread::spawn(move || {
             // The lowest priority for this thread alone (a thread id is a
             // process id to setpriority); if refused, it still ponders.
             let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19);
-            while let Ok(mut job) = todo.recv() {
+            while let Ok(mut round) = todo.recv() {
                 // Only the latest position matters.
                 while let Ok(newer) = todo.try_recv() {
-                    job = newer;
+                    round = newer;
                 }
-                let (id, game, computers) = job;
-                let width = game.board().width();
+                computer.set_stop(Some(Arc::clone(&round.stop)));
+                let width = round.game.board().width();
                 let mut order: Vec<usize> = (0..width).collect();
                 order.sort_by_key(|&c| ((2 * c as i64 - (width as i64 - 1)).abs(), c));
                 for c in order {
-                    if now.load(Ordering::SeqCst) != id {
+                    if round.stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    let mut next = game.clone();
+                    let mut next = round.game.clone();
                     if next.play(c).is_err()
                         || next.is_over()
-                        || !computers.contains(&next.to_move().number())
+                        || !round.computers.contains(&next.to_move().number())
                     {
                         continue;
                     }
                     let key = next.moves().to_vec();
-                    if found.lock().is_ok_and(|f| f.contains_key(&key)) {
-                        continue;
+                    match found.lock() {
+                        Ok(mut f) if !f.ready.contains_key(&key) => {
+                            f.searching = Some(key.clone());
+                        }
+                        _ => continue,
                     }
-                    let Some(reply) = computer.choose(&next) else {
-                        continue;
-                    };
+                    // `None` when given up: nothing to keep.
+                    let reply = computer.choose(&next);
                     if let Ok(mut f) = found.lock() {
-                        f.insert(key, reply);
+                        f.searching = None;
+                        if let Some(reply) = reply {
+                            f.ready.insert(key, reply);
+                        }
                     }
                 }
             }
         });
         Ponder {
-            games,
-            round,
-            ready,
+            rounds,
+            round: None,
+            shared,
         }
     }
 
-    /// Ponders the replies to the person's moves in `game`.
-    fn start(&self, game: &Game, computers: &[u8]) {
-        let id = self.round.fetch_add(1, Ordering::SeqCst) + 1;
-        let _ = self.games.send((id, game.clone(), computers.to_vec()));
+    /// Ponders the replies to the person's moves in `game`, going on with
+    /// the round under way if it is for `game`.
+    fn start(&mut self, game: &Game, computers: &[u8]) {
+        if let Some((moves, stop)) = &self.round
+            && moves == game.moves()
+            && !stop.load(Ordering::SeqCst)
+        {
+            return;
+        }
+        self.stop();
+        let stop = Arc::new(AtomicBool::new(false));
+        self.round = Some((game.moves().to_vec(), Arc::clone(&stop)));
+        let _ = self.rounds.send(Round {
+            game: game.clone(),
+            computers: computers.to_vec(),
+            stop,
+        });
     }
 
-    /// Drops what is being pondered (the person has moved or quit).
-    fn stop(&self) {
-        self.round.fetch_add(1, Ordering::SeqCst);
+    /// Gives up the round under way unless it is for `game`: the person
+    /// has moved or undone a move, or the game has ended.
+    fn keep_only(&mut self, game: &Game) {
+        if self
+            .round
+            .as_ref()
+            .is_some_and(|(moves, _)| moves != game.moves() || game.is_over())
+        {
+            self.stop();
+        }
+    }
+
+    /// Gives up the round under way, its search at once.
+    fn stop(&mut self) {
+        if let Some((_, stop)) = self.round.take() {
+            stop.store(true, Ordering::SeqCst);
+        }
     }
 
     /// The reply found for `game`, if any.
     fn take(&self, game: &Game) -> Option<usize> {
-        self.ready.lock().ok()?.get(game.moves()).copied()
+        self.shared.lock().ok()?.ready.get(game.moves()).copied()
+    }
+}
+
+impl Drop for Ponder {
+    /// Quitting gives up the search under way with the game.
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
@@ -670,4 +733,101 @@ fn render(board: &Board, color: bool) -> String {
         s.push('\n');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use connect_core::solve::{Size, Solver};
+
+    /// A perfect computer that searches every position (no book).
+    fn searching() -> Computer {
+        let mut computer = Computer::new(Level::Perfect, 0);
+        computer.set_book(None);
+        computer.set_solver(Solver::with_table_bits(Size::STANDARD, 20));
+        computer
+    }
+
+    /// Whether `done` holds within `limit` (a loose bound, for a loaded
+    /// machine), asked every few milliseconds.
+    fn within(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if done() {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        done()
+    }
+
+    fn searching_now(ponder: &Ponder) -> Option<Vec<usize>> {
+        ponder.shared.lock().unwrap().searching.clone()
+    }
+
+    #[test]
+    fn pondering_gives_up_its_search_when_the_person_moves() {
+        // Without a book, the replies to the first move take minutes in a
+        // release build and far longer in a debug one: the search ends only
+        // because it is given up, and answers nothing.
+        let mut ponder = Ponder::spawn(searching());
+        let game = Game::from_moves(7, 6, 2, "").unwrap();
+        ponder.start(&game, &[2]);
+        let limit = Duration::from_secs(60);
+        assert!(within(limit, || searching_now(&ponder).is_some()));
+        // The centre first.
+        assert_eq!(searching_now(&ponder), Some(vec![3]));
+        // The round goes on while the position is the same.
+        ponder.start(&game, &[2]);
+        ponder.keep_only(&game);
+        assert!(
+            ponder
+                .round
+                .as_ref()
+                .is_some_and(|(moves, _)| moves.is_empty())
+        );
+        let mut moved = game.clone();
+        moved.play(3).unwrap();
+        ponder.keep_only(&moved);
+        assert!(
+            within(limit, || searching_now(&ponder).is_none()),
+            "the search went on after the person moved"
+        );
+        assert_eq!(ponder.take(&moved), None);
+        assert!(ponder.shared.lock().unwrap().ready.is_empty());
+    }
+
+    #[test]
+    fn a_reply_pondered_is_the_computers_own_choice() {
+        // A Middle-Easy position, player 1 (the person) to move: every
+        // reply is searched in moments. The game plays a reply pondered
+        // (`Ponder::take`) as it would have played its own.
+        let game = Game::from_moves(7, 6, 2, "271713432331713132").unwrap();
+        let ponder = {
+            let mut ponder = Ponder::spawn(searching());
+            ponder.start(&game, &[2]);
+            ponder
+        };
+        let replies: Vec<Game> = game
+            .playable()
+            .into_iter()
+            .map(|c| {
+                let mut next = game.clone();
+                next.play(c).unwrap();
+                next
+            })
+            .filter(|next| !next.is_over())
+            .collect();
+        assert!(!replies.is_empty());
+        assert!(
+            within(Duration::from_secs(120), || replies
+                .iter()
+                .all(|next| ponder.take(next).is_some())),
+            "not every reply was pondered"
+        );
+        let mut own = searching();
+        for next in &replies {
+            assert_eq!(ponder.take(next), own.choose(next), "{:?}", next.moves());
+        }
+    }
 }
