@@ -282,6 +282,12 @@ impl Cli {
     pub fn run_on_terminal(self, input: impl AsRef<[u8]>) -> crate::TerminalRun {
         crate::on_terminal(self.command(), input.as_ref(), self.timeout)
     }
+
+    /// [`Cli::run_on_terminal`], typing each piece of input after its
+    /// pause (see [`crate::on_terminal_typed`]).
+    pub fn run_on_terminal_typed(self, typing: &[(Duration, &[u8])]) -> crate::TerminalRun {
+        crate::on_terminal_typed(self.command(), typing, self.timeout)
+    }
 }
 
 /// Reads a stream to its end on its own thread.

@@ -188,7 +188,17 @@ pub struct TerminalRun {
 /// types `input` on it, and returns what the terminal showed once the
 /// program exits; it is killed after `limit`. `CI` is removed from its
 /// environment, as programs show no progress there.
-pub fn on_terminal(mut command: Command, input: &[u8], limit: Duration) -> TerminalRun {
+pub fn on_terminal(command: Command, input: &[u8], limit: Duration) -> TerminalRun {
+    on_terminal_typed(command, &[(Duration::ZERO, input)], limit)
+}
+
+/// [`on_terminal`], typing each piece of input after its pause (counted
+/// from the piece before), as a person who stops to think would.
+pub fn on_terminal_typed(
+    mut command: Command,
+    typing: &[(Duration, &[u8])],
+    limit: Duration,
+) -> TerminalRun {
     use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     let name = format!("{command:?}");
     let fail = |what: &str, e: std::io::Error| -> ! { panic!("{name}: {what}: {e}") };
@@ -233,7 +243,15 @@ pub fn on_terminal(mut command: Command, input: &[u8], limit: Duration) -> Termi
         }
         all
     });
-    let _ = master.write_all(input);
+    let typing: Vec<(Duration, Vec<u8>)> = typing.iter().map(|(p, t)| (*p, t.to_vec())).collect();
+    thread::spawn(move || {
+        for (pause, text) in typing {
+            thread::sleep(pause);
+            if master.write_all(&text).is_err() {
+                break;
+            }
+        }
+    });
     let started = Instant::now();
     let code = loop {
         match child.try_wait() {
