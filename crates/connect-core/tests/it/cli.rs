@@ -720,3 +720,46 @@ fn a_line_that_is_not_text_is_refused_like_any_other_and_the_game_goes_on() {
     assert!(run.screen.contains("not a move"), "{}", run.screen);
     assert!(run.screen.contains("- - - 2 - - -"), "{}", run.screen);
 }
+
+#[test]
+fn a_reply_pondered_on_a_terminal_is_the_one_played_piped() {
+    // Begin-Medium's second line, 12 stones, the person (player 1) to
+    // move; the computer (player 2) answers the person's 6 and then 4.
+    // On a terminal the person stops to think before each move, so the
+    // computer ponders its replies meanwhile (in a debug build each takes
+    // a fraction of a second, and with the pauses none shows the thinking
+    // line on an idle machine; not checked, as at the lowest priority a
+    // busy machine may leave the pondering no time). Whether a reply comes
+    // from pondering or from a search after the move, it is the one
+    // played when piped, where the computer does not ponder.
+    let dir = tempfile::tempdir().unwrap();
+    let p = Position::from_moves(Size::STANDARD, "335662333565").unwrap();
+    let text = connect_core::cnf::render_cnf(&p.to_board(), &[]);
+    std::fs::write(dir.path().join("begin.cnf"), text).unwrap();
+    let game = || {
+        connect()
+            .args(["play", "--computer", "2", "begin.cnf"])
+            .current_dir(dir.path())
+            .timeout(ON_TERMINAL)
+    };
+    let piped = game().stdin("6\n4\nq\n").run();
+    piped.code(0);
+    let plays = |screen: &str| -> Vec<String> {
+        screen
+            .lines()
+            .filter(|l| l.starts_with("Player 2 (computer) plays"))
+            .map(|l| l.trim().to_string())
+            .collect()
+    };
+    let expected = plays(&piped.stdout);
+    assert_eq!(expected.len(), 2, "{}", piped.stdout);
+    let think = Duration::from_secs(5);
+    let run = game().run_on_terminal_typed(&[
+        (think, b"6\n"),
+        (think, b"4\n"),
+        (Duration::from_secs(1), b"q\n"),
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.screen);
+    let played: Vec<String> = plays(&run.screen.replace("\r\n", "\n"));
+    assert_eq!(played, expected, "{}", run.screen);
+}
