@@ -391,7 +391,8 @@ struct Round {
 struct Pondered {
     /// The replies found, by the moves of the position they answer.
     ready: HashMap<Vec<usize>, usize>,
-    /// The position whose reply is being searched (its moves), if any.
+    /// The position whose reply is being searched (its moves), if any:
+    /// the game needs only `ready`, this shows the thread at work.
     searching: Option<Vec<usize>>,
 }
 
@@ -778,14 +779,12 @@ mod tests {
         // The centre first.
         assert_eq!(searching_now(&ponder), Some(vec![3]));
         // The round goes on while the position is the same.
+        let flag = |ponder: &Ponder| ponder.round.as_ref().map(|(_, stop)| Arc::clone(stop));
+        let first = flag(&ponder).unwrap();
         ponder.start(&game, &[2]);
         ponder.keep_only(&game);
-        assert!(
-            ponder
-                .round
-                .as_ref()
-                .is_some_and(|(moves, _)| moves.is_empty())
-        );
+        assert!(flag(&ponder).is_some_and(|stop| Arc::ptr_eq(&stop, &first)));
+        assert!(!first.load(Ordering::SeqCst));
         let mut moved = game.clone();
         moved.play(3).unwrap();
         ponder.keep_only(&moved);
