@@ -481,7 +481,7 @@ impl Ponder {
         }
     }
 
-    /// Gives up the round under way, its search at once.
+    /// Gives up the round under way, its search within moments.
     fn stop(&mut self) {
         if let Some((_, stop)) = self.round.take() {
             stop.store(true, Ordering::SeqCst);
