@@ -383,8 +383,10 @@ pub(crate) fn disk_usage(dirs: &[&Path], owner: Option<u32>) -> u64 {
     total
 }
 
-/// The pids of every process whose real or effective user is `uid`.
-fn processes_of(uid: u32) -> Vec<i32> {
+/// The pids of every process whose real or effective user is `uid`, each
+/// with whether it is a zombie (ended, with no thread left, waiting for
+/// its parent to reap it: no signal can do more to it).
+fn processes_of(uid: u32) -> Vec<(i32, bool)> {
     let Ok(entries) = fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -393,9 +395,16 @@ fn processes_of(uid: u32) -> Vec<i32> {
         .filter_map(|e| {
             let pid: i32 = e.file_name().to_str()?.parse().ok()?;
             let status = fs::read_to_string(e.path().join("status")).ok()?;
-            let line = status.lines().find(|l| l.starts_with("Uid:"))?;
-            let mut ids = line.split_whitespace().skip(1).take(2);
-            ids.any(|id| id.parse() == Ok(uid)).then_some(pid)
+            let field = |name: &str| {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(name))
+                    .map(str::trim)
+            };
+            let mut ids = field("Uid:")?.split_whitespace().take(2);
+            let zombie = field("State:").is_some_and(|s| s.starts_with('Z'))
+                && field("Threads:") == Some("1");
+            ids.any(|id| id.parse() == Ok(uid)).then_some((pid, zombie))
         })
         .collect()
 }
@@ -406,16 +415,36 @@ pub fn kill_uid(uid: u32) -> usize {
     kill_uid_within(uid, 1000)
 }
 
+/// How many rounds in a row (about half a second) [`kill_uid_within`] sees
+/// only zombies before it stops: one whose parent is alive and does not
+/// reap it stays whatever is sent, and waiting for it would only delay the
+/// verdict (the id is retired either way); one whose parent was killed is
+/// reaped by init within moments, well inside these rounds.
+const ZOMBIE_ROUNDS: usize = 50;
+
 /// [`kill_uid`], for at most `rounds` rounds (the first ten 1 ms apart,
-/// the others 10 ms).
+/// the others 10 ms), stopping early once [`ZOMBIE_ROUNDS`] rounds in a row
+/// found only zombies.
 pub(crate) fn kill_uid_within(uid: u32, rounds: usize) -> usize {
     let mut sent = 0;
+    let mut only_zombies = 0;
     for round in 0..rounds {
         let pids = processes_of(uid);
         if pids.is_empty() {
             break;
         }
-        for pid in pids {
+        if pids.iter().all(|&(_, zombie)| zombie) {
+            only_zombies += 1;
+            if only_zombies >= ZOMBIE_ROUNDS {
+                break;
+            }
+        } else {
+            only_zombies = 0;
+        }
+        for (pid, zombie) in pids {
+            if zombie {
+                continue;
+            }
             if let Some(pid) = rustix::process::Pid::from_raw(pid) {
                 let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
                 sent += 1;
@@ -759,5 +788,35 @@ fn kill_session(sid: u32) {
         {
             let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_zombie_is_told_from_a_running_process() {
+        let uid = rustix::process::getuid().as_raw();
+        let found = |pid: u32| {
+            processes_of(uid)
+                .into_iter()
+                .find(|&(p, _)| p == pid as i32)
+                .map(|(_, zombie)| zombie)
+        };
+        let mut running = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        assert_eq!(found(running.id()), Some(false));
+        running.kill().unwrap();
+        // Killed and not yet waited for: a zombie, until waited for.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while found(running.id()) != Some(true) {
+            assert!(std::time::Instant::now() < deadline, "never a zombie");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        running.wait().unwrap();
+        assert_eq!(found(running.id()), None);
     }
 }

@@ -1012,8 +1012,8 @@ fn an_id_a_run_left_unclean_is_retired() {
     // While the run sleeps, the test finds its id and gives it a process
     // no kill ends, which the cleanup after the run then finds. Each kill
     // of every process of that id (when the run's first process ends, and
-    // after the run) tries 1000 rounds, ten seconds and more on a busy
-    // machine: the wall limit leaves room for both.
+    // after the run) gives up about half a second after only the zombie is
+    // left; the wall limit leaves room for far more on a busy machine.
     let sleep = format!("3.{}", std::process::id());
     let (r, mut z, uid) = std::thread::scope(|scope| {
         let running = scope.spawn(|| run(&s, &format!("sleep {sleep}"), Duration::from_secs(300)));
