@@ -270,3 +270,57 @@ pub fn on_terminal_typed(
         screen: String::from_utf8_lossy(&screen).into_owned(),
     }
 }
+
+/// A grader cache folder (`--cache DIR`) for one test: its saved results
+/// are its own, but its compiled parts (`builds/`, a link) are shared by
+/// every test of this process.
+///
+/// A compiled part is stored under the hash of everything its compilation
+/// depends on (sources, GHC, flags, part) and written by rename, so sharing
+/// one is sharing what the test would have compiled itself: the sample
+/// class is compiled once per test binary instead of once per test. Tests
+/// that watch the compilation itself (progress, timeouts, what Template
+/// Haskell sees) keep a cache of their own.
+///
+/// The folders live in `cnf-grader-tests-PID` under the temporary folder;
+/// the first call of a process removes those of processes that have ended.
+pub fn grader_cache() -> std::path::PathBuf {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static PROCESS: OnceLock<std::path::PathBuf> = OnceLock::new();
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let process = PROCESS.get_or_init(|| {
+        let tmp = std::env::temp_dir();
+        let prefix = "cnf-grader-tests-";
+        for entry in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            let ended = name
+                .to_str()
+                .and_then(|n| n.strip_prefix(prefix))
+                .and_then(|pid| pid.parse::<u32>().ok())
+                .is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists());
+            if ended {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+        let dir = tmp.join(format!("{prefix}{}", std::process::id()));
+        private_dir(&dir.join("builds"));
+        dir
+    });
+    let cache = process.join(format!("cache-{}", NEXT.fetch_add(1, Ordering::SeqCst)));
+    private_dir(&cache);
+    std::os::unix::fs::symlink(process.join("builds"), cache.join("builds"))
+        .unwrap_or_else(|e| panic!("link {}/builds: {e}", cache.display()));
+    cache
+}
+
+/// Makes `dir` and its missing parents with mode 0700, as the grader makes
+/// its cache.
+fn private_dir(dir: &std::path::Path) {
+    use std::os::unix::fs::DirBuilderExt as _;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .unwrap_or_else(|e| panic!("make {}: {e}", dir.display()));
+}

@@ -442,7 +442,7 @@ fn every_format_counts_every_sample_student_alike() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let (cache, reports, pages, csv) = (
-        tmp.path().join("cache"),
+        test_support::grader_cache(),
         tmp.path().join("reports"),
         tmp.path().join("pages"),
         tmp.path().join("book.csv"),

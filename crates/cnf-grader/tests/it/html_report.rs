@@ -253,6 +253,7 @@ fn a_class_gets_an_index_and_a_page_per_student() {
     }
     // The sample fixtures, with test03 hidden.
     let tmp = tempfile::tempdir().unwrap();
+    let cache = test_support::grader_cache();
     let fixtures = tmp.path().join("fixtures");
     fs::create_dir_all(fixtures.join("hidden")).unwrap();
     for e in fs::read_dir(manifest().join(FIXTURES)).unwrap().flatten() {
@@ -272,7 +273,7 @@ fn a_class_gets_an_index_and_a_page_per_student() {
             .args(["--timeout", "2s", "--no-times", "--html"])
             .arg(pages)
             .arg("--cache")
-            .arg(tmp.path().join("cache"));
+            .arg(&cache);
         let command = if resume {
             command.arg("--resume")
         } else {
@@ -367,7 +368,7 @@ fn a_class_gets_an_index_and_a_page_per_student() {
         ])
         .arg(&single)
         .arg("--cache")
-        .arg(tmp.path().join("cache"))
+        .arg(test_support::grader_cache())
         .run()
         .code(1);
     assert_eq!(fs::read_to_string(&single).unwrap(), html);

@@ -88,13 +88,14 @@ fn solutions_as_the_examples_show_score_100_and_any_number_of_players_earns_the_
     )
     .unwrap();
     let class_arg = class.to_str().unwrap().to_owned();
-    let cache = out("cache");
+    let cache = test_support::grader_cache();
+    let cache = cache.to_str().unwrap();
     let common = [
         "--timeout",
         "10s",
         "--no-times",
         "--cache",
-        &cache,
+        cache,
         "--roster",
         roster.to_str().unwrap(),
     ];
@@ -250,7 +251,7 @@ fn solutions_as_the_examples_show_score_100_and_any_number_of_players_earns_the_
 fn sample_class(d: &Path, tag: &str) -> (String, Vec<String>) {
     let reports = d.join(format!("reports-{tag}"));
     fs::create_dir_all(&reports).unwrap();
-    let cache = d.join("cache");
+    let cache = test_support::grader_cache();
     let run = grader(&[
         "submissions",
         "tests/submissions/class",

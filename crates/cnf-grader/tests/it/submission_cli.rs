@@ -35,7 +35,6 @@ use test_support::{Cli, Run, Tool};
 
 const CLASS: &str = "tests/submissions/class";
 
-static CACHES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 const FIXTURES: &str = "tests/submissions/fixtures";
 
 /// Whether GHC and bubblewrap are here; says so when a test is skipped.
@@ -43,19 +42,15 @@ fn tools(test: &str) -> bool {
     test_support::require(test, &[Tool::Ghc, Tool::Bwrap])
 }
 
-/// The grader with a cache of its own (no test shares compiled parts or
-/// results with another, nor with the user's own cache).
+/// The grader with a cache of its own, its compiled parts shared with the
+/// other tests of this binary ([`test_support::grader_cache`]), unless
+/// `args` give `--cache`: a test that needs GHC to run gives its own.
 fn grader(args: &[&str]) -> Cli {
-    let cache = std::env::temp_dir().join(format!(
-        "cnf-grader-test-cache-{}-{}",
-        std::process::id(),
-        CACHES.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
-    ));
     let command = Cli::new(env!("CARGO_BIN_EXE_cnf-grader")).args(args);
     let command = if args.contains(&"--cache") {
         command
     } else {
-        command.arg("--cache").arg(cache)
+        command.arg("--cache").arg(test_support::grader_cache())
     };
     command.current_dir(env!("CARGO_MANIFEST_DIR"))
 }
@@ -362,10 +357,14 @@ fn a_compilation_past_the_time_limit_is_killed_and_scores_0() {
     }
     let sub = partial("correct", &[1, 2]);
     let dir = sub.path().to_str().unwrap();
+    // A cache of its own: GHC must run, not find the parts compiled.
+    let cache = tempfile::tempdir().unwrap();
     let o = grader(&[
         "submission",
         dir,
         FIXTURES,
+        "--cache",
+        cache.path().to_str().unwrap(),
         "--compile-timeout",
         "1ms",
         "--format",
@@ -691,7 +690,6 @@ fn interrupt_and_check(mut child: std::process::Child, seen: &[(u32, String)], r
         .unwrap()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| !p.to_string_lossy().contains("cnf-grader-test-cache"))
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
@@ -703,9 +701,18 @@ fn ctrl_c_while_compiling_stops_ghc_and_removes_its_files() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
-    let child = grader(&["submission", &format!("{CLASS}/correct"), FIXTURES])
-        .env("TMPDIR", &root)
-        .spawn();
+    // A cache of its own (outside TMPDIR, which must end empty): GHC must
+    // run, not find the parts compiled.
+    let cache = tempfile::tempdir().unwrap();
+    let child = grader(&[
+        "submission",
+        &format!("{CLASS}/correct"),
+        FIXTURES,
+        "--cache",
+        cache.path().to_str().unwrap(),
+    ])
+    .env("TMPDIR", &root)
+    .spawn();
     let seen = wait_for(&child, "/usr/lib/ghc/bin/ghc -B/usr/lib/ghc -v0 ");
     interrupt_and_check(child, &seen, &root);
 }
