@@ -383,10 +383,19 @@ pub(crate) fn disk_usage(dirs: &[&Path], owner: Option<u32>) -> u64 {
     total
 }
 
-/// The pids of every process whose real or effective user is `uid`, each
-/// with whether it is a zombie (ended, with no thread left, waiting for
-/// its parent to reap it: no signal can do more to it).
-fn processes_of(uid: u32) -> Vec<(i32, bool)> {
+/// A process of the id being killed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Process {
+    pid: i32,
+    /// Its parent's pid.
+    parent: i32,
+    /// Ended, with no thread left, waiting for its parent to reap it: no
+    /// signal can do more to it.
+    zombie: bool,
+}
+
+/// Every process whose real or effective user is `uid`.
+fn processes_of(uid: u32) -> Vec<Process> {
     let Ok(entries) = fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -404,7 +413,12 @@ fn processes_of(uid: u32) -> Vec<(i32, bool)> {
             let mut ids = field("Uid:")?.split_whitespace().take(2);
             let zombie = field("State:").is_some_and(|s| s.starts_with('Z'))
                 && field("Threads:") == Some("1");
-            ids.any(|id| id.parse() == Ok(uid)).then_some((pid, zombie))
+            let parent = field("PPid:")?.parse().ok()?;
+            ids.any(|id| id.parse() == Ok(uid)).then_some(Process {
+                pid,
+                parent,
+                zombie,
+            })
         })
         .collect()
 }
@@ -416,15 +430,18 @@ pub fn kill_uid(uid: u32) -> usize {
 }
 
 /// How many rounds in a row (about half a second) [`kill_uid_within`] sees
-/// only zombies before it stops: one whose parent is alive and does not
-/// reap it stays whatever is sent, and waiting for it would only delay the
-/// verdict (the id is retired either way); one whose parent was killed is
-/// reaped by init within moments, well inside these rounds.
+/// only zombies that no kill of this id can free before it stops.
+///
+/// A zombie goes when its parent reaps it. One whose parent is init, or a
+/// process of this id (killed here, so that init inherits the zombie), is
+/// waited for, as init may reap slowly. One whose parent is another
+/// user's live process stays whatever is sent: waiting for it only
+/// delays the verdict (the id is retired either way).
 const ZOMBIE_ROUNDS: usize = 50;
 
 /// [`kill_uid`], for at most `rounds` rounds (the first ten 1 ms apart,
 /// the others 10 ms), stopping early once [`ZOMBIE_ROUNDS`] rounds in a row
-/// found only zombies.
+/// found only zombies no kill of this id can free.
 pub(crate) fn kill_uid_within(uid: u32, rounds: usize) -> usize {
     let mut sent = 0;
     let mut only_zombies = 0;
@@ -433,7 +450,9 @@ pub(crate) fn kill_uid_within(uid: u32, rounds: usize) -> usize {
         if pids.is_empty() {
             break;
         }
-        if pids.iter().all(|&(_, zombie)| zombie) {
+        let stuck =
+            |p: &Process| p.zombie && p.parent != 1 && !pids.iter().any(|q| q.pid == p.parent);
+        if pids.iter().all(stuck) {
             only_zombies += 1;
             if only_zombies >= ZOMBIE_ROUNDS {
                 break;
@@ -441,11 +460,11 @@ pub(crate) fn kill_uid_within(uid: u32, rounds: usize) -> usize {
         } else {
             only_zombies = 0;
         }
-        for (pid, zombie) in pids {
-            if zombie {
+        for p in pids {
+            if p.zombie {
                 continue;
             }
-            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+            if let Some(pid) = rustix::process::Pid::from_raw(p.pid) {
                 let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
                 sent += 1;
             }
@@ -801,8 +820,11 @@ mod tests {
         let found = |pid: u32| {
             processes_of(uid)
                 .into_iter()
-                .find(|&(p, _)| p == pid as i32)
-                .map(|(_, zombie)| zombie)
+                .find(|p| p.pid == pid as i32)
+                .map(|p| {
+                    assert_eq!(p.parent, std::process::id() as i32);
+                    p.zombie
+                })
         };
         let mut running = std::process::Command::new("sleep")
             .arg("30")
