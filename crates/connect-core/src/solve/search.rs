@@ -427,6 +427,8 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
 
     /// Negamax within `alpha < beta`; the position has no four and the
     /// side to move cannot win at once. `empty` is the number of empty cells.
+    /// A result at most `alpha` is an upper bound of the score, one at
+    /// least `beta` a lower bound, either possibly beyond the window.
     fn negamax(&mut self, current: B, mask: B, empty: i32, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         self.nodes += 1;
@@ -582,6 +584,10 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
             }
             moves = jittered;
         }
+        // The best score found: when no move reaches beta, the score is at
+        // most this, which may be below alpha (a tighter bound to store
+        // and return than alpha).
+        let mut best = i32::MIN;
         while let Some(c) = moves.next() {
             let mv = possible & self.geo.column(c);
             let next_current = current ^ mask;
@@ -596,13 +602,12 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 self.table.put(key, encode(score, true), stored as u8, work);
                 return score;
             }
-            if score > alpha {
-                alpha = score;
-            }
+            alpha = alpha.max(score);
+            best = best.max(score);
         }
         let work = work(self.nodes - nodes_before);
-        self.table.put(key, encode(alpha, false), 0, work);
-        alpha
+        self.table.put(key, encode(best, false), 0, work);
+        best
     }
 
     fn can_win_next(&self, current: B, mask: B) -> bool {
