@@ -479,6 +479,20 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 return beta;
             }
         }
+        // A window above a win with our next stone but one asks whether a
+        // move wins then: one that leaves the opponent no move keeping it
+        // from losing at once (two of our winning cells playable, the one
+        // it must block just below another, or every move just below one).
+        // The best score otherwise is a win with the stone after.
+        if beta > (empty - 3) / 2 {
+            if self.wins_in_two(current, mask, possible) {
+                return (empty - 1) / 2;
+            }
+            beta = (empty - 3) / 2;
+            if alpha >= beta {
+                return beta;
+            }
+        }
         // One move left (a forced block, or the only one that does not lose
         // at once): played without a table entry of its own.
         if possible & (possible - B::ONE) == B::ZERO {
@@ -608,6 +622,31 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         let work = work(self.nodes - nodes_before);
         self.table.put(key, encode(best, false), 0, work);
         best
+    }
+
+    /// Whether one of `possible` (moves that lose at none of the
+    /// opponent's winning cells) leaves the opponent no move that keeps us
+    /// from winning with our next stone.
+    #[inline(always)]
+    fn wins_in_two(&self, current: B, mask: B, possible: B) -> bool {
+        let geo = &self.geo;
+        let mut m = possible;
+        while m != B::ZERO {
+            let mv = m & !(m - B::ONE);
+            m = m ^ mv;
+            let child_mask = mask | mv;
+            let ours = geo.winning(current | mv, child_mask);
+            let playable = geo.possible(child_mask);
+            let wins = ours & playable;
+            let safe = playable & !ours.shr(1);
+            if safe == B::ZERO
+                || wins & (wins - B::ONE) != B::ZERO
+                || (wins != B::ZERO && wins & safe == B::ZERO)
+            {
+                return true;
+            }
+        }
+        false
     }
 
     fn can_win_next(&self, current: B, mask: B) -> bool {
