@@ -479,15 +479,16 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 return beta;
             }
         }
-        // A window above a win with our next stone but one asks whether a
-        // move wins then: one that leaves the opponent no move keeping it
-        // from losing at once (two of our winning cells playable, the one
-        // it must block just below another, or every move just below one).
-        // The best score otherwise is a win with the stone after.
+        // A move that leaves the opponent no move keeping it from losing at
+        // once (two of our winning cells playable, the one it must block
+        // just below another, or every move just below one) wins with our
+        // next stone but one, the best score left: found before any child
+        // is searched or the table read. Without one, the best score is a
+        // win with the stone after.
+        if self.wins_in_two(current, mask, possible) {
+            return (empty - 1) / 2;
+        }
         if beta > (empty - 3) / 2 {
-            if self.wins_in_two(current, mask, possible) {
-                return (empty - 1) / 2;
-            }
             beta = (empty - 3) / 2;
             if alpha >= beta {
                 return beta;
