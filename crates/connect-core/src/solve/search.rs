@@ -225,6 +225,26 @@ impl<B: Bits> Table<B> {
         (&self.slots[i..i + B::PLACE], tag)
     }
 
+    /// Asks the processor to fetch `key`'s place into the cache, so that
+    /// a later [`Table::get`] does not wait for memory.
+    #[inline(always)]
+    fn prefetch(&self, key: B) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let (slots, _) = self.place(key);
+            // SAFETY: a prefetch is a hint that never faults and changes no
+            // memory; SSE, which it needs, is part of every x86_64.
+            #[allow(unsafe_code)]
+            // reason: the prefetch intrinsic is an unsafe fn
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(slots.as_ptr().cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The byte and move (column + 1, 0 for none) stored for `key`.
     #[inline(always)]
     fn get(&self, key: B) -> (u8, u8) {
@@ -543,11 +563,18 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         // most: a child the table bounds from above (score <= u for the
         // opponent) gives this position at least -u.
         if empty > ETC_EMPTY {
+            // every child's place fetched at once, then read
+            let mut keys = [B::ZERO; N];
+            let mut n = 0;
             let mut m = possible;
             while m != B::ZERO {
                 let mv = m & !(m - B::ONE); // the lowest cell: one child
                 m = m ^ mv;
-                let child = self.key(current ^ mask, mask | mv);
+                keys[n] = self.key(current ^ mask, mask | mv);
+                self.table.prefetch(keys[n]);
+                n += 1;
+            }
+            for &child in &keys[..n] {
                 let (v, _) = self.table.get(child);
                 if v != 0 {
                     let (score, lower) = decode(v);
