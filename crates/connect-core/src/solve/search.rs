@@ -471,6 +471,16 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         if empty <= 2 {
             return 0;
         }
+        // With two moves or more the table is read below: its place is
+        // fetched while the bounds are worked out.
+        let several = possible & (possible - B::ONE) != B::ZERO;
+        let key = if several {
+            let key = self.key(current, mask);
+            self.table.prefetch(key);
+            key
+        } else {
+            B::ZERO
+        };
         let min = -(empty - 2) / 2;
         if alpha < min {
             alpha = min;
@@ -516,10 +526,9 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         }
         // One move left (a forced block, or the only one that does not lose
         // at once): played without a table entry of its own.
-        if possible & (possible - B::ONE) == B::ZERO {
+        if !several {
             return -self.negamax(current ^ mask, mask | possible, empty - 1, -beta, -alpha);
         }
-        let key = self.key(current, mask);
         let (v, stored_move) = self.table.get(key);
         let nodes_before = self.nodes;
         if v != 0 {
