@@ -515,7 +515,8 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         // next stone but one, the best score left: found before any child
         // is searched or the table read. Without one, the best score is a
         // win with the stone after.
-        if self.wins_in_two(current, mask, possible) {
+        let mut threats = [0u8; N];
+        if self.wins_in_two(current, mask, possible, &mut threats) {
             return (empty - 1) / 2;
         }
         if beta > (empty - 3) / 2 {
@@ -611,7 +612,7 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 let score = if c == first {
                     255
                 } else {
-                    geo.winning(current | mv, mask).popcount()
+                    u32::from(threats[c as usize])
                 };
                 moves.add(c, score);
             }
@@ -663,14 +664,16 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
 
     /// Whether one of `possible` (moves that lose at none of the
     /// opponent's winning cells) leaves the opponent no move that keeps us
-    /// from winning with our next stone.
+    /// from winning with our next stone; else, in `threats`, the number of
+    /// winning cells each column's move gives us (the move order's key).
     #[inline(always)]
-    fn wins_in_two(&self, current: B, mask: B, possible: B) -> bool {
+    fn wins_in_two(&self, current: B, mask: B, possible: B, threats: &mut [u8; N]) -> bool {
         let geo = &self.geo;
-        let mut m = possible;
-        while m != B::ZERO {
-            let mv = m & !(m - B::ONE);
-            m = m ^ mv;
+        for c in 0..geo.w() {
+            let mv = possible & geo.column(c);
+            if mv == B::ZERO {
+                continue;
+            }
             let child_mask = mask | mv;
             let ours = geo.winning(current | mv, child_mask);
             let playable = geo.possible(child_mask);
@@ -682,6 +685,7 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
             {
                 return true;
             }
+            threats[c as usize] = ours.popcount() as u8;
         }
         false
     }
