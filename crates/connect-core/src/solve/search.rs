@@ -481,6 +481,20 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         } else {
             B::ZERO
         };
+        // Far from the end, the children's places too, for the enhanced
+        // transposition cutoff below.
+        let mut child_keys = [B::ZERO; N];
+        let mut children = 0;
+        if several && empty > ETC_EMPTY {
+            let mut m = possible;
+            while m != B::ZERO {
+                let mv = m & !(m - B::ONE); // the lowest cell: one child
+                m = m ^ mv;
+                child_keys[children] = self.key(current ^ mask, mask | mv);
+                self.table.prefetch(child_keys[children]);
+                children += 1;
+            }
+        }
         let min = -(empty - 2) / 2;
         if alpha < min {
             alpha = min;
@@ -573,18 +587,7 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         // most: a child the table bounds from above (score <= u for the
         // opponent) gives this position at least -u.
         if empty > ETC_EMPTY {
-            // every child's place fetched at once, then read
-            let mut keys = [B::ZERO; N];
-            let mut n = 0;
-            let mut m = possible;
-            while m != B::ZERO {
-                let mv = m & !(m - B::ONE); // the lowest cell: one child
-                m = m ^ mv;
-                keys[n] = self.key(current ^ mask, mask | mv);
-                self.table.prefetch(keys[n]);
-                n += 1;
-            }
-            for &child in &keys[..n] {
+            for &child in &child_keys[..children] {
                 let (v, _) = self.table.get(child);
                 if v != 0 {
                     let (score, lower) = decode(v);
