@@ -683,8 +683,8 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
             let wins = ours & playable;
             let safe = playable & !ours.shr(1);
             if safe == B::ZERO
-                || wins & (wins - B::ONE) != B::ZERO
-                || (wins != B::ZERO && wins & safe == B::ZERO)
+                || (wins != B::ZERO
+                    && (wins & (wins - B::ONE) != B::ZERO || wins & safe == B::ZERO))
             {
                 return true;
             }
