@@ -21,7 +21,9 @@
 //! of a solver whose depth is the game's end). Each node looks for forced
 //! moves (an opponent threat it must block, two it cannot), never plays
 //! just below an opponent's winning cell, plays a move left alone without
-//! a table entry, bounds the score by the cells left (and by a draw when
+//! a table entry, bounds the score by the cells left (by a win with its
+//! third stone from now unless a move leaves the opponent no reply that
+//! stops a win with its second; by a draw when
 //! no four is left open to the side to move, or, on boards of even height,
 //! by the second player's claimeven strategy: a draw when it leaves the
 //! first no four, a loss, by when the second's four is complete at the

@@ -225,6 +225,26 @@ impl<B: Bits> Table<B> {
         (&self.slots[i..i + B::PLACE], tag)
     }
 
+    /// Asks the processor to fetch `key`'s place into the cache, so that
+    /// a later [`Table::get`] does not wait for memory.
+    #[inline(always)]
+    fn prefetch(&self, key: B) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let (slots, _) = self.place(key);
+            // SAFETY: a prefetch is a hint that never faults and changes no
+            // memory; SSE, which it needs, is part of every x86_64.
+            #[allow(unsafe_code)]
+            // reason: the prefetch intrinsic is an unsafe fn
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(slots.as_ptr().cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The byte and move (column + 1, 0 for none) stored for `key`.
     #[inline(always)]
     fn get(&self, key: B) -> (u8, u8) {
@@ -433,6 +453,8 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
 
     /// Negamax within `alpha < beta`; the position has no four and the
     /// side to move cannot win at once. `empty` is the number of empty cells.
+    /// A result at most `alpha` is an upper bound of the score, one at
+    /// least `beta` a lower bound, either possibly beyond the window.
     fn negamax(&mut self, current: B, mask: B, empty: i32, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         self.nodes += 1;
@@ -454,6 +476,30 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         }
         if empty <= 2 {
             return 0;
+        }
+        // With two moves or more the table is read below: its place is
+        // fetched while the bounds are worked out.
+        let several = possible & (possible - B::ONE) != B::ZERO;
+        let key = if several {
+            let key = self.key(current, mask);
+            self.table.prefetch(key);
+            key
+        } else {
+            B::ZERO
+        };
+        // Far from the end, the children's places too, for the enhanced
+        // transposition cutoff below.
+        let mut child_keys = [B::ZERO; N];
+        let mut children = 0;
+        if several && empty > ETC_EMPTY {
+            let mut m = possible;
+            while m != B::ZERO {
+                let mv = m & !(m - B::ONE); // the lowest cell: one child
+                m = m ^ mv;
+                child_keys[children] = self.key(current ^ mask, mask | mv);
+                self.table.prefetch(child_keys[children]);
+                children += 1;
+            }
         }
         let min = -(empty - 2) / 2;
         if alpha < min {
@@ -483,12 +529,27 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 return beta;
             }
         }
+        // A move that leaves the opponent no move keeping it from losing at
+        // once (two of our winning cells playable, the one it must block
+        // just below another, or every move just below one) wins with our
+        // next stone but one, the best score left: found before any child
+        // is searched or the table read. Without one, the best score is a
+        // win with the stone after.
+        let mut threats = [0u8; N];
+        if self.wins_in_two(current, mask, possible, &mut threats) {
+            return (empty - 1) / 2;
+        }
+        if beta > (empty - 3) / 2 {
+            beta = (empty - 3) / 2;
+            if alpha >= beta {
+                return beta;
+            }
+        }
         // One move left (a forced block, or the only one that does not lose
         // at once): played without a table entry of its own.
-        if possible & (possible - B::ONE) == B::ZERO {
+        if !several {
             return -self.negamax(current ^ mask, mask | possible, empty - 1, -beta, -alpha);
         }
-        let key = self.key(current, mask);
         let (v, stored_move) = self.table.get(key);
         let nodes_before = self.nodes;
         if v != 0 {
@@ -532,11 +593,7 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         // most: a child the table bounds from above (score <= u for the
         // opponent) gives this position at least -u.
         if empty > ETC_EMPTY {
-            let mut m = possible;
-            while m != B::ZERO {
-                let mv = m & !(m - B::ONE); // the lowest cell: one child
-                m = m ^ mv;
-                let child = self.key(current ^ mask, mask | mv);
+            for &child in &child_keys[..children] {
                 let (v, _) = self.table.get(child);
                 if v != 0 {
                     let (score, lower) = decode(v);
@@ -564,7 +621,7 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 let score = if c == first {
                     255
                 } else {
-                    geo.winning(current | mv, mask).popcount()
+                    u32::from(threats[c as usize])
                 };
                 moves.add(c, score);
             }
@@ -588,6 +645,10 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
             }
             moves = jittered;
         }
+        // The best score found: when no move reaches beta, the score is at
+        // most this, which may be below alpha (a tighter bound to store
+        // and return than alpha).
+        let mut best = i32::MIN;
         while let Some(c) = moves.next() {
             let mv = possible & self.geo.column(c);
             let next_current = current ^ mask;
@@ -602,13 +663,40 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
                 self.table.put(key, encode(score, true), stored as u8, work);
                 return score;
             }
-            if score > alpha {
-                alpha = score;
-            }
+            alpha = alpha.max(score);
+            best = best.max(score);
         }
         let work = work(self.nodes - nodes_before);
-        self.table.put(key, encode(alpha, false), 0, work);
-        alpha
+        self.table.put(key, encode(best, false), 0, work);
+        best
+    }
+
+    /// Whether one of `possible` (moves that lose at none of the
+    /// opponent's winning cells) leaves the opponent no move that keeps us
+    /// from winning with our next stone; else, in `threats`, the number of
+    /// winning cells each column's move gives us (the move order's key).
+    #[inline(always)]
+    fn wins_in_two(&self, current: B, mask: B, possible: B, threats: &mut [u8; N]) -> bool {
+        let geo = &self.geo;
+        for c in 0..geo.w() {
+            let mv = possible & geo.column(c);
+            if mv == B::ZERO {
+                continue;
+            }
+            let child_mask = mask | mv;
+            let ours = geo.winning(current | mv, child_mask);
+            let playable = geo.possible(child_mask);
+            let wins = ours & playable;
+            let safe = playable & !ours.shr(1);
+            if safe == B::ZERO
+                || (wins != B::ZERO
+                    && (wins & (wins - B::ONE) != B::ZERO || wins & safe == B::ZERO))
+            {
+                return true;
+            }
+            threats[c as usize] = ours.popcount() as u8;
+        }
+        false
     }
 
     fn can_win_next(&self, current: B, mask: B) -> bool {
