@@ -24,7 +24,11 @@
 //! - Expected outputs come from the spec pages, hand derivation, an
 //!   independent method or GHC, never from the code under test alone.
 //! - Tests too slow for a debug build are `#[ignore = "release: …"]`, and
-//!   CI's release pass (`.ci/run`) runs them. Speed is measured by the
+//!   CI's release pass (`.ci/run`) runs them. The grader's tests that
+//!   grade a whole class again and again, in a debug build, are
+//!   `#[ignore = "slow: …"]`, and CI's slow pass runs them (`cargo test
+//!   --workspace --test it -- --ignored --exact NAME…`, the names found by
+//!   `.ci/run`). Speed is measured by the
 //!   criterion benches under each crate's `benches/`, never asserted in a
 //!   test.
 #![deny(missing_docs)]

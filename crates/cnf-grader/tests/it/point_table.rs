@@ -299,6 +299,7 @@ fn sample_class(d: &Path, tag: &str) -> (String, Vec<String>) {
 }
 
 #[test]
+#[ignore = "slow: grades the sample class idle and beside a CPU hog; CI's slow pass runs it"]
 fn the_sample_class_gets_the_same_grades_on_a_busy_machine() {
     if !require(
         "the_sample_class_gets_the_same_grades_on_a_busy_machine",

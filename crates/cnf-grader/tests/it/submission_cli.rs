@@ -868,6 +868,7 @@ fn a_broken_fixture_never_costs_a_student_points_and_a_fixture_change_does_not_r
 }
 
 #[test]
+#[ignore = "slow: grades the sample class whole, killed and resumed; CI's slow pass runs it"]
 fn a_class_killed_halfway_resumes_to_the_same_gradebook() {
     if !tools("a_class_killed_halfway_resumes_to_the_same_gradebook") {
         return;
