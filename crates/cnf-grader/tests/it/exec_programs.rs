@@ -215,7 +215,10 @@ fn json_and_junit_carry_the_reasons() {
         },
         "{case}"
     );
-    assert!(case["stderr"].as_str().unwrap().contains("about to crash"));
+    assert!(
+        case["stderr"].as_str().unwrap().contains("about to crash"),
+        "{case}"
+    );
     let run = grade_exec("exit3", &["--format", "junit", "--part", "1"]).run();
     let xml = String::from_utf8(run.stdout_bytes.clone()).unwrap();
     assert!(
