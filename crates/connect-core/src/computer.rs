@@ -429,9 +429,7 @@ impl Computer {
 
     fn solver(&mut self, size: Size) -> &mut Solver {
         if self.solver.as_ref().is_none_or(|s| s.size() != size) {
-            let mut solver = Solver::new(size);
-            solver.set_stop(self.stop.clone());
-            self.solver = Some(solver);
+            self.set_solver(Solver::new(size));
         }
         self.solver.as_mut().expect("just made")
     }
