@@ -24,6 +24,52 @@ fn notice(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
+/// A range of [`sandbox::UID_RANGE`] ids for one test alone, picked at
+/// random from 1,000,000,000 to 1,800,000,000: the tests that check which
+/// id a run gets must not meet another copy of this suite running on the
+/// same machine at the same time (another checkout, a second CI job),
+/// which would hold the lock of a fixed range's first id. Dropped, it
+/// removes the lock files its ids left in the sandbox's lock folder.
+struct OwnRange {
+    base: u32,
+}
+
+impl OwnRange {
+    fn new() -> OwnRange {
+        use std::hash::{BuildHasher as _, RandomState};
+        // The ranges this process's tests hold, never handed out twice.
+        static TAKEN: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+        let slots = 8_000;
+        loop {
+            let slot = RandomState::new().hash_one(std::process::id()) % slots;
+            let base = 1_000_000_000 + slot as u32 * sandbox::UID_RANGE;
+            let mut taken = TAKEN.lock().unwrap();
+            if !taken.contains(&base) && sandbox::check_uid(base).is_ok() {
+                taken.push(base);
+                return OwnRange { base };
+            }
+        }
+    }
+}
+
+impl Drop for OwnRange {
+    fn drop(&mut self) {
+        let Ok(entries) = std::fs::read_dir("/run/cnf-sandbox") else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let id = name
+                .to_str()
+                .and_then(|n| n.strip_prefix("uid-"))
+                .and_then(|n| n.parse::<u32>().ok());
+            if id.is_some_and(|id| (self.base..self.base + sandbox::UID_RANGE).contains(&id)) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
 /// The backends that work here, each with and without Landlock where that
 /// differs, named for messages.
 fn backends(test: &str, limits: Limits) -> Vec<(String, Sandbox)> {
@@ -652,8 +698,10 @@ fn what_a_run_leaves_anywhere_world_writable_and_its_ipc_objects_are_removed() {
         );
     }
     // An object the seccomp filter would not have let the run make, made
-    // by that user outside the sandbox (util-linux setpriv and ipcmk).
-    let uid = sandbox::DEFAULT_UID + 7;
+    // by a user of a range of this test's own outside the sandbox
+    // (util-linux setpriv and ipcmk).
+    let range = OwnRange::new();
+    let uid = range.base + 7;
     let made = test_support::Cli::new("setpriv")
         .args([
             format!("--reuid={uid}"),
@@ -840,7 +888,8 @@ fn each_party_has_a_user_id_of_its_own_and_its_process_limit_costs_no_other() {
         return;
     }
     // A range of its own: the other tests' runs use BWRAP_UID unleased.
-    let base = BWRAP_UID - 4 * sandbox::UID_RANGE;
+    let range = OwnRange::new();
+    let base = range.base;
     let grader = || {
         Sandbox::new(Config {
             limits: Limits {
@@ -941,7 +990,8 @@ fn uid_of_run(s: &Sandbox) -> u32 {
 }
 
 /// The user backend as root, without Landlock, leasing from `base` on (a
-/// range no other test uses, so which id a run gets is known).
+/// range no other test uses, [`OwnRange`], so which id a run gets is
+/// known).
 fn user_backend_from(base: u32) -> Sandbox {
     Sandbox::new(Config {
         backend: Some(BackendKind::User),
@@ -962,8 +1012,9 @@ fn an_id_is_leased_again_only_clean() {
         notice(&format!("skipped: {test}: needs root"));
         return;
     }
-    let s = user_backend_from(sandbox::DEFAULT_UID - 6 * sandbox::UID_RANGE);
-    let first = sandbox::DEFAULT_UID - 6 * sandbox::UID_RANGE + sandbox::user::LEASE_OFFSET;
+    let range = OwnRange::new();
+    let s = user_backend_from(range.base);
+    let first = range.base + sandbox::user::LEASE_OFFSET;
     assert_eq!(uid_of_run(&s), first);
     // What a run of `first` left, as that user outside any sandbox: a
     // file and a folder in /tmp, and a System V segment, semaphore set and
@@ -1008,7 +1059,8 @@ fn an_id_a_run_left_unclean_is_retired() {
         notice(&format!("skipped: {test}: needs root"));
         return;
     }
-    let s = user_backend_from(sandbox::DEFAULT_UID - 7 * sandbox::UID_RANGE);
+    let range = OwnRange::new();
+    let s = user_backend_from(range.base);
     // While the run sleeps, the test finds its id and gives it a process
     // no kill ends, which the cleanup after the run then finds. Each kill
     // of every process of that id (when the run's first process ends, and
