@@ -27,6 +27,45 @@ pub(crate) struct Parent {
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
+/// The prefix of every run cgroup's name: `cnf-sandbox-PID-START-N`, the
+/// grader's process id, its start time (clock ticks after boot: a process
+/// id is used again, the pair is not) and a count.
+const PREFIX: &str = "cnf-sandbox-";
+
+/// When process `pid` started (the 22nd field of its `stat`), if it runs.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // pid (comm) state ppid …: the fields after the name, state first.
+    stat.rsplit_once(") ")?.1.split(' ').nth(19)?.parse().ok()
+}
+
+/// Whether the grader that made the run cgroup `name` has ended: its
+/// process is gone or its id now names another process. Names of the
+/// form `cnf-sandbox-PID-N` (no start time) count as ended when no
+/// process has that id.
+fn owner_ended(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(PREFIX) else {
+        return false;
+    };
+    let parts: Vec<u64> = rest.split('-').filter_map(|p| p.parse().ok()).collect();
+    match parts[..] {
+        [pid, start, _] => u32::try_from(pid).map_or(true, |pid| start_time(pid) != Some(start)),
+        [pid, _] => u32::try_from(pid).map_or(true, |pid| start_time(pid).is_none()),
+        _ => false,
+    }
+}
+
+/// Removes the run cgroups in `dir` whose grader has ended without
+/// removing them (killed mid-run): only empty ones go (a cgroup with a
+/// process in it cannot be removed), and none of a grader still running.
+fn remove_stale(dir: &Path) {
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_name().to_str().is_some_and(owner_ended) {
+            let _ = fs::remove_dir(e.path());
+        }
+    }
+}
+
 /// One run's cgroup, removed (its processes killed) when dropped.
 #[derive(Debug)]
 pub(crate) struct Child {
@@ -68,6 +107,7 @@ impl Parent {
             let Some(dir) = own_cgroup((!v2).then_some("memory"), &own) else {
                 continue;
             };
+            remove_stale(&dir);
             let parent = Parent {
                 dir,
                 v2,
@@ -77,6 +117,9 @@ impl Parent {
                     own_cgroup(Some("cpuacct"), &own)
                 },
             };
+            if let Some(cpuacct) = &parent.cpuacct {
+                remove_stale(cpuacct);
+            }
             if parent.child(64 << 20).is_ok() {
                 return Some(parent);
             }
@@ -92,9 +135,9 @@ impl Parent {
     /// A new cgroup capped at `memory` bytes.
     pub(crate) fn child(&self, memory: u64) -> std::io::Result<Child> {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = self
-            .dir
-            .join(format!("cnf-sandbox-{}-{n}", std::process::id()));
+        let pid = std::process::id();
+        let start = start_time(pid).unwrap_or(0);
+        let dir = self.dir.join(format!("{PREFIX}{pid}-{start}-{n}"));
         fs::create_dir(&dir)?;
         let procs = |dir: &Path| -> std::io::Result<OwnedFd> {
             Ok(OwnedFd::from(
@@ -279,5 +322,45 @@ pub(crate) fn write_zero(fd: i32) -> std::io::Result<()> {
         Ok(())
     } else {
         Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cgroup_is_stale_only_when_its_grader_has_ended() {
+        let me = std::process::id();
+        let start = start_time(me).unwrap();
+        assert!(!owner_ended(&format!("{PREFIX}{me}-{start}-0")));
+        // The same id, another start: a process that had this id once.
+        assert!(owner_ended(&format!("{PREFIX}{me}-{}-0", start + 1)));
+        assert!(!owner_ended(&format!("{PREFIX}{me}-3")));
+        // Above the largest process id Linux gives (2^22).
+        assert!(owner_ended(&format!("{PREFIX}4194305-{start}-0")));
+        assert!(owner_ended(&format!("{PREFIX}4194305-3")));
+        assert!(!owner_ended("user.slice"));
+        assert!(!owner_ended(&format!("{PREFIX}x-1")));
+    }
+
+    /// A grader killed mid-run leaves its run's cgroup; the next one to
+    /// start removes it, and keeps every other.
+    #[test]
+    fn a_killed_graders_cgroups_are_removed_by_the_next() {
+        let Some(parent) = Parent::find() else {
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped: no memory cgroup can be made here"
+            );
+            return;
+        };
+        let stale = parent.dir.join(format!("{PREFIX}4194305-1-0"));
+        let ours = parent.child(64 << 20).unwrap();
+        fs::create_dir(&stale).unwrap();
+        assert!(Parent::find().is_some());
+        assert!(!stale.exists(), "{} was left", stale.display());
+        assert!(ours.dir.exists());
     }
 }
