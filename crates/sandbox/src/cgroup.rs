@@ -9,6 +9,10 @@
 //! (`memory.peak`, v1's `memory.max_usage_in_bytes`). In v1, where CPU
 //! time is counted by the separate `cpuacct` controller, the run also gets
 //! a cgroup of its own there when the grader may make one.
+//!
+//! A run's cgroup is named by the grader's process id and start time; a
+//! grader killed mid-run leaves its cgroups, and the next one to start
+//! removes those that are empty and whose grader has ended.
 
 use std::fs;
 use std::os::fd::OwnedFd;
