@@ -10,6 +10,10 @@
 //! another grader's that was killed before its cleanup, or that found the
 //! id unclean, kept it, and has exited since; so what is left is removed
 //! first, and an id still unclean after that is skipped.
+//!
+//! A lock given back may stay held for a moment: a process another thread
+//! of the grader has just forked holds a copy of every open file until it
+//! starts its program. A lease then takes the next id, which costs nothing.
 
 use std::fs;
 use std::io;

@@ -1014,9 +1014,11 @@ fn an_id_is_leased_again_only_clean() {
     }
     let range = OwnRange::new();
     let s = user_backend_from(range.base);
-    // The pool's first free id (with two copies of this suite running at
-    // once, a fresh range's first id was at times found locked: the lease
-    // then takes the next).
+    // The pool's first free id: usually its first, but a process another
+    // thread forks holds a copy of every open file, lock files too, until
+    // it starts its program, so the lock of the id the sandbox's trial run
+    // has just given back may still be held for a moment (seen on a busy
+    // machine); the lease then takes the next.
     let first = uid_of_run(&s);
     let pool = range.base + sandbox::user::LEASE_OFFSET;
     assert!(
