@@ -178,9 +178,11 @@
 //! The CPU limit is checked at every poll, so a run may pass it by one
 //! interval; a process that ends between two polls with no parent in the
 //! run to wait for it is not counted. Below these, every process also has
-//! `RLIMIT_CPU` (the run's CPU limit plus one second, or
+//! `RLIMIT_CPU` (twice the run's CPU limit plus one second, or
 //! [`Limits::cpu`]): the kernel ends a process that passes it by itself,
-//! and that too is reported as the CPU limit. The wall backstop ends
+//! and that too is reported as the CPU limit. It is that high because the
+//! kernel checks it against tick-sampled CPU time, which on a busy machine
+//! overcharges a program that computes without pause. The wall backstop ends
 //! whatever the sampling missed.
 //!
 //! # Launching

@@ -6,8 +6,18 @@ use std::time::Duration;
 /// Resource limits of one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// CPU seconds per process (`RLIMIT_CPU`); `None`: the run's CPU
-    /// limit ([`TimeLimits::cpu`]) plus one second.
+    /// CPU seconds per process (`RLIMIT_CPU`); `None`: twice the run's
+    /// CPU limit ([`TimeLimits::cpu`]) plus one second.
+    ///
+    /// It is only a backstop: the run's CPU limit is enforced on CPU time
+    /// measured exactly (a cgroup's count, or `/proc`'s times), while the
+    /// kernel checks `RLIMIT_CPU` against CPU time sampled at each clock
+    /// tick, which on a busy machine charges a program that computes
+    /// without pause for the ticks of processes that run between them
+    /// (measured here: a 1 s rlimit ended a program after 0.68 s of CPU,
+    /// two copies of the sandbox's tests running beside it). Twice the
+    /// limit plus a second stays above the run's limit even at that
+    /// overcharge, so the exact count decides.
     pub cpu: Option<Duration>,
     /// Address space per process, and the whole run's memory where a
     /// cgroup can be made, in bytes.
@@ -40,7 +50,7 @@ impl Limits {
     /// in whole seconds.
     pub fn cpu_secs(&self, run_cpu: Duration) -> u64 {
         self.cpu
-            .unwrap_or(run_cpu + Duration::from_secs(1))
+            .unwrap_or(run_cpu * 2 + Duration::from_secs(1))
             .as_secs()
             .max(1)
     }
@@ -164,11 +174,12 @@ mod tests {
             .iter()
             .map(|l| format!("{}={}:{}", l.prlimit, l.soft, l.hard))
             .collect();
-        // CPU: the wall limit plus one second, the hard limit one more.
+        // CPU: twice the run's limit plus one second, the hard limit one
+        // more.
         assert_eq!(
             shown,
             [
-                "--cpu=6:7",
+                "--cpu=11:12",
                 "--as=1073741824:1073741824",
                 "--nproc=7:7",
                 "--nofile=9:9",

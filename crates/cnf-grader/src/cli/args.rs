@@ -108,7 +108,7 @@ pub(crate) struct SandboxArgs {
     /// Total size of the sandbox's writable /tmp, e.g. 256MiB.
     #[arg(long, value_name = "SIZE", default_value = size(Limits::default().scratch), value_parser = parse_size)]
     pub(crate) scratch: usize,
-    /// CPU time of each sandboxed process, e.g. 5s (default: the run's time limit plus 1s).
+    /// CPU time of each sandboxed process, e.g. 5s (default: twice the run's time limit plus 1s).
     #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     pub(crate) cpu_time: Option<Duration>,
     /// When the grader runs as root: the unprivileged user id programs run as
