@@ -635,9 +635,10 @@ fn the_per_process_cpu_rlimit_is_reported_as_the_cpu_limit() {
             TimeLimits::cpu(Duration::from_secs(8)),
         );
         assert_eq!(r.outcome, Outcome::TimeLimit(Clock::Cpu), "{name}: {r:?}");
-        // The rlimit's clock (sampled at each tick) and the scheduler's
-        // (the cgroup's) may differ by a tenth on a busy machine.
-        assert!(r.usage.cpu >= Duration::from_millis(700), "{name}: {r:?}");
+        // The rlimit's clock (sampled at each tick) overcharges a program
+        // that computes without pause on a busy machine: 0.68 s of exact
+        // CPU time was seen with two copies of these tests at once.
+        assert!(r.usage.cpu >= Duration::from_millis(500), "{name}: {r:?}");
     }
 }
 
