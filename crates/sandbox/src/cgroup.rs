@@ -27,6 +27,9 @@ pub(crate) struct Parent {
     v2: bool,
     /// v1: the grader's own `cpuacct` cgroup, where a child can be made.
     cpuacct: Option<PathBuf>,
+    /// The start of each run cgroup's name: [`PREFIX`], this grader's
+    /// process id and start time.
+    name: String,
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -36,11 +39,10 @@ static NEXT: AtomicU64 = AtomicU64::new(0);
 /// id is used again, the pair is not) and a count.
 const PREFIX: &str = "cnf-sandbox-";
 
-/// When process `pid` started (the 22nd field of its `stat`), if it runs.
+/// When process `pid` started, if it runs.
 fn start_time(pid: u32) -> Option<u64> {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // pid (comm) state ppid …: the fields after the name, state first.
-    stat.rsplit_once(") ")?.1.split(' ').nth(19)?.parse().ok()
+    crate::usage::parse_stat(&stat).map(|s| s.start)
 }
 
 /// Whether the grader that made the run cgroup `name` has ended: its
@@ -107,6 +109,8 @@ impl Parent {
     /// there.
     pub(crate) fn find() -> Option<Parent> {
         let own = fs::read_to_string("/proc/self/cgroup").ok()?;
+        let pid = std::process::id();
+        let name = format!("{PREFIX}{pid}-{}-", start_time(pid).unwrap_or(0));
         for v2 in [false, true] {
             let Some(dir) = own_cgroup((!v2).then_some("memory"), &own) else {
                 continue;
@@ -120,6 +124,7 @@ impl Parent {
                 } else {
                     own_cgroup(Some("cpuacct"), &own)
                 },
+                name: name.clone(),
             };
             if let Some(cpuacct) = &parent.cpuacct {
                 remove_stale(cpuacct);
@@ -139,9 +144,7 @@ impl Parent {
     /// A new cgroup capped at `memory` bytes.
     pub(crate) fn child(&self, memory: u64) -> std::io::Result<Child> {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let pid = std::process::id();
-        let start = start_time(pid).unwrap_or(0);
-        let dir = self.dir.join(format!("{PREFIX}{pid}-{start}-{n}"));
+        let dir = self.dir.join(format!("{}{n}", self.name));
         fs::create_dir(&dir)?;
         let procs = |dir: &Path| -> std::io::Result<OwnedFd> {
             Ok(OwnedFd::from(
