@@ -131,6 +131,9 @@ pub struct Report {
     pub cut: Cut,
     /// How many pairs (kept or not) are at or above the cut.
     pub above_cut: usize,
+    /// How many pairs (kept or not) are flagged: at or above
+    /// [`Cut::flag_from`].
+    pub flagged: usize,
     /// The options used.
     pub options: Options,
     /// The share limit applied.
@@ -152,7 +155,35 @@ pub struct Cut {
     pub mad: f64,
     /// Whether `at` was given (`--threshold`) rather than found.
     pub fixed: bool,
+    /// The lowest similarity flagged (listed, and not called below the
+    /// cut): `at`, or lower when pairs are within [`NEAR_TOP`] of the
+    /// highest or in the [`Cut::cluster`] (`at` itself when given).
+    pub flag_from: f64,
+    /// The class's top cluster, when a gap wider than [`NEAR_TOP`] sets
+    /// it off (`None` when the cut is given).
+    pub cluster: Option<Cluster>,
 }
+
+/// The pairs above the widest gap between the similarities of a class
+/// (among those from [`LOWEST_CUT`] up): in a class that mostly copied,
+/// the copies, whatever the cut.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cluster {
+    /// The lowest similarity in the cluster.
+    pub from: f64,
+    /// The highest similarity below it (0 when none is).
+    pub next: f64,
+}
+
+/// How close to the class's highest pair a pair is flagged with it,
+/// whatever the cut: when most of a class copied, the cut (which takes
+/// the mass of the pairs as the norm) can sit above copies a few edits
+/// apart.
+pub const NEAR_TOP: f64 = 0.05;
+
+/// The cut of a class where no pair shares anything (the median and its
+/// deviation 0): no pair below it is flagged for being near the top.
+pub const LOWEST_CUT: f64 = 0.11;
 
 /// How far above the median, in median absolute deviations, a pair must
 /// be to stand out: the modified z-score 0.6745·(x − median)/MAD above 3.5
@@ -190,12 +221,47 @@ pub fn cut(histogram: &[u64]) -> Cut {
     };
     let mad = quantile(&deviation, histogram.len());
     let at = median + OUTLIER_Z / 0.6745 * mad.max(MIN_MAD);
+    let at = ((at * 100.0).ceil() / 100.0).min(1.0);
+    let cluster = top_cluster(histogram);
+    // The highest pair, and the lowest flagged for being near it.
+    let top = histogram.iter().rposition(|&c| c > 0).unwrap_or(0) as f64 / 100.0;
+    let near = (top - NEAR_TOP).max(LOWEST_CUT);
+    let flag_from = cluster.map_or(near, |c| c.from.min(near)).min(at);
     Cut {
-        at: ((at * 100.0).ceil() / 100.0).min(1.0),
+        at,
         median,
         mad,
         fixed: false,
+        flag_from: (flag_from * 100.0).round() / 100.0,
+        cluster,
     }
+}
+
+/// The pairs above the widest gap between two similarities present in
+/// `histogram` (hundredths), the higher from [`LOWEST_CUT`] up (and the
+/// lowest of them taken down to 0), when that gap is wider than
+/// [`NEAR_TOP`]; of equal gaps, the lowest.
+fn top_cluster(histogram: &[u64]) -> Option<Cluster> {
+    let floor = (LOWEST_CUT * 100.0).round() as usize;
+    let present: Vec<usize> = (0..histogram.len())
+        .rev()
+        .filter(|&i| histogram[i] > 0)
+        .collect();
+    let mut widest: Option<(usize, usize)> = None;
+    for (k, &upper) in present.iter().enumerate() {
+        if upper < floor {
+            break;
+        }
+        let lower = present.get(k + 1).copied().unwrap_or(0);
+        if widest.is_none_or(|(u, l)| upper - lower >= u - l) {
+            widest = Some((upper, lower));
+        }
+    }
+    let (upper, lower) = widest?;
+    ((upper - lower) as f64 / 100.0 > NEAR_TOP + 1e-9).then(|| Cluster {
+        from: upper as f64 / 100.0,
+        next: lower as f64 / 100.0,
+    })
 }
 
 /// A pair's similarity from the fingerprints they share and each one's:
@@ -335,5 +401,59 @@ impl Student {
             .get(region.file)
             .and_then(|d| d.get(region.definition))
             .map_or("", String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A histogram of `pairs` (similarity in hundredths, count).
+    fn histogram(pairs: &[(usize, u64)]) -> Vec<u64> {
+        let mut h = vec![0; 101];
+        for &(at, n) in pairs {
+            h[at] += n;
+        }
+        h
+    }
+
+    #[test]
+    fn the_lowest_cut_is_that_of_a_class_sharing_nothing() {
+        let cut = cut(&histogram(&[(0, 45)]));
+        assert_eq!(cut.at, LOWEST_CUT);
+        assert_eq!(cut.cluster, None);
+    }
+
+    #[test]
+    fn a_class_that_mostly_copied_flags_its_top_cluster_below_the_cut() {
+        // 15 pairs of copies from 0.89 to 1.00, 13 others at 0.07 or less.
+        let h = histogram(&[(100, 6), (99, 4), (90, 4), (89, 1), (7, 7), (4, 5), (0, 1)]);
+        let cut = cut(&h);
+        assert_eq!(cut.at, 1.0);
+        assert_eq!(
+            cut.cluster,
+            Some(Cluster {
+                from: 0.89,
+                next: 0.07
+            })
+        );
+        assert_eq!(cut.flag_from, 0.89);
+    }
+
+    #[test]
+    fn a_continuum_has_no_cluster_and_flags_only_near_the_top() {
+        // Pairs every 0.03 from 0.39 down to 0: a template not given as base.
+        let pairs: Vec<(usize, u64)> = (0..=39).step_by(3).map(|i| (i, 1)).collect();
+        let cut = cut_of(&pairs);
+        assert_eq!(cut.cluster, None);
+        assert_eq!(cut.flag_from, 0.34, "{cut:?}");
+        // And an honest class's few sharing pairs, all below the lowest cut,
+        // flag nothing.
+        let cut = cut_of(&[(9, 1), (5, 2), (0, 40)]);
+        assert_eq!(cut.flag_from, LOWEST_CUT);
+    }
+
+    fn cut_of(pairs: &[(usize, u64)]) -> Cut {
+        cut(&histogram(pairs))
     }
 }

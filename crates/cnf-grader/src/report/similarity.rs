@@ -2,9 +2,12 @@
 //! Each takes the typed [`Report`] and returns text; none computes.
 //!
 //! Decisions:
-//! - `human` and `html` list the kept pairs at or above the cut (the
-//!   class's own, [`crate::model::similarity::cut`], or `--threshold`)
-//!   and always the highest few; `json` lists every pair kept (each
+//! - `human` and `html` list the kept pairs flagged (at or above the cut,
+//!   the class's own, [`crate::model::similarity::cut`], or `--threshold`;
+//!   and with the class's own cut, those near the top pairs or in the top
+//!   cluster, [`crate::model::similarity::Cut::flag_from`]) and always the
+//!   highest few; a listed pair below the cut is called "near the top
+//!   pairs" when flagged, "below the cut" when not; `json` lists every pair kept (each
 //!   student's closest, ten by default), so a script sees every student's
 //!   neighbours without a list that grows with the square of the class,
 //!   with `matches` for the highest `--max-pages` (the pairs whose
@@ -48,15 +51,29 @@ fn short_file(name: &str) -> String {
     escape::line(short).into_owned()
 }
 
-/// The pairs listed: at or above the cut, and the highest few.
+/// The pairs listed: those flagged (at or above the cut, near the top
+/// pairs or in the top cluster), and the highest few.
 fn listed(report: &Report) -> impl Iterator<Item = &Pair> {
-    let (cut, top) = (report.cut.at, report.options.top);
+    let (from, top) = (report.cut.flag_from, report.options.top);
     report
         .pairs
         .iter()
         .enumerate()
-        .filter(move |(i, p)| two_decimals(p.similarity) >= cut - 1e-9 || *i < top)
+        .filter(move |(i, p)| two_decimals(p.similarity) >= from - 1e-9 || *i < top)
         .map(|(_, p)| p)
+}
+
+/// What a listed pair's row says of where it stands: nothing at or above
+/// the cut, "near the top pairs" when flagged below it, else "below the cut".
+fn standing(report: &Report, p: &Pair) -> Option<&'static str> {
+    let s = two_decimals(p.similarity);
+    if s >= report.cut.at - 1e-9 {
+        None
+    } else if s >= report.cut.flag_from - 1e-9 {
+        Some("(near the top pairs)")
+    } else {
+        Some("(below the cut)")
+    }
 }
 
 /// `n` and the noun, singular or plural.
@@ -65,16 +82,26 @@ fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Three lines: how many pairs share anything, are at or above the cut
-/// and are listed; where the cut is and why; how a pair is scored.
+/// (and flagged below it) and are listed; where the cut is and why, what
+/// else is flagged when anything is, and whether the median pair is
+/// itself high; how a pair is scored.
 fn summary(report: &Report, listed: usize, shown: usize) -> [String; 3] {
     let cut = &report.cut;
     let mut first = format!(
-        "{} compared; {} code, {} at or above the cut {:.2}; {listed} listed",
+        "{} compared; {} code, {} at or above the cut {:.2}",
         count(report.students.len(), "student", "students"),
         count(report.sharing, "pair shares", "pairs share"),
         report.above_cut,
         cut.at,
     );
+    let near = report.flagged.saturating_sub(report.above_cut);
+    if near > 0 {
+        first.push_str(&format!(
+            " and {near} more near the top pairs (from {:.2})",
+            cut.flag_from
+        ));
+    }
+    first.push_str(&format!("; {listed} listed"));
     if shown < listed {
         first.push_str(&format!(", {shown} shown ({} left out)", listed - shown));
     }
@@ -91,10 +118,32 @@ fn summary(report: &Report, listed: usize, shown: usize) -> [String; 3] {
             crate::model::similarity::MIN_MAD
         )
     };
-    let second = format!(
-        "{why} Each student's {} closest pairs are kept; the {} highest are always listed.",
+    let mut second = why;
+    if report.flagged > report.above_cut {
+        second.push_str(&format!(
+            " Flagged with the pairs at or above it, from {:.2} up: those within {:.2} of the \
+             highest pair, and the top cluster, the pairs above the widest gap between two \
+             pairs when it is wider than {:.2} ({}).",
+            crate::model::similarity::LOWEST_CUT,
+            crate::model::similarity::NEAR_TOP,
+            crate::model::similarity::NEAR_TOP,
+            cut.cluster.map_or("none here".to_owned(), |c| format!(
+                "here {:.2} and up, the next pair {:.2}",
+                c.from, c.next
+            )),
+        ));
+    }
+    second.push_str(&format!(
+        " Each student's {} closest pairs are kept; the {} highest are always listed.",
         report.options.closest, report.options.top
-    );
+    ));
+    if cut.median >= crate::model::similarity::LOWEST_CUT - 1e-9 {
+        second.push_str(&format!(
+            " The median pair is {:.2}: most of the class shares this code (copied from one \
+             another, or handed out and not given with --base).",
+            cut.median
+        ));
+    }
     [first, second, SCORED.to_owned()]
 }
 
@@ -192,8 +241,8 @@ pub fn human(report: &Report, provenance: &Provenance, max_rows: usize) -> Strin
             if found(p).len() > SHOWN_MATCHES {
                 lines.push(format!("+{} more", found(p).len() - SHOWN_MATCHES));
             }
-            if two_decimals(p.similarity) < report.cut.at - 1e-9 {
-                lines.push("(below the cut)".to_owned());
+            if let Some(standing) = standing(report, p) {
+                lines.push(standing.to_owned());
             }
             let row = format!(
                 "{:>10.2}  {:>ws$}  {:<wa$}  {:<wb$}  {}",
@@ -267,6 +316,9 @@ pub fn json(report: &Report, provenance: &Provenance) -> String {
             "mad": report.cut.mad,
             "given": report.cut.fixed,
             "pairs_at_or_above": report.above_cut,
+            "flagged_from": report.cut.flag_from,
+            "pairs_flagged": report.flagged,
+            "top_cluster": report.cut.cluster.map(|c| json!({"from": c.from, "next": c.next})),
         },
         "pairs": pairs,
         "provenance": provenance,
@@ -360,11 +412,9 @@ pub fn html(
                 .iter()
                 .map(|name| html_escape(name))
                 .collect();
-            let below = if two_decimals(p.similarity) < report.cut.at - 1e-9 {
-                " <span class=\"notice\">(below the cut)</span>"
-            } else {
-                ""
-            };
+            let below = standing(report, p).map_or(String::new(), |s| {
+                format!(" <span class=\"notice\">{s}</span>")
+            });
             let _ = writeln!(
                 index,
                 "<tr><td class=\"num\"><a href=\"{}\">{rank}</a></td><td class=\"num\"><a href=\"{}\">{:.2}</a>{below}</td>\

@@ -245,14 +245,20 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
     if let Some(at) = options.threshold {
         cut.at = at;
         cut.fixed = true;
+        cut.flag_from = at;
+        cut.cluster = None;
     }
-    let above_cut = histogram
-        .iter()
-        .skip(1)
-        .enumerate()
-        .filter(|&(i, _)| (i + 1) as f64 / 100.0 >= cut.at - 1e-9)
-        .map(|(_, &c)| c as usize)
-        .sum();
+    let from = |level: f64| -> usize {
+        histogram
+            .iter()
+            .skip(1)
+            .enumerate()
+            .filter(|&(i, _)| (i + 1) as f64 / 100.0 >= level - 1e-9)
+            .map(|(_, &c)| c as usize)
+            .sum()
+    };
+    let above_cut = from(cut.at);
+    let flagged = from(cut.flag_from);
     pairs.sort_by(order);
     pairs.dedup_by(|x, y| (x.a, x.b) == (y.a, y.b));
     pairs
@@ -283,6 +289,7 @@ pub fn compare(students: &[StudentSource], base: &[SourceText], options: &Option
         sharing,
         cut,
         above_cut,
+        flagged,
         options: options.clone(),
         share_limit: limit,
         base_fingerprints: base.len(),

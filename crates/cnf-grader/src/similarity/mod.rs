@@ -33,7 +33,9 @@
 //! listed ([`cut`](crate::model::similarity::cut)): those that stand out
 //! from the class's own distribution of all pairs (a robust z-score: the
 //! median plus 3.5 / 0.6745 median absolute deviations, at least 0.02),
-//! or from `--threshold`, and always the ten highest. Each student's ten
+//! or from `--threshold`, and always the ten highest; with the class's own
+//! cut, also those near the top pairs or in the top cluster, since a class
+//! that mostly copied raises its own cut above its copies. Each student's ten
 //! closest pairs are kept, no more, so memory and output grow with the
 //! class, not its square. The highest
 //! [`Options::evidence`](crate::model::similarity::Options::evidence) of

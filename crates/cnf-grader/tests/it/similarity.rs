@@ -506,7 +506,19 @@ fn the_json_report_has_the_documented_shape_sorted_highest_first() {
     assert_eq!(keys, ["cut", "pairs", "provenance", "sharing"]);
     let mut cut: Vec<&String> = value["cut"].as_object().unwrap().keys().collect();
     cut.sort();
-    assert_eq!(cut, ["at", "given", "mad", "median", "pairs_at_or_above"]);
+    assert_eq!(
+        cut,
+        [
+            "at",
+            "flagged_from",
+            "given",
+            "mad",
+            "median",
+            "pairs_at_or_above",
+            "pairs_flagged",
+            "top_cluster"
+        ]
+    );
     let pairs = value["pairs"].as_array().unwrap();
     assert!(!pairs.is_empty());
     let sims: Vec<f64> = pairs
@@ -905,4 +917,95 @@ fn part_selects_one_file() {
     };
     assert_eq!(only("3"), 1.0);
     assert!(only("manyPlayersManyMoves") < 0.5);
+}
+
+/// A class of 8 where 6 hand in one source with small edits (each renames
+/// what it defines and pads one part with a dead definition of its own):
+/// the copies are most of the pairs, so the class's own cut sits above
+/// them. Every copy pair is still listed and flagged, none "below the
+/// cut", and the report says the median pair is itself high.
+#[test]
+fn a_class_that_mostly_copied_is_listed_whole_and_said_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let students = honest();
+    let (_, sample) = &students[0];
+    write_student(&class, "source", sample);
+    for k in 1..=5 {
+        let mut names = HashMap::new();
+        let mut next = 0;
+        let copy: Vec<String> = sample
+            .iter()
+            .enumerate()
+            .map(|(part, text)| {
+                let mut text = map_identifiers(text, |w| {
+                    if KEPT.contains(&w) {
+                        return w.to_owned();
+                    }
+                    names
+                        .entry(w.to_owned())
+                        .or_insert_with(|| {
+                            next += 1;
+                            format!("c{k}n{next}")
+                        })
+                        .clone()
+                });
+                if part + 1 == k % 4 + 1 {
+                    text.push_str(&format!("\n{}\n", DEAD[k]));
+                }
+                text
+            })
+            .collect();
+        write_student(&class, &format!("copy{k}"), &copy);
+    }
+    write_student(&class, "own-a", &students[1].1);
+    write_student(&class, "own-b", &students[3].1);
+    let base = template_dir();
+    let args = [
+        "similarity",
+        class.to_str().unwrap(),
+        "--base",
+        base.to_str().unwrap(),
+        "--no-times",
+    ];
+    let json = grader(&args).args(["--format", "json"]).run();
+    json.code(0);
+    let scores = scores(&json);
+    let mut copy_scores: Vec<f64> = scores
+        .iter()
+        .filter(|((a, b), _)| !a.starts_with("own-") && !b.starts_with("own-"))
+        .map(|(_, &s)| s)
+        .collect();
+    copy_scores.sort_by(f64::total_cmp);
+    assert_eq!(copy_scores.len(), 15);
+    // The copies' edits spread them below the top (else this test shows nothing).
+    assert!(copy_scores[0] < 0.99, "{copy_scores:?}");
+    let run = grader(&args).run();
+    run.code(0);
+    let human = &run.stdout;
+    let table: Vec<&str> = human
+        .lines()
+        .skip_while(|l| !l.starts_with("similarity"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let copy_rows: Vec<&&str> = table.iter().filter(|l| !l.contains("own-")).collect();
+    assert_eq!(
+        copy_rows.len(),
+        15,
+        "every pair of the six is listed\n{human}"
+    );
+    assert!(
+        copy_rows.iter().all(|l| !l.contains("(below the cut)")),
+        "no copy pair is called below the cut\n{human}"
+    );
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let median = value["cut"]["median"].as_f64().unwrap();
+    assert!(median > 0.5, "{median}");
+    assert!(
+        human.contains(&format!(
+            "The median pair is {median:.2}: most of the class shares this code"
+        )),
+        "{human}"
+    );
 }
