@@ -41,13 +41,15 @@ fn two_decimals(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// A part file's short name: `part01` for `csce322assignment03part01.hs`.
+/// A part file's short name: `part01` for `csce322assignment03part01.hs`
+/// (`Part01` for a misnamed `CSCE322Assignment03Part01.hs`).
 fn short_file(name: &str) -> String {
-    let short = name
-        .strip_prefix("csce322assignment03")
-        .unwrap_or(name)
-        .strip_suffix(".hs")
-        .unwrap_or(name);
+    const PREFIX: &str = "csce322assignment03";
+    let rest = name
+        .get(..PREFIX.len())
+        .filter(|p| p.eq_ignore_ascii_case(PREFIX))
+        .map_or(name, |_| &name[PREFIX.len()..]);
+    let short = rest.strip_suffix(".hs").unwrap_or(name);
     escape::line(short).into_owned()
 }
 

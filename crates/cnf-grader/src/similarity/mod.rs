@@ -2,7 +2,8 @@
 //!
 //! Every student's part files (and their `Helpers.hs`, when it is not the
 //! course's) are read through [`crate::submission::source`] (no links
-//! followed, sizes capped), lexed as Haskell, split into top-level
+//! followed, sizes capped; a misnamed part file found by the lookup
+//! grading uses, `submission::prepare::misnamed_part`), lexed as Haskell, split into top-level
 //! definitions and normalised ([`normalise`]): comments, layout, type
 //! signatures, the names the student chose and the order of the
 //! definitions are gone, literals are kept by kind. Before that, what a
@@ -93,6 +94,7 @@ use crate::escape;
 use crate::model::similarity::SourceText;
 use crate::model::submission::Refused;
 use crate::model::submission::part_file;
+use crate::submission::prepare::misnamed_part;
 use crate::submission::source;
 use crate::submission::source::{ReadError, ReadLimits};
 
@@ -166,6 +168,14 @@ fn student_of(name: &str, submission: &source::Submission, selection: &Selection
         files: Vec::new(),
         notes: Vec::new(),
     };
+    // Every name in the folder, as grading looks a misnamed part file up.
+    let mut names: Vec<String> = submission
+        .files
+        .iter()
+        .map(|f| f.name.clone())
+        .chain(submission.others.iter().cloned())
+        .collect();
+    names.sort();
     for wanted in selection.names() {
         if let Some(file) = submission.file(&wanted) {
             let text = String::from_utf8_lossy(&file.bytes).into_owned();
@@ -175,8 +185,30 @@ fn student_of(name: &str, submission: &source::Submission, selection: &Selection
             student.files.push(SourceText { name: wanted, text });
         } else if let Some(refused) = submission.refusal(&wanted) {
             student.notes.push(refused.to_string());
+        } else if let Some(part) = (1..=4).find(|&p| part_file(p) == wanted)
+            && let Some(found) = misnamed_part(&names, part)
+        {
+            // The file grading names in "part N missing (found …)": a copy
+            // renamed so is still compared.
+            match submission.file(&found) {
+                Some(file) => {
+                    student.notes.push(format!(
+                        "part {part}'s file is named {} (grading wants {wanted}); compared as it is",
+                        escape::line(&found)
+                    ));
+                    student.files.push(SourceText {
+                        name: found,
+                        text: String::from_utf8_lossy(&file.bytes).into_owned(),
+                    });
+                }
+                None => student.notes.push(format!(
+                    "part {part}'s file seems to be {}, which is not read (only .hs files are)",
+                    escape::line(&found)
+                )),
+            }
         }
     }
+    student.files.sort_by(|x, y| x.name.cmp(&y.name));
     if student.files.is_empty() && submission.scattered.is_empty() {
         student.notes.push("no part file to compare".to_owned());
     }

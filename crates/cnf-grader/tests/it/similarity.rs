@@ -1009,3 +1009,54 @@ fn a_class_that_mostly_copied_is_listed_whole_and_said_so() {
         "{human}"
     );
 }
+
+/// A copy whose part files are named with capital letters (grading finds
+/// them: "part 1 missing (found CSCE322Assignment03Part01.hs)") is compared
+/// under those names, not skipped as having no part file.
+#[test]
+fn part_files_named_in_another_case_are_compared() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let students = honest();
+    let (_, files) = &students[1];
+    write_student(&class, "source", files);
+    let erin = class.join("erin");
+    std::fs::create_dir_all(&erin).unwrap();
+    for (n, text) in files.iter().enumerate() {
+        let name = format!("CSCE322Assignment03Part{:02}.hs", n + 1);
+        std::fs::write(erin.join(name), text).unwrap();
+    }
+    write_student(&class, "own", &students[3].1);
+    let base = template_dir();
+    let args = [
+        "similarity",
+        class.to_str().unwrap(),
+        "--base",
+        base.to_str().unwrap(),
+        "--no-times",
+    ];
+    let run = grader(&args).args(["--format", "json"]).run();
+    run.code(0)
+        .stderr_lacks("no part file to compare")
+        .stderr_has("warning: erin: part 1's file is named CSCE322Assignment03Part01.hs");
+    assert_eq!(
+        score(&scores(&run), "erin", "source"),
+        1.0,
+        "{}",
+        run.describe()
+    );
+    // The human table names the files as they are.
+    let run = grader(&args).run();
+    run.code(0).stdout_has("Part01 ");
+    // And --part compares that part's misnamed file alone.
+    let run = grader(&args)
+        .args(["--format", "json", "--part", "2"])
+        .run();
+    run.code(0);
+    assert_eq!(
+        score(&scores(&run), "erin", "source"),
+        1.0,
+        "{}",
+        run.describe()
+    );
+}
