@@ -239,6 +239,14 @@ impl SubmissionReport {
             if out_of_memory > 0 {
                 notes.push(format!("part {part}: {out_of_memory} ran out of memory"));
             }
+            let wrong: Vec<&CaseReport> = self
+                .cases
+                .iter()
+                .filter(|c| c.part == Some(part) && c.kind() == Some(FailureKind::WrongOutput))
+                .collect();
+            if !wrong.is_empty() {
+                notes.push(wrong_output_note(part, &wrong));
+            }
         }
         if self.own_helpers {
             notes.push("own Helpers.hs".to_owned());
@@ -248,6 +256,79 @@ impl SubmissionReport {
         }
         notes
     }
+}
+
+/// Most kinds of difference a wrong-output note names.
+const NOTED_KINDS: usize = 2;
+
+/// The note on a part's wrong outputs: how many, the kinds of difference
+/// (hidden cases are counted, not described), and which comparison would
+/// take them as right: "part 1: 5 wrong outputs: an extra empty line at
+/// the end (--compare trailing-whitespace would pass them)".
+fn wrong_output_note(part: u8, wrong: &[&CaseReport]) -> String {
+    let n = wrong.len();
+    let mut note = format!(
+        "part {part}: {n} wrong output{}",
+        if n == 1 { "" } else { "s" }
+    );
+    let shown: Vec<&CaseReport> = wrong.iter().copied().filter(|c| !c.hidden).collect();
+    let mut kinds: Vec<String> = Vec::new();
+    for case in &shown {
+        if let Some(words) = case
+            .diff
+            .as_ref()
+            .and_then(|d| d.difference)
+            .map(|d| d.words())
+            && !kinds.contains(&words)
+        {
+            kinds.push(words);
+        }
+    }
+    if !kinds.is_empty() {
+        let more = kinds.len().saturating_sub(NOTED_KINDS);
+        kinds.truncate(NOTED_KINDS);
+        note.push_str(": ");
+        // No comma, so that a CSV cell of notes stays plain.
+        note.push_str(&kinds.join(" and "));
+        if more > 0 {
+            note.push_str(&format!(
+                " (and {more} other kind{})",
+                if more == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    // The comparison that passes every shown case, or the most it can.
+    // Compare::ALL runs from the strictest to the most relaxed.
+    let modes = crate::model::compare::Compare::ALL;
+    let rank = |m| modes.iter().position(|&x| x == m);
+    let mut best: Option<(crate::model::compare::Compare, usize)> = None;
+    for mode in modes {
+        let passed = shown
+            .iter()
+            .filter(|c| {
+                c.diff
+                    .as_ref()
+                    .and_then(|d| d.passes_with)
+                    .is_some_and(|p| rank(p) <= rank(mode))
+            })
+            .count();
+        if passed > 0 && best.is_none_or(|(_, b)| passed > b) {
+            best = Some((mode, passed));
+        }
+    }
+    if let Some((mode, passed)) = best {
+        let whom = if passed == n {
+            if n == 1 {
+                "it".to_owned()
+            } else {
+                "them".to_owned()
+            }
+        } else {
+            format!("{passed} of them")
+        };
+        note.push_str(&format!(" (--compare {mode} would pass {whom})"));
+    }
+    note
 }
 
 /// Most entries not read that a gradebook's notes name one by one.

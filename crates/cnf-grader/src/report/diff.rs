@@ -7,6 +7,9 @@ use owo_colors::OwoColorize;
 use crate::model::diff::{Diff, LineKind, MAX_LINES};
 use crate::report::Style;
 
+/// The note under an empty line that only one side has.
+pub(crate) const EMPTY_LINE_NOTE: &str = "\\ the line above is empty\n";
+
 /// `diff` as unified-diff text under `--- expected` and `+++ actual`
 /// headers; every line ends with LF.
 pub fn unified(diff: &Diff, expected: &str, actual: &str, style: Style) -> String {
@@ -64,6 +67,11 @@ pub fn unified(diff: &Diff, expected: &str, actual: &str, style: Style) -> Strin
                 }
             }
             out.push('\n');
+            if line.kind != LineKind::Same && line.runs.is_empty() {
+                // A lone sign is easy to miss: say what the line is, as
+                // diff says what the line end is.
+                out.push_str(EMPTY_LINE_NOTE);
+            }
             if line.missing_newline {
                 out.push_str("\\ No newline at end of file\n");
             }
@@ -128,6 +136,16 @@ mod tests {
         // Inside a line, white space stays as it is.
         let diff = Diff::new("a b\n", "a  b\n").unwrap();
         assert!(unified(&diff, "e", "a", Style::Plain).contains("+a  b\n"));
+    }
+
+    #[test]
+    fn a_lone_extra_empty_line_is_said_to_be_one() {
+        let expected = "\"Result\"\n\"--\"\n\"\"\n";
+        let diff = Diff::new(expected, &format!("{expected}\n")).unwrap();
+        assert_eq!(
+            unified(&diff, "e", "a", Style::Plain),
+            "--- e\n+++ a\n@@ -1,3 +1,4 @@\n \"Result\"\n \"--\"\n \"\"\n+\n\\ the line above is empty\n"
+        );
     }
 
     #[test]

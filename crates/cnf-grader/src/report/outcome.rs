@@ -11,10 +11,28 @@ use crate::model::submission::{CompileCause, part_file, size_words};
 /// failure put into words, or the fixture's problem for an `ERROR`.
 pub fn reason(case: &CaseReport) -> Cow<'_, str> {
     match (&case.failure, &case.reason) {
+        (Some(Failure::WrongOutput), _) => Cow::Owned(wrong_output(case)),
         (Some(failure), _) => Cow::Owned(describe(failure, &case.function)),
         (None, Some(reason)) => Cow::Borrowed(reason),
         (None, None) => Cow::Borrowed(""),
     }
+}
+
+/// A wrong output in words, with the kind of difference and the
+/// comparison that would take it as right, when the diff says them.
+fn wrong_output(case: &CaseReport) -> String {
+    let mut out = describe(&Failure::WrongOutput, &case.function);
+    let Some(diff) = &case.diff else {
+        return out;
+    };
+    if let Some(difference) = diff.difference {
+        out.push_str(": ");
+        out.push_str(&difference.words());
+    }
+    if let Some(mode) = diff.passes_with {
+        out.push_str(&format!(" (--compare {mode} would pass it)"));
+    }
+    out
 }
 
 /// A failure in words; `function` is the case's function.

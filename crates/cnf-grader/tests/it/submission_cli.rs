@@ -126,7 +126,17 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
             6,
             &["part 3 did not compile"],
         ),
-        ("no-diagonal", [20.0, 16.0, 30.0, 26.0], 92.0, 3, &[]),
+        (
+            "no-diagonal",
+            [20.0, 16.0, 30.0, 26.0],
+            92.0,
+            3,
+            &[
+                "part 2: 2 wrong outputs: a different row 3 of the board (line 4) \
+                 and a different row 6 of the board (line 7)",
+                "part 4: 1 wrong output: a different row 2 of the board (line 3)",
+            ],
+        ),
         (
             "own-helpers",
             [20.0, 20.0, 30.0, 30.0],
@@ -160,7 +170,9 @@ fn a_class_gradebook_with_the_points_worked_out_by_hand() {
          loops,20.00,20.00,30.00,26.00,96.00,0.00,0,0,1,24,part 4: 1 timed out\n\
          missing-part,20.00,0.00,30.00,30.00,80.00,0.00,0,0,6,24,part 2 missing\n\
          no-compile,20.00,20.00,0.00,30.00,70.00,0.00,0,0,6,24,part 3 did not compile\n\
-         no-diagonal,20.00,16.00,30.00,26.00,92.00,0.00,0,0,3,24,\n\
+         no-diagonal,20.00,16.00,30.00,26.00,92.00,0.00,0,0,3,24,\
+         part 2: 2 wrong outputs: a different row 3 of the board (line 4) and a different row 6 of the board (line 7); \
+         part 4: 1 wrong output: a different row 2 of the board (line 3)\n\
          own-helpers,20.00,20.00,30.00,30.00,100.00,0.00,0,0,0,24,own Helpers.hs\n"
     );
 
@@ -1123,4 +1135,102 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
     .run()
     .code(2)
     .stderr_has(&format!("{}:2: 2 fields, expected 3", bad.display()));
+}
+
+/// A class of two made from `correct`: one prints an extra empty line
+/// after the board in part 1, the other ends each row of part 1 with a
+/// space. The gradebook (text and CSV), the students' reports and their
+/// HTML pages name the difference and the comparison that would pass it,
+/// and the diff of the empty line says what it is.
+#[test]
+fn a_wrong_output_note_names_the_difference_and_the_comparison_that_passes() {
+    if !tools("a_wrong_output_note_names_the_difference_and_the_comparison_that_passes") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let correct = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CLASS)
+        .join("correct");
+    let part1 = std::fs::read_to_string(correct.join("csce322assignment03part01.hs")).unwrap();
+    for (name, edit) in [
+        ("empty-line", "printGame result\n     putStrLn \"\"\n"),
+        (
+            "spaces",
+            "mapM_ (\\r -> putStrLn (show r ++ \" \")) result\n     print \"\"\n",
+        ),
+    ] {
+        let dir = class.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        for n in 2..=4 {
+            let file = format!("csce322assignment03part{n:02}.hs");
+            std::fs::copy(correct.join(&file), dir.join(&file)).unwrap();
+        }
+        assert!(part1.contains("printGame result\n"));
+        std::fs::write(
+            dir.join("csce322assignment03part01.hs"),
+            part1.replace("printGame result\n", edit),
+        )
+        .unwrap();
+    }
+    let out = tmp.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let (csv, reports, pages) = (out.join("book.csv"), out.join("reports"), out.join("pages"));
+    let run = grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        FIXTURES,
+        "--timeout",
+        "10s",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--reports",
+        reports.to_str().unwrap(),
+        "--html",
+        pages.to_str().unwrap(),
+    ])
+    .run();
+    run.code(0);
+    let empty = "part 1: 5 wrong outputs: an extra empty line at the end \
+                 (--compare trailing-whitespace would pass them)";
+    let spaces = "part 1: 5 wrong outputs: trailing spaces or tabs (line 2) \
+                  (--compare trailing-whitespace would pass them)";
+    run.stdout_has(empty).stdout_has(spaces);
+    let book = std::fs::read_to_string(&csv).unwrap();
+    assert!(book.contains(empty) && book.contains(spaces), "{book}");
+    let report = std::fs::read_to_string(reports.join("empty-line.txt")).unwrap();
+    assert!(
+        report.contains(
+            "the output differs from the expected result: an extra empty line at the end \
+             (--compare trailing-whitespace would pass it)"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("\n+\n\\ the line above is empty\n"),
+        "{report}"
+    );
+    let page = std::fs::read_to_string(pages.join("spaces.html")).unwrap();
+    assert!(page.contains(spaces), "the notes of the student's page");
+    assert!(page.contains(
+        "trailing spaces or tabs (line 2) (--compare trailing-whitespace would pass it)"
+    ));
+    // And that comparison does pass them.
+    let run = grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        FIXTURES,
+        "--timeout",
+        "10s",
+        "--compare",
+        "trailing-whitespace",
+        "--format",
+        "json",
+    ])
+    .run();
+    run.code(0);
+    let doc: serde_json::Value = serde_json::from_str(stdout(&run)).unwrap();
+    for row in doc["students"].as_array().unwrap() {
+        assert_eq!(row["total"].as_f64(), Some(100.0), "{row}");
+    }
 }

@@ -138,6 +138,9 @@ pub(super) fn diff_html(diff: &Diff, expected: &str, actual: &str) -> String {
             }
             // The line end inside the span, so a block span ends the line.
             out.push_str("\n</span>");
+            if line.kind != LineKind::Same && line.runs.is_empty() {
+                out.push_str("<span class=\"note\">\\ the line above is empty</span>\n");
+            }
             if line.missing_newline {
                 out.push_str("<span class=\"note\">\\ No newline at end of file</span>\n");
             }
