@@ -931,7 +931,7 @@ fn a_class_that_mostly_copied_is_listed_whole_and_said_so() {
     let students = honest();
     let (_, sample) = &students[0];
     write_student(&class, "source", sample);
-    for k in 1..=5 {
+    for (k, dead) in DEAD.iter().enumerate().take(6).skip(1) {
         let mut names = HashMap::new();
         let mut next = 0;
         let copy: Vec<String> = sample
@@ -951,7 +951,7 @@ fn a_class_that_mostly_copied_is_listed_whole_and_said_so() {
                         .clone()
                 });
                 if part + 1 == k % 4 + 1 {
-                    text.push_str(&format!("\n{}\n", DEAD[k]));
+                    text.push_str(&format!("\n{dead}\n"));
                 }
                 text
             })
