@@ -211,6 +211,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
                     provenance: &provenance,
                     students: &merged.students,
                     shard: None,
+                    fixtures: None,
                 },
                 format,
                 args.csv.as_deref().map(|p| (p, args.csv_layout.layout())),

@@ -184,8 +184,10 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
         // results.json is kept up to date as grading goes, so a run that is
         // stopped (Gradescope's own limit) keeps what was earned.
         let path = path.clone();
+        let fixtures = args.fixtures.clone();
         options.checkpoint = Some(Checkpoint(std::sync::Arc::new(move |report| {
-            let text = cnf_grader::report::gradescope::submission(report, started.elapsed());
+            let report = report.relative_to(&absolute(&fixtures));
+            let text = cnf_grader::report::gradescope::submission(&report, started.elapsed());
             let _ = write_atomically(&path, text.as_bytes());
         })));
     }
@@ -207,6 +209,13 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
         times: !args.report.no_times,
         elapsed: started.elapsed(),
         style,
+    };
+    // Gradescope's results and the HTML page are the student's: fixtures
+    // relative to their folder.
+    let report = if matches!(args.report.format, Format::Gradescope | Format::Html) {
+        report.relative_to(&absolute(&args.fixtures))
+    } else {
+        report
     };
     let text = cnf_grader::report::submission(args.report.format, &report, &view);
     emit(
@@ -339,6 +348,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Err
             shard,
             entries: all_names.len(),
         }),
+        fixtures: Some(&args.fixtures),
     };
     write_class(
         &class,
@@ -384,6 +394,17 @@ pub(crate) fn check_class_outputs(
     Ok(())
 }
 
+/// The absolute folders of `fixtures`: those whose path would show an
+/// instructor's folder to a student (a relative one, as the Gradescope kit
+/// gives `fixtures`, names its cases `fixtures/NAME.cnf` and is kept).
+fn absolute(fixtures: &[PathBuf]) -> Vec<PathBuf> {
+    fixtures
+        .iter()
+        .filter(|f| f.is_absolute())
+        .cloned()
+        .collect()
+}
+
 /// A graded class (or one shard of it), as its outputs need it.
 pub(crate) struct Class<'a> {
     /// The class folder, as given.
@@ -391,6 +412,9 @@ pub(crate) struct Class<'a> {
     pub(crate) provenance: &'a Provenance,
     pub(crate) students: &'a [StudentResult],
     pub(crate) shard: Option<ShardInfo>,
+    /// The fixtures folder, as given: what the students see (their
+    /// reports and pages) names fixtures relative to it (`None`: as found).
+    pub(crate) fixtures: Option<&'a [PathBuf]>,
 }
 
 /// Writes a class's reports, pages and CSV, and prints its gradebook; exit
@@ -412,9 +436,17 @@ pub(crate) fn write_class(
     // Files are named by the escaped folder name, so no name on disk holds
     // a control character either.
     let file_name = |student: &StudentResult| escape::line(&student.name).into_owned();
+    // What a student sees names fixtures relative to the fixtures folder.
+    let seen = |student: &StudentResult| -> StudentResult {
+        match class.fixtures {
+            Some(roots) => student.relative_to(&absolute(roots)),
+            None => student.clone(),
+        }
+    };
     if let Some(dir) = reports {
         for student in students {
             let name = file_name(student);
+            let student = &seen(student);
             write(
                 &dir.join(format!("{name}.txt")),
                 &cnf_grader::report::submission::student(student, provenance),
@@ -432,7 +464,7 @@ pub(crate) fn write_class(
         for student in students {
             write(
                 &dir.join(html::page_file(&file_name(student))),
-                &html::student(student, warning, provenance),
+                &html::student(&seen(student), warning, provenance),
             )?;
         }
         let title = format!("Gradebook: {}", escape::line(class.root));
@@ -452,13 +484,19 @@ pub(crate) fn write_class(
         }
         write(path, &text)?;
     }
+    // A shard's results are what `merge` writes the students' reports and
+    // pages from: as the students see them.
+    let shard_results: Vec<StudentResult> = match class.shard {
+        Some(_) => students.iter().map(seen).collect(),
+        None => Vec::new(),
+    };
     let text = cnf_grader::report::class(
         format,
         &rows,
         &cnf_grader::report::ClassView {
             root: class.root,
             provenance,
-            shard: class.shard.map(|info| (info, students)),
+            shard: class.shard.map(|info| (info, shard_results.as_slice())),
             warning,
         },
     );

@@ -108,6 +108,16 @@ pub enum Outcome {
 }
 
 impl StudentResult {
+    /// The result as the student sees it: the paths of its cases relative
+    /// to the fixtures folders `roots` ([`SubmissionReport::relative_to`]).
+    pub fn relative_to(&self, roots: &[std::path::PathBuf]) -> StudentResult {
+        let mut student = self.clone();
+        if let Outcome::Graded(report) = &mut student.outcome {
+            **report = report.relative_to(roots);
+        }
+        student
+    }
+
     /// Whether it was graded (false: it could not be, and `row.error` says why).
     pub fn graded(&self) -> bool {
         matches!(self.outcome, Outcome::Graded(_))

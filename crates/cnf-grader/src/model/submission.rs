@@ -138,7 +138,53 @@ pub struct SubmissionReport {
     pub scattered: Vec<PathBuf>,
 }
 
+/// `path` relative to the first folder of `roots` it is under (`None`:
+/// under none).
+fn under(path: &str, roots: &[PathBuf]) -> Option<String> {
+    roots.iter().find_map(|root| {
+        std::path::Path::new(path)
+            .strip_prefix(root)
+            .ok()
+            .filter(|rest| !rest.as_os_str().is_empty())
+            .map(|rest| rest.display().to_string())
+    })
+}
+
+impl CaseReport {
+    /// The case as a student sees it: its fixture and solution paths, and
+    /// those in its reason, relative to the fixtures folder (of `roots`, as
+    /// they were given) they are under, so that no instructor's folder
+    /// shows.
+    pub fn relative_to(&self, roots: &[PathBuf]) -> CaseReport {
+        let mut case = self.clone();
+        for path in [&mut case.fixture, &mut case.solution] {
+            if let Some(rest) = under(path, roots) {
+                *path = rest;
+            }
+        }
+        if let Some(reason) = &mut case.reason {
+            for root in roots {
+                let prefix = format!("{}/", root.display().to_string().trim_end_matches('/'));
+                if prefix.len() > 1 {
+                    *reason = reason.replace(&prefix, "");
+                }
+            }
+        }
+        case
+    }
+}
+
 impl SubmissionReport {
+    /// The report as a student sees it: every case's paths relative to
+    /// the fixtures folders `roots` ([`CaseReport::relative_to`]).
+    pub fn relative_to(&self, roots: &[PathBuf]) -> SubmissionReport {
+        let mut report = self.clone();
+        for case in &mut report.cases {
+            *case = case.relative_to(roots);
+        }
+        report
+    }
+
     /// The report's entries: the four compilations, then the cases.
     pub fn all_cases(&self) -> Vec<CaseReport> {
         self.builds

@@ -338,7 +338,7 @@ fn a_class_s_student_reports_hide_the_hidden_tests_and_the_terminal_does_not() {
         .code(0);
     let text = fs::read_to_string(reports.join("ann.txt")).unwrap();
     assert!(text.contains(
-        "/hidden/test03.cnf onePlayerManyMoves: hidden test (its input, expected output and diff are not shown)"
+        "\nFAIL hidden/test03.cnf onePlayerManyMoves: hidden test (its input, expected output and diff are not shown)"
     ), "{text}");
     assert!(
         !text.contains("hidden/test03.onePlayerManyMoves.solution"),

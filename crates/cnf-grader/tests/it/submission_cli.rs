@@ -1234,3 +1234,83 @@ fn a_wrong_output_note_names_the_difference_and_the_comparison_that_passes() {
         assert_eq!(row["total"].as_f64(), Some(100.0), "{row}");
     }
 }
+
+/// With an absolute FIXTURES, what the students see (the `--reports`
+/// files, their HTML pages, the Gradescope results of `submission`) names
+/// fixtures relative to it: `FAIL diagonal-up-part3.cnf`, never the
+/// instructor's folder.
+#[test]
+fn students_see_fixtures_relative_to_the_fixtures_folder() {
+    if !tools("students_see_fixtures_relative_to_the_fixtures_folder") {
+        return;
+    }
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixtures = manifest.join(FIXTURES);
+    let absolute = fixtures.to_str().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let student = class.join("no-diagonal");
+    std::fs::create_dir_all(&student).unwrap();
+    for n in 1..=4 {
+        let file = format!("csce322assignment03part{n:02}.hs");
+        std::fs::copy(
+            manifest.join(CLASS).join("no-diagonal").join(&file),
+            student.join(&file),
+        )
+        .unwrap();
+    }
+    let (reports, pages) = (tmp.path().join("reports"), tmp.path().join("pages"));
+    grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        absolute,
+        "--timeout",
+        "10s",
+        "--reports",
+        reports.to_str().unwrap(),
+        "--html",
+        pages.to_str().unwrap(),
+    ])
+    .run()
+    .code(0);
+    let text = std::fs::read_to_string(reports.join("no-diagonal.txt")).unwrap();
+    assert!(
+        text.contains("FAIL diagonal-up-part3.cnf manyPlayersManyMoves: the output differs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--- expected: diagonal-up-part3.manyPlayersManyMoves.solution\n"),
+        "{text}"
+    );
+    let results = std::fs::read_to_string(reports.join("no-diagonal.results.json")).unwrap();
+    let page = std::fs::read_to_string(pages.join("no-diagonal.html")).unwrap();
+    for (what, seen) in [
+        ("report", &text),
+        ("results.json", &results),
+        ("page", &page),
+    ] {
+        assert!(
+            !seen.contains(absolute),
+            "the {what} shows {absolute}:\n{seen}"
+        );
+        assert!(seen.contains("diagonal-up-part3.cnf"), "{what}");
+    }
+    // The Gradescope results of one submission, as the kit writes them.
+    let out = tmp.path().join("results.json");
+    let run = grader(&[
+        "submission",
+        student.to_str().unwrap(),
+        absolute,
+        "--timeout",
+        "10s",
+        "--format",
+        "gradescope",
+        "--output",
+        out.to_str().unwrap(),
+    ])
+    .run();
+    run.code(1);
+    let results = std::fs::read_to_string(&out).unwrap();
+    assert!(!results.contains(absolute), "{results}");
+    assert!(results.contains("diagonal-up-part3.cnf"), "{results}");
+}
