@@ -204,8 +204,9 @@ pub(crate) struct BuildArgs {
     /// parts' points, as base cases.
     #[arg(long)]
     pub(crate) edge_in_base: bool,
-    /// Stop running a part once N of its cases in a row timed out; its
-    /// other cases fail as not run (default: run every case).
+    /// Stop running a part once N of its cases in a row timed out, counted
+    /// in fixture order (so the grade is the same for any --jobs); its
+    /// later cases fail as not run (default: run every case).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) part_timeouts: Option<u16>,
 

@@ -1124,3 +1124,98 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
     .code(2)
     .stderr_has(&format!("{}:2: 2 fields, expected 3", bad.display()));
 }
+
+/// A part file that compiles, then loops for ever.
+fn looping_part() -> &'static str {
+    "-- Compiles, then loops for ever.\n\
+     import Prelude\n\
+     import System.Environment ( getArgs )\n\
+     import Data.List\n\
+     import Helpers\n\
+     \n\
+     count :: Int -> Int\n\
+     count n = if n < 0 then n else count (n + 1)\n\
+     \n\
+     main = do\n\
+     \x20    args <- getArgs\n\
+     \x20    filename <- readFile (head args)\n\
+     \x20    (game,moves) <- readConnectFourFile filename\n\
+     \x20    print \"Result\"\n\
+     \x20    print (count (length game + length moves))\n"
+}
+
+/// Issue 40's student: part 3 always loops, part 4 loops on the games of
+/// six moves. `--part-timeouts 3` counts time-outs in fixture order, so
+/// every `--jobs` gives the same cases and the same points (it used to
+/// count them in the order the cases finished).
+#[test]
+fn part_timeouts_give_the_same_grade_for_any_number_of_jobs() {
+    if !tools("part_timeouts_give_the_same_grade_for_any_number_of_jobs") {
+        return;
+    }
+    let sub = partial("loops", &[1, 2, 4]);
+    std::fs::write(
+        sub.path().join("csce322assignment03part03.hs"),
+        looping_part(),
+    )
+    .unwrap();
+    let grade = |jobs: &str| {
+        let run = grader(&[
+            "submission",
+            sub.path().to_str().unwrap(),
+            "../../fixtures",
+            "--timeout",
+            "1s",
+            "--part-timeouts",
+            "3",
+            "--jobs",
+            jobs,
+            "--format",
+            "json",
+            "--no-times",
+        ])
+        .timeout(Duration::from_secs(600))
+        .run();
+        run.code(1);
+        let doc: serde_json::Value = serde_json::from_str(stdout(&run)).unwrap();
+        // What a case's message says of a time-out (CPU, or the wall
+        // clock's backstop on a busy machine) may differ; its kind may not.
+        let cases: Vec<_> = doc["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let field = |name: &str| c[name].as_str().unwrap_or("-").to_owned();
+                [
+                    field("fixture"),
+                    field("function"),
+                    field("status"),
+                    field("failure"),
+                ]
+                .join(" ")
+            })
+            .collect();
+        (doc["points"].clone(), doc["totals"].clone(), cases)
+    };
+    let one = grade("1");
+    // Part 3 stops after its first 3 cases; part 4 runs every case.
+    let part3_timeouts = one
+        .2
+        .iter()
+        .filter(|c| c.ends_with("manyPlayersOneMove fail timeout"))
+        .count();
+    assert_eq!(part3_timeouts, 3, "{:#?}", one.2);
+    assert!(
+        !one.2
+            .iter()
+            .any(|c| c.ends_with("manyPlayersManyMoves fail part-timed-out")),
+        "{:#?}",
+        one.2
+    );
+    for jobs in ["2", "4"] {
+        let other = grade(jobs);
+        assert_eq!(one.0, other.0, "points with --jobs {jobs}");
+        assert_eq!(one.1, other.1, "totals with --jobs {jobs}");
+        assert_eq!(one.2, other.2, "cases with --jobs {jobs}");
+    }
+}
