@@ -543,10 +543,20 @@ fn a_submission_that_loops_keeps_its_compilation_points_within_the_budget() {
         assert!(not_run >= cases.len() - 8, "part {part}: {not_run} not run");
     }
     let output = doc["output"].as_str().unwrap();
+    // The note says which limit stopped which part.
     assert!(
-        output.starts_with("Some tests were not run: a part stops"),
+        output.starts_with("Some tests were not run: part 1 stopped after 3 time-outs in a row ("),
         "{output}"
     );
+    for part in 2..=4 {
+        assert!(
+            output.contains(&format!(
+                "; part {part} stopped after 3 time-outs in a row ("
+            )),
+            "{output}"
+        );
+    }
+    assert!(!output.contains("budget"), "{output}");
     // The student reads no provenance; the instructor's stdout has it.
     assert!(
         !output.contains("sandbox") && !output.contains("cnf-grader"),
