@@ -268,7 +268,9 @@ pub(crate) struct SubmissionsArgs {
     #[arg(long, value_name = "K/N", value_parser = |s: &str| s.parse::<Shard>())]
     pub(crate) shard: Option<Shard>,
     /// Reuse the saved results of students already graded with the same
-    /// sources, fixtures and options (after Ctrl-C, kill or a crash).
+    /// sources, fixtures and grading options (after Ctrl-C, kill or a
+    /// crash); --roster, --jobs, output and report options do not count.
+    /// Says why a saved result was not reused.
     #[arg(long)]
     pub(crate) resume: bool,
     /// Leave the date out of every report (reproducible output; students'

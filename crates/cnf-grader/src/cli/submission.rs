@@ -326,10 +326,9 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Err
     .map_err(|e| e.to_string())?;
     bar.finish();
     if args.resume {
-        let reused = bar.reused.load(std::sync::atomic::Ordering::SeqCst);
-        frontend::note(&format!(
-            "--resume: reused the saved results of {reused} of the {count} students"
-        ));
+        for note in bar.resume_notes() {
+            frontend::note(&note);
+        }
     }
     let class = Class {
         root: &args.root.display().to_string(),

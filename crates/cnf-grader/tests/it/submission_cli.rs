@@ -1219,3 +1219,100 @@ fn part_timeouts_give_the_same_grade_for_any_number_of_jobs() {
         assert_eq!(one.2, other.2, "cases with --jobs {jobs}");
     }
 }
+
+/// `--resume` is keyed only on what changes a grade: a class graded with
+/// `--roster` is reused whole without it (or with other `--jobs` and
+/// outputs), the roster's student with no folder is not counted, and a
+/// changed grading option is named as the reason nothing was reused.
+#[test]
+fn resume_reuses_results_whatever_the_roster_and_says_why_it_does_not() {
+    if !tools("resume_reuses_results_whatever_the_roster_and_says_why_it_does_not") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    for student in ["correct", "loops"] {
+        let to = class.join(student);
+        std::fs::create_dir_all(&to).unwrap();
+        for e in std::fs::read_dir(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(CLASS)
+                .join(student),
+        )
+        .unwrap()
+        .flatten()
+        {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+    let roster = tmp.path().join("roster.csv");
+    std::fs::write(
+        &roster,
+        "folder,name,id\ncorrect,\"Lovelace, Ada\",1001\nloops,\"Turing, Alan\",1002\n\
+         absent,\"Peyton Jones, Simon\",1006\n",
+    )
+    .unwrap();
+    let cache = tmp.path().join("cache");
+    let run = |extra: &[&str]| {
+        let out = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .arg("submissions")
+            .arg(&class)
+            .args([FIXTURES, "--resume", "--no-times", "--cache"])
+            .arg(&cache)
+            .args(extra)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .timeout(Duration::from_secs(900))
+            .run();
+        String::from_utf8_lossy(&out.stderr_bytes).into_owned()
+    };
+    let first = run(&["--timeout", "2s", "--roster", roster.to_str().unwrap()]);
+    assert!(
+        first.contains("note: --resume: reused the saved results of 0 of the 2 students\n"),
+        "{first}"
+    );
+    assert!(
+        first.contains("note: --resume: not reused: no saved result"),
+        "{first}"
+    );
+    // No roster, other jobs, a CSV: nothing that changes a grade.
+    let csv = tmp.path().join("grades.csv");
+    let again = run(&[
+        "--timeout",
+        "2s",
+        "--jobs",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        again, "note: --resume: reused the saved results of 2 of the 2 students\n",
+        "{again}"
+    );
+    let book = std::fs::read_to_string(&csv).unwrap();
+    assert!(!book.contains("Lovelace"), "{book}");
+    // And back with the roster: its names are this run's.
+    let named = run(&[
+        "--timeout",
+        "2s",
+        "--roster",
+        roster.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        named, "note: --resume: reused the saved results of 2 of the 2 students\n",
+        "{named}"
+    );
+    let book = std::fs::read_to_string(&csv).unwrap();
+    assert!(book.contains("Lovelace, Ada"), "{book}");
+    // A changed time limit changes grades: it is the reason given.
+    let longer = run(&["--timeout", "3s"]);
+    assert!(
+        longer.contains("note: --resume: reused the saved results of 0 of the 2 students\n"),
+        "{longer}"
+    );
+    assert!(
+        longer.contains("note: --resume: not reused: --timeout was 2s, now 3s (correct, loops)\n"),
+        "{longer}"
+    );
+}
