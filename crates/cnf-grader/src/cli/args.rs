@@ -209,6 +209,11 @@ pub(crate) struct BuildArgs {
     /// later cases fail as not run (default: run every case).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) part_timeouts: Option<u16>,
+    /// Grade a part file named in another case (e.g.
+    /// CSCE322Assignment03Part01.hs) as the part, with a note in every
+    /// report (default: such a part is missing, and scores 0).
+    #[arg(long)]
+    pub(crate) accept_name_case: bool,
 
     #[command(flatten)]
     pub(crate) sandbox: SandboxArgs,

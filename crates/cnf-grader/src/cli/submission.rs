@@ -130,6 +130,7 @@ pub(crate) fn submission_setup(
             edge_in_base: args.edge_in_base,
         },
         part_timeouts: args.part_timeouts.map(usize::from),
+        accept_name_case: args.accept_name_case,
         deadline: None,
         checkpoint: None,
     };

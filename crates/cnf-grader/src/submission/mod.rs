@@ -116,6 +116,8 @@ pub struct SubmissionOptions {
     pub read_limits: ReadLimits,
     /// How the edge cases count (`--edge-in-base`).
     pub scoring: crate::model::points::Scoring,
+    /// Grade a part file named in another case (`--accept-name-case`).
+    pub accept_name_case: bool,
     /// Stop running a part after this many timeouts in a row.
     pub part_timeouts: Option<usize>,
     /// Start no case after this instant (a submission's time budget).
@@ -225,6 +227,7 @@ impl SubmissionOptions {
                 .to_owned(),
             ),
             ("--compare", self.compare.name().to_owned()),
+            ("--accept-name-case", self.accept_name_case.to_string()),
         ]
     }
 

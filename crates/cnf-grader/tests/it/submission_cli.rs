@@ -1316,3 +1316,74 @@ fn resume_reuses_results_whatever_the_roster_and_says_why_it_does_not() {
         "{longer}"
     );
 }
+
+/// A part file named in another case scores 0 by default (with the note
+/// naming it); `--accept-name-case` grades it as the part, and every
+/// report says so.
+#[test]
+fn accept_name_case_grades_a_wrong_case_part_file_with_a_note_in_every_report() {
+    if !tools("accept_name_case_grades_a_wrong_case_part_file_with_a_note_in_every_report") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let sub = class.join("erin");
+    std::fs::create_dir_all(&sub).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CLASS)
+        .join("correct");
+    for part in 1..=4 {
+        let name = format!("csce322assignment03part0{part}.hs");
+        let to = if part == 1 {
+            "CSCE322Assignment03Part01.hs".to_owned()
+        } else {
+            name.clone()
+        };
+        std::fs::copy(from.join(&name), sub.join(to)).unwrap();
+    }
+    let dir = sub.to_str().unwrap();
+    let note = "graded CSCE322Assignment03Part01.hs as csce322assignment03part01.hs";
+    // Unchanged by default.
+    let plain = grader(&["submission", dir, FIXTURES, "--timeout", "2s"]).run();
+    plain.code(1);
+    let text = stdout(&plain);
+    assert!(
+        text.contains("it has CSCE322Assignment03Part01.hs"),
+        "{text}"
+    );
+    assert!(text.contains("80.00/100"), "{text}");
+    assert!(!text.contains(note), "{text}");
+    for (format, full) in [
+        ("human", "100.00/100"),
+        ("json", "\"total\": 100.0"),
+        ("gradescope", "\"score\": 100.0"),
+    ] {
+        let run = grader(&[
+            "submission",
+            dir,
+            FIXTURES,
+            "--timeout",
+            "2s",
+            "--accept-name-case",
+            "--format",
+            format,
+        ])
+        .run();
+        run.code(0);
+        let text = stdout(&run);
+        assert!(text.contains(note), "{format}: {text}");
+        assert!(text.contains(full), "{format}: {text}");
+    }
+    let book = grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--accept-name-case",
+    ])
+    .run();
+    book.code(0);
+    let text = stdout(&book);
+    assert!(text.contains(note), "{text}");
+}
