@@ -294,7 +294,8 @@ pub(crate) struct ClassOutputArgs {
     /// standard output.
     #[arg(long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
-    /// Also write the gradebook as CSV to FILE (atomically).
+    /// Also write the gradebook as CSV to FILE (atomically; its folder is
+    /// made if needed).
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,
     /// Also write each student's full report to DIR/STUDENT.txt and their

@@ -373,6 +373,18 @@ pub(crate) fn check_class_outputs(
     html: Option<&Path>,
 ) -> Result<(), Error> {
     if let Some(path) = csv {
+        // As --reports and --html do, --csv makes its folder.
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty())
+            && !folder.is_dir()
+        {
+            std::fs::create_dir_all(folder).map_err(|e| {
+                format!(
+                    "--csv {}: cannot make the folder {}: {e}",
+                    path.display(),
+                    folder.display()
+                )
+            })?;
+        }
         check_output_file("--csv", path)?;
     }
     if let Some(dir) = reports {

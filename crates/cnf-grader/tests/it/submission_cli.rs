@@ -1387,3 +1387,60 @@ fn accept_name_case_grades_a_wrong_case_part_file_with_a_note_in_every_report() 
     let text = stdout(&book);
     assert!(text.contains(note), "{text}");
 }
+
+/// `--csv out/grades.csv` makes its missing folder, as `--reports` and
+/// `--html` make theirs; a file in the way is a clear error.
+#[test]
+fn csv_makes_its_missing_folder_as_reports_and_html_do() {
+    if !tools("csv_makes_its_missing_folder_as_reports_and_html_do") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CLASS)
+        .join("correct");
+    let to = class.join("correct");
+    std::fs::create_dir_all(&to).unwrap();
+    for e in std::fs::read_dir(&from).unwrap().flatten() {
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    let csv = tmp.path().join("out/deeper/grades.csv");
+    let class_arg = class.to_str().unwrap();
+    grader(&[
+        "submissions",
+        class_arg,
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--reports",
+        tmp.path().join("out/reports").to_str().unwrap(),
+    ])
+    .run()
+    .code(0);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().any(|l| l.starts_with("correct,")), "{text}");
+    // Nothing but the CSV (no temporary file) is left beside it.
+    let left: Vec<_> = std::fs::read_dir(csv.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["grades.csv"]);
+    std::fs::write(tmp.path().join("file"), "").unwrap();
+    let blocked = tmp.path().join("file/grades.csv");
+    grader(&[
+        "submissions",
+        class_arg,
+        FIXTURES,
+        "--csv",
+        blocked.to_str().unwrap(),
+    ])
+    .run()
+    .code(2)
+    .stderr_has("--csv ")
+    .stderr_has("cannot make the folder");
+}
