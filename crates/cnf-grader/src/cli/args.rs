@@ -265,7 +265,9 @@ pub(crate) struct SubmissionsArgs {
     #[command(flatten)]
     pub(crate) outputs: ClassOutputArgs,
     /// Name the students in every report: a CSV file with the header
-    /// folder,name,id (id: the LMS's, e.g. Canvas's SIS User ID).
+    /// folder,name,id (id: the LMS's, e.g. Canvas's SIS User ID), or a
+    /// Canvas gradebook export as it comes (Student, ID, SIS User ID, SIS
+    /// Login ID, Section, ...; the folder is the SIS Login ID).
     #[arg(long, value_name = "FILE")]
     pub(crate) roster: Option<PathBuf>,
     /// Grade only shard K of N (e.g. 2/3): the students whose folder name

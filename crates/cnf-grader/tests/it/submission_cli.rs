@@ -1444,3 +1444,72 @@ fn csv_makes_its_missing_folder_as_reports_and_html_do() {
     .stderr_has("--csv ")
     .stderr_has("cannot make the folder");
 }
+
+/// A Canvas gradebook export is a roster as it comes: its folder is the
+/// SIS Login ID, its Points Possible and Test Student rows are skipped; a
+/// broken roster is a located usage error naming the headers accepted.
+#[test]
+fn a_canvas_export_is_a_roster_as_it_comes() {
+    if !tools("a_canvas_export_is_a_roster_as_it_comes") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let to = tmp.path().join("class/alovelace");
+    std::fs::create_dir_all(&to).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CLASS)
+        .join("correct");
+    for e in std::fs::read_dir(&from).unwrap().flatten() {
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    let export = tmp.path().join("export.csv");
+    std::fs::write(
+        &export,
+        "Student,ID,SIS User ID,SIS Login ID,Section,Assignment 3 (12345)\n\
+         \x20   Points Possible,,,,,100.00\n\
+         \"Lovelace, Ada\",101,1001,alovelace,CSCE 322,\n\
+         \"Turing, Alan\",102,1002,aturing,CSCE 322,\n\
+         \"Student, Test\",999,,,CSCE 322,\n",
+    )
+    .unwrap();
+    let class = tmp.path().join("class");
+    let run = grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--roster",
+        export.to_str().unwrap(),
+        "--format",
+        "json",
+    ])
+    .run();
+    run.code(0);
+    let doc: serde_json::Value = serde_json::from_str(stdout(&run)).unwrap();
+    let students = doc["students"].as_array().unwrap();
+    let who: Vec<_> = students
+        .iter()
+        .map(|s| format!("{} {} {}", s["student"], s["name"], s["id"]))
+        .collect();
+    assert_eq!(
+        who,
+        [
+            "\"alovelace\" \"Lovelace, Ada\" \"1001\"",
+            "\"aturing\" \"Turing, Alan\" \"1002\""
+        ],
+        "{doc}"
+    );
+    std::fs::write(&export, "Name,Login\nAda,alovelace\n").unwrap();
+    grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        FIXTURES,
+        "--roster",
+        export.to_str().unwrap(),
+    ])
+    .run()
+    .code(2)
+    .stderr_has(&format!("{}:1:1: the header is", export.display()))
+    .stderr_has("folder,name,id, or a Canvas gradebook export (Student, ID, SIS User ID, SIS Login ID, Section");
+}
