@@ -1122,7 +1122,7 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
     ])
     .run()
     .code(2)
-    .stderr_has(&format!("{}:2: 2 fields, expected 3", bad.display()));
+    .stderr_has(&format!("{}:2:12: 2 fields, expected 3", bad.display()));
 }
 
 /// A part file that compiles, then loops for ever.
