@@ -28,8 +28,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Grade every fixture under PATH (default fixtures/): run each function
-    /// on each game and compare with its .solution file (byte for byte, or
-    /// as --compare says).
+    /// on each game and compare its output with the .solution file, by
+    /// default with --compare exact (byte for byte: a trailing space or a
+    /// CRLF is a difference); --compare trailing-whitespace or whitespace
+    /// relax it.
     ///
     /// Exit code: 0 when every case passed, 1 when any failed or errored, 2
     /// for usage errors.

@@ -204,10 +204,16 @@ pub(crate) struct BuildArgs {
     /// parts' points, as base cases.
     #[arg(long)]
     pub(crate) edge_in_base: bool,
-    /// Stop running a part once N of its cases in a row timed out; its
-    /// other cases fail as not run (default: run every case).
+    /// Stop running a part once N of its cases in a row timed out, counted
+    /// in fixture order (so the grade is the same for any --jobs); its
+    /// later cases fail as not run (default: run every case).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) part_timeouts: Option<u16>,
+    /// Grade a part file named in another case (e.g.
+    /// CSCE322Assignment03Part01.hs) as the part, with a note in every
+    /// report (default: such a part is missing, and scores 0).
+    #[arg(long)]
+    pub(crate) accept_name_case: bool,
 
     #[command(flatten)]
     pub(crate) sandbox: SandboxArgs,
@@ -259,7 +265,9 @@ pub(crate) struct SubmissionsArgs {
     #[command(flatten)]
     pub(crate) outputs: ClassOutputArgs,
     /// Name the students in every report: a CSV file with the header
-    /// folder,name,id (id: the LMS's, e.g. Canvas's SIS User ID).
+    /// folder,name,id (id: the LMS's, e.g. Canvas's SIS User ID), or a
+    /// Canvas gradebook export as it comes (Student, ID, SIS User ID, SIS
+    /// Login ID, Section, ...; the folder is the SIS Login ID).
     #[arg(long, value_name = "FILE")]
     pub(crate) roster: Option<PathBuf>,
     /// Grade only shard K of N (e.g. 2/3): the students whose folder name
@@ -267,7 +275,9 @@ pub(crate) struct SubmissionsArgs {
     #[arg(long, value_name = "K/N", value_parser = |s: &str| s.parse::<Shard>())]
     pub(crate) shard: Option<Shard>,
     /// Reuse the saved results of students already graded with the same
-    /// sources, fixtures and options (after Ctrl-C, kill or a crash).
+    /// sources, fixtures and grading options (after Ctrl-C, kill or a
+    /// crash); --roster, --jobs, output and report options do not count.
+    /// Says why a saved result was not reused.
     #[arg(long)]
     pub(crate) resume: bool,
     /// Leave the date out of every report (reproducible output; students'
@@ -286,7 +296,8 @@ pub(crate) struct ClassOutputArgs {
     /// standard output.
     #[arg(long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
-    /// Also write the gradebook as CSV to FILE (atomically).
+    /// Also write the gradebook as CSV to FILE (atomically; its folder is
+    /// made if needed).
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,
     /// Also write each student's full report to DIR/STUDENT.txt and their

@@ -42,8 +42,10 @@ pub(crate) struct ClassBar {
     students: u64,
     done: std::sync::atomic::AtomicU64,
     grading: std::sync::atomic::AtomicBool,
-    /// Students whose saved results `--resume` reused.
-    pub(crate) reused: std::sync::atomic::AtomicUsize,
+    /// Students whose saved results `--resume` reused, and of how many.
+    pub(crate) reused: std::sync::Mutex<(usize, usize)>,
+    /// Why `--resume` did not reuse a student's saved result.
+    pub(crate) not_reused: std::sync::Mutex<Vec<(String, String)>>,
 }
 
 impl ClassBar {
@@ -71,6 +73,7 @@ impl ClassBar {
             done: Default::default(),
             grading: Default::default(),
             reused: Default::default(),
+            not_reused: Default::default(),
         }
     }
 
@@ -78,7 +81,14 @@ impl ClassBar {
     pub(crate) fn update(&self, event: ClassProgress) {
         use std::sync::atomic::Ordering::SeqCst;
         match event {
-            ClassProgress::Restored(n) => self.reused.store(n, SeqCst),
+            ClassProgress::Restored { reused, of } => {
+                *self.reused.lock().unwrap_or_else(|e| e.into_inner()) = (reused, of);
+            }
+            ClassProgress::NotReused { student, why } => self
+                .not_reused
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((student, why)),
             ClassProgress::Compiling(0) => {}
             ClassProgress::Compiling(parts) if !self.grading.load(SeqCst) => {
                 self.bar.set_prefix("compiling");
@@ -104,6 +114,33 @@ impl ClassBar {
     /// Removes the display.
     pub(crate) fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+
+    /// What `--resume` reused, and why the rest was not: one line for the
+    /// count, then one per reason with the students it applies to.
+    pub(crate) fn resume_notes(&self) -> Vec<String> {
+        let (reused, of) = *self.reused.lock().unwrap_or_else(|e| e.into_inner());
+        let mut notes = vec![format!(
+            "--resume: reused the saved results of {reused} of the {of} students"
+        )];
+        let not_reused = self.not_reused.lock().unwrap_or_else(|e| e.into_inner());
+        let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (student, why) in not_reused.iter() {
+            match reasons.iter_mut().find(|(w, _)| w == why) {
+                Some((_, students)) => students.push(student),
+                None => reasons.push((why, vec![student])),
+            }
+        }
+        for (why, mut students) in reasons {
+            students.sort_unstable();
+            let shown = students.len().min(10);
+            let mut list = students[..shown].join(", ");
+            if students.len() > shown {
+                list.push_str(&format!(" and {} more", students.len() - shown));
+            }
+            notes.push(format!("--resume: not reused: {why} ({list})"));
+        }
+        notes
     }
 }
 

@@ -130,6 +130,7 @@ pub(crate) fn submission_setup(
             edge_in_base: args.edge_in_base,
         },
         part_timeouts: args.part_timeouts.map(usize::from),
+        accept_name_case: args.accept_name_case,
         deadline: None,
         checkpoint: None,
     };
@@ -335,10 +336,9 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Err
     .map_err(|e| e.to_string())?;
     bar.finish();
     if args.resume {
-        let reused = bar.reused.load(std::sync::atomic::Ordering::SeqCst);
-        frontend::note(&format!(
-            "--resume: reused the saved results of {reused} of the {count} students"
-        ));
+        for note in bar.resume_notes() {
+            frontend::note(&note);
+        }
     }
     let class = Class {
         root: &args.root.display().to_string(),
@@ -383,6 +383,18 @@ pub(crate) fn check_class_outputs(
     html: Option<&Path>,
 ) -> Result<(), Error> {
     if let Some(path) = csv {
+        // As --reports and --html do, --csv makes its folder.
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty())
+            && !folder.is_dir()
+        {
+            std::fs::create_dir_all(folder).map_err(|e| {
+                format!(
+                    "--csv {}: cannot make the folder {}: {e}",
+                    path.display(),
+                    folder.display()
+                )
+            })?;
+        }
         check_output_file("--csv", path)?;
     }
     if let Some(dir) = reports {

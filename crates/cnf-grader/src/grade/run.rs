@@ -14,9 +14,17 @@
 //!   discovery order, so the report does not depend on scheduling;
 //! - with `fail_fast`, cases not yet started after the first failure or
 //!   error are `SKIPPED` (with several jobs, which ones depends on timing);
-//! - each `.cnf` is read and parsed once for all its cases.
+//! - each `.cnf` is read and parsed once for all its cases;
+//! - with `part_timeouts` N, time-outs in a row are counted in fixture
+//!   order, never in the order cases finish: a part's case is not run when
+//!   the N cases of that part before it (in fixture order) all timed out.
+//!   A worker skips a case only once that is known; a case started while
+//!   the cases before it were still running is replaced by "not run" if
+//!   they turn out to stop the part. So the results, and the grade, are
+//!   those of one worker going through the fixtures in order, whatever
+//!   `jobs` is.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use connect_core::Function;
@@ -56,8 +64,9 @@ pub struct GradeOptions {
     pub runner: Runner,
     /// How an output is compared with its expected result.
     pub compare: Compare,
-    /// Stop running a part's cases once this many of them in a row timed
-    /// out: the rest are failed, not run ([`FailureKind::PartTimedOut`]).
+    /// Stop running a part's cases once this many of them in a row, in
+    /// fixture order, timed out: the rest are failed, not run
+    /// ([`FailureKind::PartTimedOut`]).
     pub part_timeouts: Option<usize>,
     /// Start no case after this instant: the rest are failed, not run
     /// ([`FailureKind::OverBudget`]).
@@ -79,11 +88,124 @@ impl Default for GradeOptions {
     }
 }
 
-/// Each part's timeouts in a row, and whether it was stopped.
-#[derive(Default)]
+/// What is known of a finished case, for `--part-timeouts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// Not finished (or not started) yet.
+    Pending,
+    /// It timed out.
+    TimedOut,
+    /// Neither a time-out nor a result: skipped, or over the budget.
+    Neutral,
+    /// Not run: the cases before it stopped its part.
+    Stopped,
+    /// Any other result.
+    Other,
+}
+
+/// Each part's cases in fixture order, as they finish: a part is stopped
+/// only at a case whose `limit` cases before it, in fixture order, all
+/// timed out, so which cases run does not depend on the scheduling.
 struct PartState {
-    in_a_row: [AtomicUsize; 4],
-    stopped: [AtomicBool; 4],
+    limit: Option<usize>,
+    /// For each fixture, each case's part and place among its part's cases.
+    place: Vec<Vec<Option<(usize, usize)>>>,
+    slots: [std::sync::Mutex<Vec<Slot>>; 4],
+}
+
+impl PartState {
+    fn new(fixtures: &[Fixture], limit: Option<usize>) -> PartState {
+        let mut counts = [0; 4];
+        let place = fixtures
+            .iter()
+            .map(|fixture| {
+                fixture
+                    .cases
+                    .iter()
+                    .map(|case| {
+                        let part = usize::from(case.function.as_ref().ok()?.part() - 1);
+                        counts[part] += 1;
+                        Some((part, counts[part] - 1))
+                    })
+                    .collect()
+            })
+            .collect();
+        PartState {
+            limit,
+            place,
+            slots: counts.map(|n| std::sync::Mutex::new(vec![Slot::Pending; n])),
+        }
+    }
+
+    /// Whether the cases before this one in fixture order stopped its part.
+    fn stopped(&self, place: Option<(usize, usize)>) -> bool {
+        let (Some((part, at)), Some(limit)) = (place, self.limit) else {
+            return false;
+        };
+        let slots = self.slots[part].lock().unwrap_or_else(|e| e.into_inner());
+        let mut in_a_row = 0;
+        for slot in slots[..at].iter().rev() {
+            match slot {
+                Slot::TimedOut => in_a_row += 1,
+                Slot::Neutral => continue,
+                Slot::Stopped => return true,
+                Slot::Pending | Slot::Other => return false,
+            }
+            if in_a_row >= limit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Records how a case ended.
+    fn finished(&self, place: Option<(usize, usize)>, report: &CaseReport) {
+        let Some((part, at)) = place else { return };
+        let slot = match report.kind() {
+            Some(FailureKind::Timeout) => Slot::TimedOut,
+            Some(FailureKind::PartTimedOut) => Slot::Stopped,
+            Some(FailureKind::OverBudget) => Slot::Neutral,
+            _ if report.status == Status::Skipped => Slot::Neutral,
+            _ => Slot::Other,
+        };
+        self.slots[part].lock().unwrap_or_else(|e| e.into_inner())[at] = slot;
+    }
+}
+
+/// Marks as not run every case of a part after `limit` of its cases in a
+/// row, in fixture order, timed out (skipped cases and cases over the
+/// budget neither count nor break the row). Cases that several workers
+/// started before the row was known are replaced, so the results are
+/// those of one worker going through the fixtures in order.
+fn stop_in_fixture_order(cases: &mut [CaseReport], limit: usize) {
+    let mut in_a_row = [0; 4];
+    for case in cases {
+        let Some(part) = case.part.map(|p| usize::from(p - 1)) else {
+            continue;
+        };
+        if in_a_row[part] >= limit {
+            *case = CaseReport {
+                status: Status::Fail,
+                failure: Some(Failure::NotRun {
+                    why: NotRun::PartTimedOut { in_a_row: limit },
+                }),
+                reason: None,
+                diff: None,
+                stderr: None,
+                duration: Duration::ZERO,
+                relaxed: false,
+                usage: None,
+                ..case.clone()
+            };
+            continue;
+        }
+        match case.kind() {
+            Some(FailureKind::Timeout) => in_a_row[part] += 1,
+            Some(FailureKind::OverBudget) => {}
+            _ if case.status == Status::Skipped => {}
+            _ => in_a_row[part] = 0,
+        }
+    }
 }
 
 /// Keeps the fixtures and cases that `options` selects; fixtures left with
@@ -169,14 +291,21 @@ pub fn grade(
         message: e.to_string(),
     })?;
     let stop = AtomicBool::new(false);
-    let parts = PartState::default();
+    let parts = PartState::new(fixtures, options.part_timeouts);
     let results: Vec<Vec<CaseReport>> = pool.install(|| {
         fixtures
             .par_iter()
-            .map(|fixture| grade_fixture(fixture, options, &stop, &parts, progress))
+            .zip(&parts.place)
+            .map(|(fixture, places)| {
+                grade_fixture(fixture, places, options, &stop, &parts, progress)
+            })
             .collect()
     });
-    Ok(results.into_iter().flatten().collect())
+    let mut cases: Vec<CaseReport> = results.into_iter().flatten().collect();
+    if let Some(limit) = options.part_timeouts {
+        stop_in_fixture_order(&mut cases, limit);
+    }
+    Ok(cases)
 }
 
 /// The game of a fixture, or why it cannot be read.
@@ -202,6 +331,7 @@ fn load_game(fixture: &Fixture) -> Result<CnfGame, String> {
 
 fn grade_fixture(
     fixture: &Fixture,
+    places: &[Option<(usize, usize)>],
     options: &GradeOptions,
     stop: &AtomicBool,
     parts: &PartState,
@@ -219,18 +349,13 @@ fn grade_fixture(
         Some(load_game(fixture))
     };
     let load_time = started.elapsed();
-    let run = |case: &Case| {
-        let part = case
-            .function
-            .as_ref()
-            .ok()
-            .map(|f| usize::from(f.part() - 1));
+    let run = |(case, &place): (&Case, &Option<(usize, usize)>)| {
         let report = match &game {
             _ if options.fail_fast && stop.load(Ordering::Relaxed) => {
                 blank(fixture, case, Status::Skipped, None)
             }
             None => blank(fixture, case, Status::Skipped, None),
-            Some(_) if part.is_some_and(|p| parts.stopped[p].load(Ordering::SeqCst)) => {
+            Some(_) if parts.stopped(place) => {
                 let in_a_row = options.part_timeouts.unwrap_or_default();
                 not_run(fixture, case, NotRun::PartTimedOut { in_a_row })
             }
@@ -247,25 +372,14 @@ fn grade_fixture(
         if matches!(report.status, Status::Fail | Status::Error) {
             stop.store(true, Ordering::Relaxed);
         }
-        if let (Some(p), Some(limit)) = (part, options.part_timeouts) {
-            match report.kind() {
-                Some(FailureKind::Timeout) => {
-                    let n = parts.in_a_row[p].fetch_add(1, Ordering::SeqCst) + 1;
-                    if n >= limit {
-                        parts.stopped[p].store(true, Ordering::SeqCst);
-                    }
-                }
-                Some(FailureKind::PartTimedOut | FailureKind::OverBudget) => {}
-                _ => parts.in_a_row[p].store(0, Ordering::SeqCst),
-            }
-        }
+        parts.finished(place, &report);
         progress(&report);
         report
     };
     match options.runner {
         // In-process cases take microseconds: splitting them costs more.
-        Runner::InProcess => fixture.cases.iter().map(run).collect(),
-        Runner::Exec(_) => fixture.cases.par_iter().map(run).collect(),
+        Runner::InProcess => fixture.cases.iter().zip(places).map(run).collect(),
+        Runner::Exec(_) => fixture.cases.par_iter().zip(places).map(run).collect(),
     }
 }
 

@@ -20,6 +20,14 @@ pub fn part_file(part: u8) -> String {
 pub const NO_SANDBOX_WARNING: &str = "warning: --no-sandbox: the student programs ran with the \
      grader's rights (they could read the .solution files and change any file you can)";
 
+/// The note of a part file graded under the right name
+/// (`--accept-name-case`): "graded CSCE322Assignment03Part01.hs as
+/// csce322assignment03part01.hs". Such a name lowers to a part file's,
+/// so it is plain ASCII and needs no escaping.
+pub fn renamed_note(name: &str) -> String {
+    format!("graded {name} as {}", name.to_lowercase())
+}
+
 /// What became of one part's source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BuildOutcome {
@@ -116,6 +124,10 @@ pub struct SubmissionReport {
     pub dir: PathBuf,
     /// Whether it brought its own `Helpers.hs`.
     pub own_helpers: bool,
+    /// Part files graded under the right name though named in another
+    /// case (`--accept-name-case`): the names as submitted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renamed: Vec<String>,
     /// Parts 1 to 4.
     pub builds: Vec<PartBuild>,
     /// Every case, in discovery order (parts that did not build: not run).
@@ -241,6 +253,9 @@ impl SubmissionReport {
                     notes.push(format!("part {} did not compile", build.part));
                 }
             }
+        }
+        for name in &self.renamed {
+            notes.push(renamed_note(name));
         }
         if let Some(nested) = &self.nested {
             notes.push(format!("graded from {}", crate::escape::path(nested)));

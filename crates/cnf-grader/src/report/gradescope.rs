@@ -37,7 +37,7 @@ use serde::Serialize;
 
 use crate::escape::{line as esc, text as esc_text};
 
-use crate::model::case::{CaseReport, FailureKind, Group, Status, Totals};
+use crate::model::case::{CaseReport, Failure, FailureKind, Group, NotRun, Status, Totals};
 use crate::model::class::{Member, Outcome, StudentResult};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
@@ -189,13 +189,8 @@ pub fn gradescope(
         ));
     }
     output.push_str(&format!("; {}", Totals::of(cases).summary()));
-    if cases.iter().any(|c| {
-        matches!(
-            c.kind(),
-            Some(FailureKind::PartTimedOut | FailureKind::OverBudget | FailureKind::NotRun)
-        )
-    }) {
-        output = format!("{LIMITED}\n{output}");
+    if let Some(limited) = limited(cases) {
+        output = format!("{limited}\n{output}");
     }
     if let Some(warning) = warning {
         output = format!("{}\n{output}", esc_text(warning));
@@ -226,11 +221,56 @@ pub fn gradescope(
     text
 }
 
-/// What a student is told when some tests were not run: the same fixed
-/// words whatever the limits were.
-pub const LIMITED: &str = "Some tests were not run: a part stops after several time-outs in a \
-     row, and grading has a time budget. The tests not run count as failed; the points you \
-     earned are kept.";
+/// What a student is told when some tests were not run, saying which
+/// limit stopped them: a part's time-outs in a row (naming the part), the
+/// time budget, or grading stopped before the end; `None` when every test
+/// ran.
+pub fn limited(cases: &[CaseReport]) -> Option<String> {
+    let not_run = |kind: FailureKind| cases.iter().filter(move |c| c.kind() == Some(kind));
+    let tests = |n: usize| {
+        if n == 1 {
+            "1 test".to_owned()
+        } else {
+            format!("{n} tests")
+        }
+    };
+    let mut why = Vec::new();
+    for part in 1..=4 {
+        let stopped: Vec<_> = not_run(FailureKind::PartTimedOut)
+            .filter(|c| c.part == Some(part))
+            .collect();
+        if let Some(Failure::NotRun {
+            why: NotRun::PartTimedOut { in_a_row },
+        }) = stopped.first().and_then(|c| c.failure.as_ref())
+        {
+            why.push(format!(
+                "part {part} stopped after {in_a_row} time-outs in a row ({} not run)",
+                tests(stopped.len())
+            ));
+        }
+    }
+    let over = not_run(FailureKind::OverBudget).count();
+    if over > 0 {
+        why.push(format!(
+            "grading's time budget was spent ({} not run)",
+            tests(over)
+        ));
+    }
+    let stopped = not_run(FailureKind::NotRun).count();
+    if stopped > 0 {
+        why.push(format!(
+            "grading was stopped before the end ({} not run)",
+            tests(stopped)
+        ));
+    }
+    (!why.is_empty()).then(|| {
+        format!(
+            "Some tests were not run: {}. The tests not run count as failed; the points you \
+             earned are kept.",
+            why.join("; ")
+        )
+    })
+}
 
 /// Whether a case of `group` is among its part's tests.
 fn in_base(group: Group, edge_in_base: bool) -> bool {
@@ -360,5 +400,59 @@ pub fn student(student: &StudentResult) -> String {
         Outcome::Graded(report) => submission_of(report, student.member.as_ref()),
         Outcome::NotRead(why) | Outcome::NotGraded(why) => not_graded(why),
         Outcome::Absent => not_graded(&format!("no submission: {}", crate::model::class::ABSENT)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn not_run(part: u8, why: NotRun) -> CaseReport {
+        CaseReport {
+            fixture: "g.cnf".into(),
+            function: "manyPlayersOneMove".into(),
+            part: Some(part),
+            solution: "g.manyPlayersOneMove.solution".into(),
+            status: Status::Fail,
+            failure: Some(Failure::NotRun { why }),
+            reason: None,
+            diff: None,
+            stderr: None,
+            duration: Duration::ZERO,
+            hidden: false,
+            relaxed: false,
+            group: Group::Base,
+            usage: None,
+        }
+    }
+
+    #[test]
+    fn the_student_is_told_which_limit_stopped_which_part() {
+        let row = || NotRun::PartTimedOut { in_a_row: 3 };
+        let cases = [not_run(3, row()), not_run(3, row()), not_run(1, row())];
+        assert_eq!(
+            limited(&cases).unwrap(),
+            "Some tests were not run: part 1 stopped after 3 time-outs in a row (1 test not \
+             run); part 3 stopped after 3 time-outs in a row (2 tests not run). The tests not \
+             run count as failed; the points you earned are kept."
+        );
+        let cases = [not_run(2, NotRun::OverBudget), not_run(4, NotRun::Stopped)];
+        let text = limited(&cases).unwrap();
+        assert!(
+            text.starts_with(
+                "Some tests were not run: grading's time budget was spent (1 test not run); \
+                 grading was stopped before the end (1 test not run)."
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("time-outs in a row"), "{text}");
+        // A part that did not compile is not a limit.
+        let compile = not_run(
+            2,
+            NotRun::NotCompiled {
+                file: "csce322assignment03part02.hs".into(),
+            },
+        );
+        assert_eq!(limited(&[compile]), None);
     }
 }

@@ -31,7 +31,11 @@ pub fn header(report: &SubmissionReport, ghc_version: &str) -> String {
 /// sub-folders with part files when none was taken, and every entry not
 /// read (except part files, whose compilation entries say it).
 pub fn reading_notes(report: &SubmissionReport) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out: Vec<String> = report
+        .renamed
+        .iter()
+        .map(|name| crate::model::submission::renamed_note(name))
+        .collect();
     if let Some(nested) = &report.nested {
         out.push(format!(
             "the part files are in the sub-folder {}, which was graded (the folder itself holds none)",
@@ -80,6 +84,13 @@ pub fn info(report: &SubmissionReport) -> serde_json::Value {
             .scattered
             .iter()
             .map(|p| crate::escape::path(p))
+            .collect();
+    }
+    if !report.renamed.is_empty() {
+        info["renamed"] = report
+            .renamed
+            .iter()
+            .map(|name| crate::model::submission::renamed_note(name))
             .collect();
     }
     if !report.refused.is_empty() {

@@ -20,10 +20,25 @@ use crate::submission::source;
 use crate::submission::source::Submission;
 
 /// What a class run reports as it goes, for a progress display.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClassProgress {
-    /// With `resume`: the saved results of this many students were reused.
-    Restored(usize),
+    /// With `resume`: the saved results of `reused` of the `of` students
+    /// with a folder were reused (roster students with none are not
+    /// counted: they have nothing to reuse).
+    Restored {
+        /// The students whose saved result was reused.
+        reused: usize,
+        /// The students with a folder.
+        of: usize,
+    },
+    /// With `resume`: a student's saved result was not reused, and why
+    /// (e.g. "--timeout was 2s, now 3s").
+    NotReused {
+        /// The student's folder.
+        student: String,
+        /// Why.
+        why: String,
+    },
     /// Compilation starts: this many parts to compile (or find in the cache).
     Compiling(usize),
     /// One part compiled (or was found in the cache, or failed).
@@ -49,28 +64,34 @@ pub(crate) struct Pending {
     name: String,
     dir: PathBuf,
     key: String,
+    graded_with: GradedWith,
 }
 
-/// The saved-result key of one student's submission as read from `dir`
-/// (whose roster entry is named in its reports).
+/// The saved-result key of one student's submission as read from `dir`:
+/// only what changes a grade counts (the folder, named in the reports; the
+/// fixtures; the grading options, [`SubmissionOptions::grade_settings`];
+/// the sources). The roster does not: a reused result gets the roster's
+/// names and notes of this run.
 pub(crate) fn result_key(
     dir: &Path,
     read: &Result<Submission, source::ReadError>,
     fixtures: &str,
     options: &SubmissionOptions,
-    member: Option<Option<&Member>>,
 ) -> String {
-    // Whether a roster was given (the outer option) changes the notes ("not
-    // in the roster"), and the student's entry the names in the reports.
-    let mut pieces: Vec<Vec<u8>> = vec![
-        dir.as_os_str().as_encoded_bytes().to_vec(),
-        fixtures.as_bytes().to_vec(),
-        options.fingerprint().into_bytes(),
-        // JSON writes `Some(None)` and `None` alike: say which it is.
-        serde_json::to_vec(&(member.is_some(), member.flatten())).unwrap_or_default(),
-    ];
-    // Everything the grade can depend on: the sources read (nothing else
-    // is compiled), the other names (misnamed parts) and what was refused.
+    let (settings, sources) = (options.fingerprint(), sources_digest(read));
+    digest([
+        dir.as_os_str().as_encoded_bytes(),
+        fixtures.as_bytes(),
+        settings.as_bytes(),
+        sources.as_bytes(),
+    ])
+}
+
+/// The hash of everything of a submission the grade can depend on: the
+/// sources read (nothing else is compiled), the other names (misnamed
+/// parts) and what was refused.
+fn sources_digest(read: &Result<Submission, source::ReadError>) -> String {
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
     match read {
         Err(e) => pieces.push(e.to_string().into_bytes()),
         Ok(s) => {
@@ -86,6 +107,71 @@ pub(crate) fn result_key(
         }
     }
     digest(pieces.iter().map(Vec::as_slice))
+}
+
+/// What a student's saved result was graded with, kept in the cache under
+/// the folder's own key, to say why a result is not reused.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct GradedWith {
+    fixtures: String,
+    sources: String,
+    settings: Vec<(String, String)>,
+}
+
+impl GradedWith {
+    fn now(
+        read: &Result<Submission, source::ReadError>,
+        fixtures: &str,
+        options: &SubmissionOptions,
+    ) -> GradedWith {
+        GradedWith {
+            fixtures: fixtures.to_owned(),
+            sources: sources_digest(read),
+            settings: options
+                .grade_settings()
+                .into_iter()
+                .map(|(name, value)| (name.to_owned(), value))
+                .collect(),
+        }
+    }
+
+    /// The cache key of a folder's last saved result's [`GradedWith`].
+    fn key(dir: &Path) -> String {
+        digest([
+            b"graded with".as_slice(),
+            dir.as_os_str().as_encoded_bytes(),
+        ])
+    }
+
+    /// Why a saved result graded `before` (if any is known) is not reused now.
+    fn why_not_reused(before: Option<&GradedWith>, now: &GradedWith) -> String {
+        let Some(before) = before else {
+            return "no saved result (not graded before with this cache)".to_owned();
+        };
+        let mut why: Vec<String> = now
+            .settings
+            .iter()
+            .filter_map(|(name, value)| {
+                let old = before.settings.iter().find(|(n, _)| n == name);
+                match old {
+                    Some((_, old)) if old == value => None,
+                    Some((_, old)) => Some(format!("{name} was {old}, now {value}")),
+                    None => Some(format!("{name} is new ({value})")),
+                }
+            })
+            .collect();
+        if before.fixtures != now.fixtures {
+            why.push("the fixtures changed".to_owned());
+        }
+        if before.sources != now.sources {
+            why.push("the submission's files changed".to_owned());
+        }
+        if why.is_empty() {
+            "its saved result is missing or unreadable".to_owned()
+        } else {
+            why.join(", ")
+        }
+    }
 }
 
 /// The student folders of a class: every sub-folder of `root` (hidden ones
@@ -151,22 +237,34 @@ pub fn grade_class(
     for (i, name) in names.iter().enumerate() {
         let dir = root.join(name);
         let read = source::read_class_member(root, name, &options.read_limits);
-        let key = result_key(
-            &dir,
-            &read,
-            tree,
-            options,
-            class.roster.map(|r| r.get(name)),
-        );
+        let key = result_key(&dir, &read, tree, options);
+        let graded_with = GradedWith::now(&read, tree, options);
+        // A saved result is the report graded with these settings; this
+        // run's roster names it.
         let restored = class
             .resume
             .then(|| options.cache.as_ref()?.load_result(&key))
             .flatten()
             .and_then(|text: String| serde_json::from_str::<StudentResult>(&text).ok())
-            .filter(|r| r.name == *name);
+            .filter(|r| r.name == *name)
+            .and_then(|r| match r.outcome {
+                Outcome::Graded(report) => Some(student_result(name, Ok(*report), class.roster)),
+                _ => None,
+            });
         if restored.is_some() {
             progress(ClassProgress::Student);
         } else {
+            if class.resume {
+                let before = options
+                    .cache
+                    .as_ref()
+                    .and_then(|c| c.load_result(&GradedWith::key(&dir)))
+                    .and_then(|text| serde_json::from_str::<GradedWith>(&text).ok());
+                progress(ClassProgress::NotReused {
+                    student: name.clone(),
+                    why: GradedWith::why_not_reused(before.as_ref(), &graded_with),
+                });
+            }
             prepared.push(prepare_student(&dir, read, options));
             pending.push((
                 i,
@@ -174,13 +272,17 @@ pub fn grade_class(
                     name: name.clone(),
                     dir,
                     key,
+                    graded_with,
                 },
             ));
         }
         results.push(restored);
     }
     if class.resume {
-        progress(ClassProgress::Restored(names.len() - pending.len()));
+        progress(ClassProgress::Restored {
+            reused: names.len() - pending.len(),
+            of: names.len(),
+        });
     }
     let save = |at: usize, result: Result<SubmissionReport, SubmissionError>| -> StudentResult {
         let p = &pending[at].1;
@@ -192,6 +294,9 @@ pub fn grade_class(
         {
             // A result that cannot be saved is only graded again next time.
             let _ = cache.store_result(&p.key, &text);
+            if let Ok(with) = serde_json::to_string(&p.graded_with) {
+                let _ = cache.store_result(&GradedWith::key(&p.dir), &with);
+            }
         }
         progress(ClassProgress::Student);
         student

@@ -116,6 +116,8 @@ pub struct SubmissionOptions {
     pub read_limits: ReadLimits,
     /// How the edge cases count (`--edge-in-base`).
     pub scoring: crate::model::points::Scoring,
+    /// Grade a part file named in another case (`--accept-name-case`).
+    pub accept_name_case: bool,
     /// Stop running a part after this many timeouts in a row.
     pub part_timeouts: Option<usize>,
     /// Start no case after this instant (a submission's time budget).
@@ -161,25 +163,81 @@ impl SubmissionOptions {
         }
     }
 
+    /// Every option that can change a grade, by name (as on the command
+    /// line where it is one) and value: the saved-result keys of
+    /// `--resume` hash them, and say which changed when a saved result is
+    /// not reused. Options that change no grade (`--roster`, `--jobs`, the
+    /// output paths, report options, the cache) are not among them.
+    pub(crate) fn grade_settings(&self) -> Vec<(&'static str, String)> {
+        use crate::format::units::show_duration;
+        let limits = self.sandbox.as_ref().map(|s| &s.limits);
+        let limit = |f: &dyn Fn(&crate::sandbox::Limits) -> String| {
+            limits.map_or_else(|| "none (--no-sandbox)".to_owned(), f)
+        };
+        vec![
+            ("the grader's version", env!("CARGO_PKG_VERSION").to_owned()),
+            (
+                "GHC",
+                format!("{} ({})", self.ghc.version, self.ghc.path.display()),
+            ),
+            ("--compile-timeout", show_duration(self.compile_timeout)),
+            ("--timeout", show_duration(self.timeout)),
+            ("--max-output", self.max_output.to_string()),
+            (
+                "the sandbox",
+                if limits.is_some() {
+                    "on"
+                } else {
+                    "off (--no-sandbox)"
+                }
+                .to_owned(),
+            ),
+            ("--memory", limit(&|l| l.memory.to_string())),
+            ("--processes", limit(&|l| l.processes.to_string())),
+            ("--open-files", limit(&|l| l.open_files.to_string())),
+            ("--file-size", limit(&|l| l.file_size.to_string())),
+            ("--scratch", limit(&|l| l.scratch.to_string())),
+            (
+                "--cpu-time",
+                limit(&|l| l.cpu.map_or_else(|| "default".to_owned(), show_duration)),
+            ),
+            ("--max-source", self.read_limits.max_file.to_string()),
+            (
+                "the read limits",
+                format!(
+                    "{} files, {} bytes, {} entries a folder",
+                    self.read_limits.max_files,
+                    self.read_limits.max_total,
+                    self.read_limits.max_entries
+                ),
+            ),
+            ("--edge-in-base", self.scoring.edge_in_base.to_string()),
+            (
+                "--part-timeouts",
+                self.part_timeouts
+                    .map_or_else(|| "none".to_owned(), |n| n.to_string()),
+            ),
+            (
+                "--budget",
+                if self.deadline.is_some() {
+                    "set"
+                } else {
+                    "none"
+                }
+                .to_owned(),
+            ),
+            ("--compare", self.compare.name().to_owned()),
+            ("--accept-name-case", self.accept_name_case.to_string()),
+        ]
+    }
+
     /// What every option that can change a grade says, for result keys.
     fn fingerprint(&self) -> String {
-        format!(
-            "{} ghc={} {:?} compile={:?} timeout={:?} max_output={} sandbox={:?} read={:?}",
-            env!("CARGO_PKG_VERSION"),
-            self.ghc.version,
-            self.ghc.path,
-            self.compile_timeout,
-            self.timeout,
-            self.max_output,
-            self.sandbox.as_ref().map(|s| &s.limits),
-            self.read_limits
-        ) + &format!(
-            " edge_in_base={} part_timeouts={:?} budget={}",
-            self.scoring.edge_in_base,
-            self.part_timeouts,
-            self.deadline.is_some()
-        ) + " compare="
-            + self.compare.name()
+        self.grade_settings()
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 

@@ -29,6 +29,9 @@ pub(crate) struct Prepared {
     /// Part files that are there but were not read.
     pub(crate) refused: [Option<Refused>; 4],
     pub(crate) misnamed: [Option<String>; 4],
+    /// Part files graded under the right name (`--accept-name-case`): the
+    /// names as submitted.
+    pub(crate) renamed: Vec<String>,
     pub(crate) own_helpers: bool,
     /// The hash of every source file and the helper used.
     pub(crate) sources: String,
@@ -101,12 +104,15 @@ pub(crate) fn misnamed_part(names: &[String], part: u8) -> Option<String> {
 }
 
 /// Copies a submission as read (`submission`, from the folder `dir`) into
-/// a new private build folder in `work`.
+/// a new private build folder in `work`; with `accept_name_case`, a part
+/// file named in another case (`CSCE322Assignment03Part01.hs`) is copied
+/// under the right name too, and graded.
 pub(crate) fn prepare(
     dir: &Path,
     submission: Submission,
     work: &Path,
     sandbox: Option<Sandbox>,
+    accept_name_case: bool,
 ) -> Result<Prepared, SubmissionError> {
     let mut names: Vec<String> = submission
         .files
@@ -115,10 +121,27 @@ pub(crate) fn prepare(
         .chain(submission.others.iter().cloned())
         .collect();
     names.sort();
-    let present: [bool; 4] =
+    let mut present: [bool; 4] =
         std::array::from_fn(|i| submission.file(&part_file(i as u8 + 1)).is_some());
     let refused: [Option<Refused>; 4] =
         std::array::from_fn(|i| submission.refusal(&part_file(i as u8 + 1)).cloned());
+    // (part, the file as named) of each part graded from another case.
+    let mut renamed: Vec<(u8, &source::SourceFile)> = Vec::new();
+    for part in 1..=4u8 {
+        let at = usize::from(part - 1);
+        if !accept_name_case || present[at] || refused[at].is_some() {
+            continue;
+        }
+        let wanted = part_file(part);
+        if let Some(file) = submission
+            .files
+            .iter()
+            .find(|f| f.name.to_lowercase() == wanted)
+        {
+            present[at] = true;
+            renamed.push((part, file));
+        }
+    }
     let misnamed: [Option<String>; 4] = std::array::from_fn(|i| {
         (!present[i] && refused[i].is_none())
             .then(|| misnamed_part(&names, i as u8 + 1))
@@ -158,6 +181,10 @@ pub(crate) fn prepare(
         pieces.push(file.name.as_bytes().to_vec());
         pieces.push(file.bytes.clone());
     }
+    for (part, file) in &renamed {
+        write_new(&src.join(part_file(*part)), &file.bytes)?;
+        pieces.push(format!("{} graded as {}", file.name, part_file(*part)).into_bytes());
+    }
     if !own_helpers {
         let helpers = src.join("Helpers.hs");
         write_new(&helpers, DEFAULT_HELPERS.as_bytes())?;
@@ -187,6 +214,7 @@ pub(crate) fn prepare(
         present,
         refused,
         misnamed,
+        renamed: renamed.iter().map(|(_, f)| f.name.clone()).collect(),
         own_helpers,
         sources: digest(pieces.iter().map(Vec::as_slice)),
         sandbox,
@@ -215,7 +243,13 @@ pub(crate) fn prepare_student(
             path: dir.to_owned(),
             source,
         })?;
-    prepare(dir, submission, &options.work_dir, sandbox)
+    prepare(
+        dir,
+        submission,
+        &options.work_dir,
+        sandbox,
+        options.accept_name_case,
+    )
 }
 
 #[cfg(test)]
@@ -260,7 +294,7 @@ mod tests {
 
     fn prepare_dir(dir: &Path, work: &Path) -> Prepared {
         let read = source::read_submission(dir, &ReadLimits::default()).unwrap();
-        prepare(dir, read, work, None).unwrap()
+        prepare(dir, read, work, None, false).unwrap()
     }
 
     #[test]

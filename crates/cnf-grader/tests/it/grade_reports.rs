@@ -470,7 +470,7 @@ fn grade_help_names_the_comparison_modes() {
     grader(&["grade", "--help"])
         .run()
         .code(0)
-        .stdout_has("its .solution file (byte for byte, or as --compare says)")
+        .stdout_has("by default with --compare exact")
         .stdout_lacks("file byte for byte");
     grader(&["help"])
         .run()

@@ -251,3 +251,38 @@ fn small_things_a_new_user_tripped_over() {
         .run()
         .stdout_is("0 created, 0 changed, 4 unchanged\n");
 }
+
+/// `grade --help` names the default comparison, and says what it is as
+/// grading does it: with the default, an output with one trailing space
+/// fails; with `--compare trailing-whitespace` it passes.
+#[test]
+fn grade_help_names_the_default_comparison_as_grading_does_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let help = grader_in(d, &["grade", "--help"]).run();
+    help.code(0);
+    let text = String::from_utf8_lossy(&help.stdout_bytes).replace('\n', " ");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(
+            "by default with --compare exact (byte for byte: a trailing space or a CRLF is a \
+             difference)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("[default: exact]"), "{text}");
+    fs::copy(manifest().join(SPEC_GAME), d.join("test03.cnf")).unwrap();
+    grader_in(d, &["bless", "test03.cnf", "--part", "1"])
+        .run()
+        .code(0);
+    let exe = env!("CARGO_BIN_EXE_cnf-grader");
+    // The right output, with a space at the end of each line.
+    let command = format!("'{exe}' run {{part}} {{input}} | sed 's/$/ /'");
+    let grade = |extra: &[&str]| {
+        let mut args = vec!["grade", "test03.cnf", "--exec", &command, "--no-sandbox"];
+        args.extend(extra);
+        grader_in(d, &args).run()
+    };
+    grade(&[]).code(1);
+    grade(&["--compare", "trailing-whitespace"]).code(0);
+}

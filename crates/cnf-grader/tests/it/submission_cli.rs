@@ -1134,7 +1134,396 @@ fn a_roster_names_students_everywhere_and_canvas_gets_its_csv() {
     ])
     .run()
     .code(2)
-    .stderr_has(&format!("{}:2: 2 fields, expected 3", bad.display()));
+    .stderr_has(&format!("{}:2:12: 2 fields, expected 3", bad.display()));
+}
+
+/// A part file that compiles, then loops for ever.
+fn looping_part() -> &'static str {
+    "-- Compiles, then loops for ever.\n\
+     import Prelude\n\
+     import System.Environment ( getArgs )\n\
+     import Data.List\n\
+     import Helpers\n\
+     \n\
+     count :: Int -> Int\n\
+     count n = if n < 0 then n else count (n + 1)\n\
+     \n\
+     main = do\n\
+     \x20    args <- getArgs\n\
+     \x20    filename <- readFile (head args)\n\
+     \x20    (game,moves) <- readConnectFourFile filename\n\
+     \x20    print \"Result\"\n\
+     \x20    print (count (length game + length moves))\n"
+}
+
+/// Issue 40's student: part 3 always loops, part 4 loops on the games of
+/// six moves. `--part-timeouts 3` counts time-outs in fixture order, so
+/// every `--jobs` gives the same cases and the same points (it used to
+/// count them in the order the cases finished).
+#[test]
+fn part_timeouts_give_the_same_grade_for_any_number_of_jobs() {
+    if !tools("part_timeouts_give_the_same_grade_for_any_number_of_jobs") {
+        return;
+    }
+    let sub = partial("loops", &[1, 2, 4]);
+    std::fs::write(
+        sub.path().join("csce322assignment03part03.hs"),
+        looping_part(),
+    )
+    .unwrap();
+    let grade = |jobs: &str| {
+        let run = grader(&[
+            "submission",
+            sub.path().to_str().unwrap(),
+            "../../fixtures",
+            "--timeout",
+            "1s",
+            "--part-timeouts",
+            "3",
+            "--jobs",
+            jobs,
+            "--format",
+            "json",
+            "--no-times",
+        ])
+        .timeout(Duration::from_secs(600))
+        .run();
+        run.code(1);
+        let doc: serde_json::Value = serde_json::from_str(stdout(&run)).unwrap();
+        // What a case's message says of a time-out (CPU, or the wall
+        // clock's backstop on a busy machine) may differ; its kind may not.
+        let cases: Vec<_> = doc["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let field = |name: &str| c[name].as_str().unwrap_or("-").to_owned();
+                [
+                    field("fixture"),
+                    field("function"),
+                    field("status"),
+                    field("failure"),
+                ]
+                .join(" ")
+            })
+            .collect();
+        (doc["points"].clone(), doc["totals"].clone(), cases)
+    };
+    let one = grade("1");
+    // Part 3 stops after its first 3 cases; part 4 runs every case.
+    let part3_timeouts = one
+        .2
+        .iter()
+        .filter(|c| c.ends_with("manyPlayersOneMove fail timeout"))
+        .count();
+    assert_eq!(part3_timeouts, 3, "{:#?}", one.2);
+    assert!(
+        !one.2
+            .iter()
+            .any(|c| c.ends_with("manyPlayersManyMoves fail part-timed-out")),
+        "{:#?}",
+        one.2
+    );
+    for jobs in ["2", "4"] {
+        let other = grade(jobs);
+        assert_eq!(one.0, other.0, "points with --jobs {jobs}");
+        assert_eq!(one.1, other.1, "totals with --jobs {jobs}");
+        assert_eq!(one.2, other.2, "cases with --jobs {jobs}");
+    }
+}
+
+/// `--resume` is keyed only on what changes a grade: a class graded with
+/// `--roster` is reused whole without it (or with other `--jobs` and
+/// outputs), the roster's student with no folder is not counted, and a
+/// changed grading option is named as the reason nothing was reused.
+#[test]
+fn resume_reuses_results_whatever_the_roster_and_says_why_it_does_not() {
+    if !tools("resume_reuses_results_whatever_the_roster_and_says_why_it_does_not") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    for student in ["correct", "loops"] {
+        let to = class.join(student);
+        std::fs::create_dir_all(&to).unwrap();
+        for e in std::fs::read_dir(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(CLASS)
+                .join(student),
+        )
+        .unwrap()
+        .flatten()
+        {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+    let roster = tmp.path().join("roster.csv");
+    std::fs::write(
+        &roster,
+        "folder,name,id\ncorrect,\"Lovelace, Ada\",1001\nloops,\"Turing, Alan\",1002\n\
+         absent,\"Peyton Jones, Simon\",1006\n",
+    )
+    .unwrap();
+    let cache = tmp.path().join("cache");
+    let run = |extra: &[&str]| {
+        let out = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .arg("submissions")
+            .arg(&class)
+            .args([FIXTURES, "--resume", "--no-times", "--cache"])
+            .arg(&cache)
+            .args(extra)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .timeout(Duration::from_secs(900))
+            .run();
+        String::from_utf8_lossy(&out.stderr_bytes).into_owned()
+    };
+    let first = run(&["--timeout", "2s", "--roster", roster.to_str().unwrap()]);
+    assert!(
+        first.contains("note: --resume: reused the saved results of 0 of the 2 students\n"),
+        "{first}"
+    );
+    assert!(
+        first.contains("note: --resume: not reused: no saved result"),
+        "{first}"
+    );
+    // No roster, other jobs, a CSV: nothing that changes a grade.
+    let csv = tmp.path().join("grades.csv");
+    let again = run(&[
+        "--timeout",
+        "2s",
+        "--jobs",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        again, "note: --resume: reused the saved results of 2 of the 2 students\n",
+        "{again}"
+    );
+    let book = std::fs::read_to_string(&csv).unwrap();
+    assert!(!book.contains("Lovelace"), "{book}");
+    // And back with the roster: its names are this run's.
+    let named = run(&[
+        "--timeout",
+        "2s",
+        "--roster",
+        roster.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        named, "note: --resume: reused the saved results of 2 of the 2 students\n",
+        "{named}"
+    );
+    let book = std::fs::read_to_string(&csv).unwrap();
+    assert!(book.contains("Lovelace, Ada"), "{book}");
+    // A changed time limit changes grades: it is the reason given.
+    let longer = run(&["--timeout", "3s"]);
+    assert!(
+        longer.contains("note: --resume: reused the saved results of 0 of the 2 students\n"),
+        "{longer}"
+    );
+    assert!(
+        longer.contains("note: --resume: not reused: --timeout was 2s, now 3s (correct, loops)\n"),
+        "{longer}"
+    );
+}
+
+/// A part file named in another case scores 0 by default (with the note
+/// naming it); `--accept-name-case` grades it as the part, and every
+/// report says so.
+#[test]
+fn accept_name_case_grades_a_wrong_case_part_file_with_a_note_in_every_report() {
+    if !tools("accept_name_case_grades_a_wrong_case_part_file_with_a_note_in_every_report") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    let sub = class.join("erin");
+    std::fs::create_dir_all(&sub).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CLASS)
+        .join("correct");
+    for part in 1..=4 {
+        let name = format!("csce322assignment03part0{part}.hs");
+        let to = if part == 1 {
+            "CSCE322Assignment03Part01.hs".to_owned()
+        } else {
+            name.clone()
+        };
+        std::fs::copy(from.join(&name), sub.join(to)).unwrap();
+    }
+    let dir = sub.to_str().unwrap();
+    let note = "graded CSCE322Assignment03Part01.hs as csce322assignment03part01.hs";
+    // Unchanged by default.
+    let plain = grader(&["submission", dir, FIXTURES, "--timeout", "2s"]).run();
+    plain.code(1);
+    let text = stdout(&plain);
+    assert!(
+        text.contains("it has CSCE322Assignment03Part01.hs"),
+        "{text}"
+    );
+    assert!(text.contains("80.00/100"), "{text}");
+    assert!(!text.contains(note), "{text}");
+    for (format, full) in [
+        ("human", "100.00/100"),
+        ("json", "\"total\": 100.0"),
+        ("gradescope", "\"score\": 100.0"),
+    ] {
+        let run = grader(&[
+            "submission",
+            dir,
+            FIXTURES,
+            "--timeout",
+            "2s",
+            "--accept-name-case",
+            "--format",
+            format,
+        ])
+        .run();
+        run.code(0);
+        let text = stdout(&run);
+        assert!(text.contains(note), "{format}: {text}");
+        assert!(text.contains(full), "{format}: {text}");
+    }
+    let book = grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--accept-name-case",
+    ])
+    .run();
+    book.code(0);
+    let text = stdout(&book);
+    assert!(text.contains(note), "{text}");
+}
+
+/// `--csv out/grades.csv` makes its missing folder, as `--reports` and
+/// `--html` make theirs; a file in the way is a clear error.
+#[test]
+fn csv_makes_its_missing_folder_as_reports_and_html_do() {
+    if !tools("csv_makes_its_missing_folder_as_reports_and_html_do") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CLASS)
+        .join("correct");
+    let to = class.join("correct");
+    std::fs::create_dir_all(&to).unwrap();
+    for e in std::fs::read_dir(&from).unwrap().flatten() {
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    let csv = tmp.path().join("out/deeper/grades.csv");
+    let class_arg = class.to_str().unwrap();
+    grader(&[
+        "submissions",
+        class_arg,
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--reports",
+        tmp.path().join("out/reports").to_str().unwrap(),
+    ])
+    .run()
+    .code(0);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().any(|l| l.starts_with("correct,")), "{text}");
+    // Nothing but the CSV (no temporary file) is left beside it.
+    let left: Vec<_> = std::fs::read_dir(csv.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["grades.csv"]);
+    std::fs::write(tmp.path().join("file"), "").unwrap();
+    let blocked = tmp.path().join("file/grades.csv");
+    grader(&[
+        "submissions",
+        class_arg,
+        FIXTURES,
+        "--csv",
+        blocked.to_str().unwrap(),
+    ])
+    .run()
+    .code(2)
+    .stderr_has("--csv ")
+    .stderr_has("cannot make the folder");
+}
+
+/// A Canvas gradebook export is a roster as it comes: its folder is the
+/// SIS Login ID, its Points Possible and Test Student rows are skipped; a
+/// broken roster is a located usage error naming the headers accepted.
+#[test]
+fn a_canvas_export_is_a_roster_as_it_comes() {
+    if !tools("a_canvas_export_is_a_roster_as_it_comes") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let to = tmp.path().join("class/alovelace");
+    std::fs::create_dir_all(&to).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CLASS)
+        .join("correct");
+    for e in std::fs::read_dir(&from).unwrap().flatten() {
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    let export = tmp.path().join("export.csv");
+    std::fs::write(
+        &export,
+        "Student,ID,SIS User ID,SIS Login ID,Section,Assignment 3 (12345)\n\
+         \x20   Points Possible,,,,,100.00\n\
+         \"Lovelace, Ada\",101,1001,alovelace,CSCE 322,\n\
+         \"Turing, Alan\",102,1002,aturing,CSCE 322,\n\
+         \"Student, Test\",999,,,CSCE 322,\n",
+    )
+    .unwrap();
+    let class = tmp.path().join("class");
+    let run = grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        FIXTURES,
+        "--timeout",
+        "2s",
+        "--roster",
+        export.to_str().unwrap(),
+        "--format",
+        "json",
+    ])
+    .run();
+    run.code(0);
+    let doc: serde_json::Value = serde_json::from_str(stdout(&run)).unwrap();
+    let students = doc["students"].as_array().unwrap();
+    let who: Vec<_> = students
+        .iter()
+        .map(|s| format!("{} {} {}", s["student"], s["name"], s["id"]))
+        .collect();
+    assert_eq!(
+        who,
+        [
+            "\"alovelace\" \"Lovelace, Ada\" \"1001\"",
+            "\"aturing\" \"Turing, Alan\" \"1002\""
+        ],
+        "{doc}"
+    );
+    std::fs::write(&export, "Name,Login\nAda,alovelace\n").unwrap();
+    grader(&[
+        "submissions",
+        class.to_str().unwrap(),
+        FIXTURES,
+        "--roster",
+        export.to_str().unwrap(),
+    ])
+    .run()
+    .code(2)
+    .stderr_has(&format!("{}:1:1: the header is", export.display()))
+    .stderr_has("folder,name,id, or a Canvas gradebook export (Student, ID, SIS User ID, SIS Login ID, Section");
 }
 
 /// A class of two made from `correct`: one prints an extra empty line
