@@ -48,14 +48,19 @@ enum Command {
     /// fixture like `grade --exec`, and print the report and the points.
     ///
     /// Exit code: 0 when every part compiled and every case passed, 1
-    /// otherwise, 2 for usage errors or when GHC cannot be run.
+    /// otherwise, 2 for usage errors or when GHC cannot be run, 3 when the
+    /// grader's own failure (a full disk, a sandbox that could not start)
+    /// kept it from grading: no grade (no Gradescope results.json).
     Submission(SubmissionArgs),
     /// Grade a whole class: every sub-folder of ROOT is one student's
     /// submission; print a gradebook with one row per student.
     ///
     /// Exit code: 0 when every submission was graded (whatever its points),
     /// 1 when some folder could not be graded at all, 2 for usage errors or
-    /// when GHC cannot be run.
+    /// when GHC cannot be run, 3 when some students could not be graded
+    /// because of the grader's own failure (a full disk, a sandbox that
+    /// could not start): they get no points, nothing of them is saved, and
+    /// `--resume` grades them again.
     Submissions(SubmissionsArgs),
     /// Combine the JSON reports of every shard of one run (`grade --shard
     /// K/N --format json` or `submissions --shard K/N --format json`) into
@@ -63,7 +68,8 @@ enum Command {
     /// unsharded run, apart from durations and the date. A merged class's
     /// gradebook takes --format human or json, and --csv, --reports, --html.
     ///
-    /// Exit code: as the unsharded run's (0, or 1 for failures), 2 when the
+    /// Exit code: as the unsharded run's (0, 1 for failures, 3 for students
+    /// not graded because of the grader's own failure), 2 when the
     /// reports are unreadable, from different runs, or a shard is missing
     /// or given twice.
     Merge(MergeArgs),

@@ -147,14 +147,21 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Error
     let result = grade_one(&args, started);
     // Gradescope shows the student only results.json: one that says
     // nothing was graded beats a missing file. Why is the instructor's
-    // business (the error on standard error), not the student's.
-    if let (Err(_), Format::Gradescope, Some(path)) =
-        (&result, args.report.format, &args.report.output)
-    {
-        let _ = write_atomically(
-            path,
-            cnf_grader::report::gradescope::setup_failed(started.elapsed()).as_bytes(),
-        );
+    // business (the error on standard error), not the student's. But a
+    // submission the grader's own failure kept from being graded gets no
+    // results.json at all (what was saved as grading went is removed), so
+    // Gradescope records no score, not a zero, and the kit says why.
+    match (&result, args.report.format, &args.report.output) {
+        (Err(Error::NotGraded(_)), Format::Gradescope, Some(path)) => {
+            let _ = std::fs::remove_file(path);
+        }
+        (Err(_), Format::Gradescope, Some(path)) => {
+            let _ = write_atomically(
+                path,
+                cnf_grader::report::gradescope::setup_failed(started.elapsed()).as_bytes(),
+            );
+        }
+        _ => {}
     }
     result
 }
@@ -189,7 +196,16 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
             let _ = write_atomically(&path, text.as_bytes());
         })));
     }
-    let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
+    let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| {
+        if e.is_grader_fault() {
+            Error::NotGraded(format!(
+                "not graded: {e} (the grader's own failure, not the submission's: fix it and \
+                 grade again)"
+            ))
+        } else {
+            Error::Usage(e.to_string())
+        }
+    })?;
     if matches!(args.report.format, Format::Gradescope) && args.report.output.is_some() {
         // The instructor's view (the kit's standard output): where and how
         // it was graded; the student's results.json leaves it out.
@@ -419,10 +435,13 @@ pub(crate) fn write_class(
                 &dir.join(format!("{name}.txt")),
                 &cnf_grader::report::submission::student(student, provenance),
             )?;
-            write(
-                &dir.join(format!("{name}.results.json")),
-                &cnf_grader::report::gradescope::student(student),
-            )?;
+            let results = dir.join(format!("{name}.results.json"));
+            if student.row.not_graded {
+                // No grade, not a zero: no Gradescope results (as the kit).
+                let _ = std::fs::remove_file(&results);
+            } else {
+                write(&results, &cnf_grader::report::gradescope::student(student))?;
+            }
         }
     }
     let rows = cnf_grader::model::class::rows(students);
@@ -463,7 +482,30 @@ pub(crate) fn write_class(
         },
     );
     emit(&text, output, None)?;
-    Ok(if rows.iter().any(|r| r.error.is_some()) {
+    // The grader's own failures: said on standard error, and exit code 3.
+    let not_graded: Vec<&cnf_grader::model::class::Row> =
+        rows.iter().filter(|r| r.not_graded).collect();
+    for row in &not_graded {
+        eprintln!(
+            "{}{}: not graded: {}",
+            frontend::PREFIX,
+            escape::line(&row.student),
+            escape::line(row.error.as_deref().unwrap_or_default())
+        );
+    }
+    if !not_graded.is_empty() {
+        frontend::note(&format!(
+            "{} of the {} students were not graded because of the grader's own failure (exit \
+             code {}); nothing of them was saved: fix it and run again with --resume, which \
+             grades only them again",
+            not_graded.len(),
+            rows.len(),
+            crate::cli::NOT_GRADED
+        ));
+    }
+    Ok(if !not_graded.is_empty() {
+        ExitCode::from(crate::cli::NOT_GRADED)
+    } else if rows.iter().any(|r| r.error.is_some()) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -26,8 +26,14 @@ pub(crate) const MAX_EXE: usize = 512 << 20;
 /// The exit code of the compile script when GHC wrote no executable.
 pub(crate) const NO_EXE: i32 = 99;
 
-/// Compiles one part (or finds it in the cache).
-pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuild {
+/// Compiles one part (or finds it in the cache); `Err` is the grader's own
+/// failure (the sandbox could not start GHC, the executable could not be
+/// kept), never a grade.
+pub(crate) fn compile_part(
+    p: &Prepared,
+    part: u8,
+    options: &SubmissionOptions,
+) -> Result<PartBuild, String> {
     let source = p.read.dir.join(part_file(part));
     let built = |outcome, duration, exe| PartBuild {
         part,
@@ -47,7 +53,7 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
     if let Some(cache) = &options.cache {
         let path = cache.build_path(&key, &exe);
         if path.is_file() {
-            return built(BuildOutcome::Compiled, Duration::ZERO, Some(path));
+            return Ok(built(BuildOutcome::Compiled, Duration::ZERO, Some(path)));
         }
     }
     let start = std::time::Instant::now();
@@ -92,7 +98,7 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
         }
     };
     let duration = start.elapsed();
-    let failed = |error| built(BuildOutcome::Failed(error), duration, None);
+    let failed = |error| Ok(built(BuildOutcome::Failed(error), duration, None));
     let bytes = match result.outcome {
         Outcome::Exited { code: 0, stdout } => stdout,
         Outcome::Exited { code: NO_EXE, .. } => {
@@ -100,6 +106,12 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
                 cause: CompileCause::NoExecutable,
                 output: crate::submission::ghc::first_lines(&result.stderr),
             });
+        }
+        // The sandbox's own failure, not GHC's: the grader's, never a grade.
+        Outcome::CouldNotStart(cause) => {
+            return Err(format!(
+                "part {part}: the sandbox could not start GHC: {cause}"
+            ));
         }
         outcome => {
             return failed(compile_error(
@@ -121,12 +133,10 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
         }
     };
     match stored {
-        Ok(path) => built(BuildOutcome::Compiled, duration, Some(path)),
-        Err(e) => failed(CompileError {
-            cause: CompileCause::NotKept {
-                cause: e.to_string(),
-            },
-            output: String::new(),
-        }),
+        Ok(path) => Ok(built(BuildOutcome::Compiled, duration, Some(path))),
+        // A full disk (or a cache folder gone) is the grader's failure.
+        Err(e) => Err(format!(
+            "part {part}: the grader could not keep the executable GHC built: {e}"
+        )),
     }
 }
