@@ -76,7 +76,8 @@ pub(crate) fn submission_setup(
 ) -> Result<(SubmissionOptions, WorkDir), Error> {
     let cache_dir = args.cache.clone().unwrap_or_else(default_cache);
     let cache = Cache::open(&cache_dir)
-        .map_err(|e| format!("--cache {}: cannot make it: {e}", cache_dir.display()))?;
+        .map_err(|e| format!("--cache {}: cannot make it: {e}", cache_dir.display()))?
+        .with_budget(args.cache_size as u64);
     let work = WorkDir::new(&std::env::temp_dir())
         .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     let mut protected = protected;

@@ -50,11 +50,12 @@ pub(crate) fn compile_part(
         &[part],
     ]);
     let exe = part_exe(part);
-    if let Some(cache) = &options.cache {
-        let path = cache.build_path(&key, &exe);
-        if path.is_file() {
-            return Ok(built(BuildOutcome::Compiled, Duration::ZERO, Some(path)));
-        }
+    if let Some(path) = options
+        .cache
+        .as_ref()
+        .and_then(|c| c.find_build(&key, &exe))
+    {
+        return Ok(built(BuildOutcome::Compiled, Duration::ZERO, Some(path)));
     }
     let start = std::time::Instant::now();
     // GHC's own output goes to standard error; standard output carries the
@@ -121,9 +122,15 @@ pub(crate) fn compile_part(
             ));
         }
     };
-    let stored = match &options.cache {
-        Some(cache) => cache.store_build(&key, &exe, &bytes),
-        None => {
+    // In the cache, or where the cache refuses it (its budget), in the
+    // student's build folder.
+    let cached = match &options.cache {
+        Some(cache) => cache.store_build(&key, &exe, &bytes, &p.dir),
+        None => Ok(None),
+    };
+    let stored = match cached {
+        Ok(Some(path)) => Ok(path),
+        Ok(None) => {
             let path = p.build.path().join(format!("bin{part:02}")).join(&exe);
             fs::create_dir_all(path.parent().unwrap_or(p.build.path()))
                 .and_then(|()| {
@@ -131,6 +138,7 @@ pub(crate) fn compile_part(
                 })
                 .map(|()| path)
         }
+        Err(e) => Err(e),
     };
     match stored {
         Ok(path) => Ok(built(BuildOutcome::Compiled, duration, Some(path))),

@@ -2,6 +2,7 @@
 //! the cache makes students "not graded" (no points, nothing saved, exit
 //! code 3), and `--resume` once the disk has room grades them as a clean
 //! run does.
+#![allow(clippy::print_stderr)] // reason: a test that cannot run here says so, as test_support::require does
 
 use std::path::{Path, PathBuf};
 
@@ -32,9 +33,7 @@ impl Tmpfs {
         match done {
             Ok(o) if o.status.success() => Some(Tmpfs(dir.to_owned())),
             other => {
-                eprintln!(
-                    "skipping {test}: cannot mount a tmpfs for the cache (needs root): {other:?}"
-                );
+                eprintln!("skipped: {test}: needs root, to mount a tmpfs for the cache: {other:?}");
                 None
             }
         }
@@ -195,7 +194,7 @@ fn a_tmpdir_the_sandbox_user_cannot_reach_is_refused_before_the_first_student() 
         return;
     }
     if !rustix::process::geteuid().is_root() {
-        eprintln!("skipping {test}: only root runs each student as a user of its own");
+        eprintln!("skipped: {test}: needs root (only root runs each student as a user of its own)");
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -220,4 +219,124 @@ fn a_tmpdir_the_sandbox_user_cannot_reach_is_refused_before_the_first_student() 
         .stdout_is("");
     assert!(!csv.exists(), "refused before any student is graded");
     assert_eq!(std::fs::read_dir(&tmpdir).unwrap().count(), 0);
+}
+
+/// A student graded like `correct` (100) whose every executable is made
+/// big: each part uses four modules of 900 KB of text (4.9 MB a part).
+fn hoarder(into: &Path) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(CLASS)
+        .join("correct");
+    std::fs::create_dir_all(into).unwrap();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    for module in 1..=4 {
+        let text: String = (0..900_000)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                char::from(b'a' + (seed >> 60) as u8)
+            })
+            .collect();
+        std::fs::write(
+            into.join(format!("Big{module}.hs")),
+            format!("module Big{module} (big{module}) where\nbig{module} :: String\nbig{module} = \"{text}\"\n"),
+        )
+        .unwrap();
+    }
+    for part in 1..=4 {
+        let name = format!("csce322assignment03part{part:02}.hs");
+        let source = std::fs::read_to_string(from.join(&name)).unwrap();
+        assert!(source.contains("import System.Environment ( getArgs )\n"));
+        assert!(source.contains("     args <- getArgs\n"));
+        let source = source
+            .replace(
+                "import System.Environment ( getArgs )\n",
+                "import System.Environment ( getArgs )\nimport Big1\nimport Big2\nimport Big3\nimport Big4\n",
+            )
+            .replace(
+                "     args <- getArgs\n",
+                "     args <- getArgs\n     if length (big1 ++ big2 ++ big3 ++ big4) == 0 then print (0 :: Int) else return ()\n",
+            );
+        std::fs::write(into.join(name), source).unwrap();
+    }
+}
+
+/// The total size of the files under `dir`, and the largest.
+fn sizes_under(dir: &Path) -> (u64, u64) {
+    files_under(dir)
+        .iter()
+        .map(|f| std::fs::metadata(f).unwrap().len())
+        .fold((0, 0), |(total, most), n| (total + n, most.max(n)))
+}
+
+/// A student whose executables are huge, graded first, cannot cost the
+/// class its grades: the cache (on a 40 MiB disk, with a budget of 24
+/// MiB) evicts its least recently used entry and keeps no more than a
+/// student's share (3 MiB) of anyone, so the disk never fills; without the
+/// budget the hoarder's 19 MB and an old 22 MiB entry filled it.
+#[test]
+fn a_student_with_huge_executables_cannot_push_the_class_out_of_the_cache() {
+    let test = "a_student_with_huge_executables_cannot_push_the_class_out_of_the_cache";
+    if !test_support::require(test, &[Tool::Ghc, Tool::Bwrap]) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(disk) = Tmpfs::mount(&tmp.path().join("cache"), "40m", test) else {
+        return;
+    };
+    // An earlier run's entry, used long ago, of 22 MiB.
+    let old = disk.0.join("builds").join("0".repeat(64));
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(old.join("csce322assignment03part01"), vec![0u8; 22 << 20]).unwrap();
+    std::fs::File::open(old.join("csce322assignment03part01"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1))
+        .unwrap();
+    let class = tmp.path().join("class");
+    hoarder(&class.join("aaa-hoarder"));
+    class_of(&["loops", "no-diagonal", "own-helpers"], &class);
+    let csv = tmp.path().join("book.csv");
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .arg("submissions")
+        .arg(&class)
+        .args([
+            FIXTURES,
+            "--timeout",
+            "2s",
+            "--cache-size",
+            "24MiB",
+            "--cache",
+        ])
+        .arg(&disk.0)
+        .arg("--csv")
+        .arg(&csv)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .run()
+        .code(0);
+    // Every student keeps the hand-worked points (tests/it/submission_cli.rs).
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "student,part1,part2,part3,part4,total,extra_credit,edge_passed,edge_cases,failed_cases,cases,notes\n\
+         aaa-hoarder,20.00,20.00,30.00,30.00,100.00,0.00,0,0,0,24,\n\
+         loops,20.00,20.00,30.00,26.00,96.00,0.00,0,0,1,24,part 4: 1 timed out\n\
+         no-diagonal,20.00,16.00,30.00,26.00,92.00,0.00,0,0,3,24,\n\
+         own-helpers,20.00,20.00,30.00,30.00,100.00,0.00,0,0,0,24,own Helpers.hs\n"
+    );
+    let (total, largest) = sizes_under(&disk.0);
+    assert!(
+        total <= 24 << 20,
+        "the cache holds {total} bytes, over its budget"
+    );
+    assert!(
+        largest <= 3 << 20,
+        "an entry of {largest} bytes, over a student's share"
+    );
+    assert!(!old.exists(), "the least recently used entry made room");
+    // The others' executables were kept (two of each, within their share).
+    assert!(
+        std::fs::read_dir(disk.0.join("builds")).unwrap().count() >= 6,
+        "{:?}",
+        files_under(&disk.0)
+    );
 }
