@@ -340,3 +340,62 @@ fn a_student_with_huge_executables_cannot_push_the_class_out_of_the_cache() {
         files_under(&disk.0)
     );
 }
+
+/// The largest file under `dir`.
+fn largest_under(dir: &Path) -> Option<(PathBuf, u64)> {
+    files_under(dir)
+        .into_iter()
+        .filter_map(|f| Some((f.clone(), std::fs::symlink_metadata(&f).ok()?.len())))
+        .max_by_key(|(_, n)| *n)
+}
+
+/// A part whose preprocessor (`-pgmF /bin/sh` running the part file
+/// itself, a Haskell comment to GHC) leaves a process behind that swaps the
+/// linked executable for a symbolic link to GHC's largest library: the
+/// executable is taken only as a regular file, so the part does not
+/// compile and the report says why; nothing big is cached.
+#[test]
+fn a_preprocessor_that_swaps_the_executable_for_a_link_gets_a_build_failure() {
+    let test = "a_preprocessor_that_swaps_the_executable_for_a_link_gets_a_build_failure";
+    if !test_support::require(test, &[Tool::Ghc, Tool::Bwrap]) {
+        return;
+    }
+    let libdir = Cli::new("ghc").arg("--print-libdir").run();
+    let libdir = PathBuf::from(String::from_utf8_lossy(&libdir.stdout_bytes).trim());
+    let (big, size) = largest_under(&libdir).expect("GHC's libraries");
+    assert!(size > 8 << 20, "{} is only {size} bytes", big.display());
+    let tmp = tempfile::tempdir().unwrap();
+    let student = tmp.path().join("swapper");
+    class_of(&["correct"], tmp.path());
+    std::fs::rename(tmp.path().join("correct"), &student).unwrap();
+    let part1 = student.join("csce322assignment03part01.hs");
+    let source = std::fs::read_to_string(&part1).unwrap();
+    std::fs::write(
+        &part1,
+        format!(
+            "{{-# OPTIONS_GHC -F -pgmF /bin/sh #-}}\n\
+             --; cp \"$1\" \"$2\"; exe=\"$TMPDIR/csce322assignment03part01\"; ( while [ ! -f \"$exe\" ]; do :; done; \
+             ln -sfn {} \"$exe.new\" && mv -fT \"$exe.new\" \"$exe\" ) </dev/null >/dev/null 2>&1 &\n\
+             --; exit 0\n{source}",
+            big.display()
+        ),
+    )
+    .unwrap();
+    let cache = tmp.path().join("cache");
+    let run = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .arg("submission")
+        .arg(&student)
+        .args([FIXTURES, "--timeout", "2s", "--cache"])
+        .arg(&cache)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .run();
+    run.code(1).stdout_has(
+        "csce322assignment03part01.hs compile: did not compile: the executable GHC built was \
+         replaced by a symbolic link or another file that is not a regular file (by a \
+         preprocessor or Template Haskell left running?); it was not read (part 1 scores 0)",
+    );
+    // The other parts compiled and score as `correct`'s: 100 - 20.
+    run.stdout_has("80.00/100");
+    let (file, kept) = largest_under(&cache).expect("the other parts are cached");
+    assert!(kept < 4 << 20, "{} of {kept} bytes cached", file.display());
+}
