@@ -88,7 +88,35 @@ enum Command {
 pub(crate) static INTERRUPTED: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
+/// Marks every descriptor above 2 this process inherited close-on-exec
+/// (issue 41: a CI runner or a harness may start the grader holding a
+/// pipe, a log, a folder of fixtures), so no program it starts, GHC and the
+/// students' programs above all, inherits one; the grader itself may still
+/// use them. Each sandboxed run does the same again before its exec.
+// (The sandbox crate's `close_inherited_on_exec` does this too; this is
+// the grader's own copy until both streams meet.)
+fn close_inherited_on_exec() {
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
+        return;
+    };
+    let fds: Vec<i32> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter(|fd| *fd > 2)
+        .collect();
+    for fd in fds {
+        // SAFETY: the descriptor is only borrowed for the one fcntl call
+        // (the listing's own, already closed, gives EBADF, which is fine).
+        #[allow(unsafe_code)] // reason: fcntl on a descriptor number from /proc/self/fd
+        let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+        if let Ok(flags) = rustix::io::fcntl_getfd(fd) {
+            let _ = rustix::io::fcntl_setfd(fd, flags | rustix::io::FdFlags::CLOEXEC);
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    close_inherited_on_exec();
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = run(cli, Given::of(&matches));

@@ -399,3 +399,100 @@ fn a_preprocessor_that_swaps_the_executable_for_a_link_gets_a_build_failure() {
     let (file, kept) = largest_under(&cache).expect("the other parts are cached");
     assert!(kept < 4 << 20, "{} of {kept} bytes cached", file.display());
 }
+
+/// Started with descriptors 3 (a file), 7 (the fixtures folder) and 8 (a
+/// log opened for append), as a CI runner or a harness may leave them, the
+/// grader hands none of them on: a student's preprocessor (GHC's
+/// descriptors and its own, at compile time) and its program (at run time)
+/// list every descriptor they hold, and none leads to those files.
+#[test]
+fn descriptors_the_grader_inherits_reach_no_student_program() {
+    let test = "descriptors_the_grader_inherits_reach_no_student_program";
+    if !test_support::require(test, &[Tool::Ghc, Tool::Bwrap]) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let leaks = tmp.path().join("LEAKS");
+    std::fs::create_dir_all(&leaks).unwrap();
+    let fixtures = leaks.join("fixtures-LEAK7");
+    std::fs::create_dir_all(&fixtures).unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURES);
+    for entry in std::fs::read_dir(&from).unwrap().flatten() {
+        std::fs::copy(entry.path(), fixtures.join(entry.file_name())).unwrap();
+    }
+    let three = leaks.join("file-LEAK3");
+    std::fs::write(&three, "secret\n").unwrap();
+    let log = leaks.join("log-LEAK8");
+    let student = tmp.path().join("prober");
+    class_of(&["correct"], tmp.path());
+    std::fs::rename(tmp.path().join("correct"), &student).unwrap();
+    let part1 = student.join("csce322assignment03part01.hs");
+    let source = std::fs::read_to_string(&part1).unwrap();
+    // The preprocessor (the part file run by /bin/sh; comments to GHC)
+    // lists its own descriptors and GHC's into a string of the program.
+    let preprocessor = r#"{-# OPTIONS_GHC -F -pgmF /bin/sh #-}
+--; cp "$1" "$2"; fds=$(for f in /proc/$$/fd/* /proc/$PPID/fd/*; do printf '%s=%s ' "$f" "$(readlink "$f")"; done); printf '\ncompileFds :: String\ncompileFds = "%s"\n' "$fds" >> "$2"; exit 0
+"#;
+    let probe = r#"     args <- getArgs
+     hPutStrLn stderr ("probe compile: " ++ compileFds)
+     callCommand "for f in /proc/$PPID/fd/*; do printf 'probe run: %s=%s\\n' \"$f\" \"$(readlink \"$f\")\"; done >&2"
+     exitFailure
+"#;
+    let source = source
+        .replace(
+            "import Helpers\n",
+            "import Helpers\nimport System.IO (hPutStrLn, stderr)\nimport System.Process (callCommand)\nimport System.Exit (exitFailure)\n",
+        )
+        .replacen("     args <- getArgs\n", probe, 1);
+    std::fs::write(&part1, format!("{preprocessor}{source}")).unwrap();
+    let cache = tmp.path().join("cache");
+    let report = tmp.path().join("report.json");
+    let grader = env!("CARGO_BIN_EXE_cnf-grader");
+    Cli::new("sh")
+        .arg("-c")
+        .arg(r#"exec "$0" "$@" 3<"$LEAK3" 7<"$LEAK7" 8>>"$LEAK8""#)
+        .arg(grader)
+        .arg("submission")
+        .arg(&student)
+        .arg(&fixtures)
+        .args(["--timeout", "5s", "--format", "json", "--output"])
+        .arg(&report)
+        .arg("--cache")
+        .arg(&cache)
+        .env("LEAK3", &three)
+        .env("LEAK7", &fixtures)
+        .env("LEAK8", &log)
+        .run()
+        .code(1);
+    let text = std::fs::read_to_string(&report).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut probes = Vec::new();
+    for case in doc["cases"].as_array().expect("cases") {
+        if let Some(stderr) = case["stderr"].as_str() {
+            probes.extend(
+                stderr
+                    .lines()
+                    .filter(|l| l.starts_with("probe "))
+                    .map(str::to_owned),
+            );
+        }
+    }
+    let compile: Vec<&String> = probes
+        .iter()
+        .filter(|l| l.starts_with("probe compile: "))
+        .collect();
+    let run: Vec<&String> = probes
+        .iter()
+        .filter(|l| l.starts_with("probe run: "))
+        .collect();
+    assert!(
+        compile.iter().any(|l| l.contains("/fd/0=")) && run.iter().any(|l| l.contains("/fd/0=")),
+        "the probes ran: {text}"
+    );
+    for line in &probes {
+        assert!(
+            !line.contains("LEAK"),
+            "an inherited descriptor reached the student: {line}"
+        );
+    }
+}
