@@ -496,3 +496,89 @@ fn descriptors_the_grader_inherits_reach_no_student_program() {
         );
     }
 }
+
+/// The entries of `dir`.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    out
+}
+
+/// A grader killed with SIGKILL mid-class leaves its work folder (every
+/// student's sources and executables); the next grader removes it before
+/// it grades, and leaves the folder of a grader still running alone.
+#[test]
+fn a_killed_graders_work_folder_is_removed_by_the_next_grader() {
+    let test = "a_killed_graders_work_folder_is_removed_by_the_next_grader";
+    if !test_support::require(test, &[Tool::Ghc, Tool::Bwrap]) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let tmpdir = tmp.path().join("tmp");
+    std::fs::create_dir_all(&tmpdir).unwrap();
+    let class = tmp.path().join("class");
+    class_of(&["correct", "loops"], &class);
+    // A cache of its own: it compiles, so it is killed mid-class.
+    let mut first = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .arg("submissions")
+        .arg(&class)
+        .args([FIXTURES, "--timeout", "2s", "--cache"])
+        .arg(tmp.path().join("cache"))
+        .env("TMPDIR", &tmpdir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .spawn_quiet();
+    // Killed once a student's build folder holds its sources.
+    let start = std::time::Instant::now();
+    let work = loop {
+        let found = entries(&tmpdir).into_iter().find(|w| {
+            std::fs::read_dir(w)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|s| s.path().join("src").join("Helpers.hs").is_file())
+        });
+        if let Some(work) = found {
+            break work;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "no build folder appeared in {}",
+            tmpdir.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(work.is_dir(), "the killed grader's folder is left behind");
+    // A live grader's folder (this test's process id and start time).
+    let me = std::process::id();
+    let stat = std::fs::read_to_string(format!("/proc/{me}/stat")).unwrap();
+    let started = stat
+        .rsplit_once(") ")
+        .unwrap()
+        .1
+        .split_whitespace()
+        .nth(19)
+        .unwrap()
+        .to_owned();
+    let live = tmpdir.join(format!("cnf-grader-{me}-{started}-live00"));
+    std::fs::create_dir_all(live.join("someone/src")).unwrap();
+    Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .arg("submission")
+        .arg(class.join("correct"))
+        .args([FIXTURES, "--timeout", "2s", "--cache"])
+        .arg(tmp.path().join("cache"))
+        .env("TMPDIR", &tmpdir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .run()
+        .code(0);
+    assert_eq!(
+        entries(&tmpdir),
+        [live],
+        "only the live grader's folder is left"
+    );
+}
