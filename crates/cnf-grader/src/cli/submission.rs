@@ -66,6 +66,78 @@ pub(crate) fn default_cache() -> PathBuf {
         .join("cnf-grader")
 }
 
+/// `path` made absolute, its links resolved as far as it exists.
+fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
+            return absolute.clone();
+        };
+        rest.push(name.to_owned());
+        existing = parent;
+    }
+    let mut out = std::fs::canonicalize(existing).unwrap_or_else(|_| existing.to_owned());
+    out.extend(rest.iter().rev());
+    out
+}
+
+/// The protected folder (one of `protected`, or the working folder) that
+/// holds `dir`, if any; `/` and world-writable working folders such as
+/// `/tmp` protect nothing (as the sandbox's own check has it).
+fn protected_holder(dir: &Path, protected: &[PathBuf]) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = resolved(dir);
+    let cwd = std::env::current_dir()
+        .ok()
+        .map(|c| resolved(&c))
+        .filter(|c| {
+            c != Path::new("/")
+                && !std::fs::metadata(c).is_ok_and(|m| m.permissions().mode() & 0o002 != 0)
+        });
+    protected
+        .iter()
+        .map(|p| resolved(p))
+        .chain(cwd)
+        .find(|p| dir.starts_with(p))
+}
+
+/// Where the work folder goes: `TMPDIR`, unless a folder the programs under
+/// test must not see holds it (the fixtures, the class, an output, the
+/// cache or the working folder: the sandbox's user must pass through the
+/// work folder's parents, so the holder could not be checked or kept
+/// closed whole). Then the work folder goes in `/tmp` (or `/var/tmp`), and
+/// a note says so; the holder is then checked like any protected folder.
+fn work_parent(protected: &[PathBuf]) -> Result<PathBuf, Error> {
+    let tmp = std::env::temp_dir();
+    let Some(holder) = protected_holder(&tmp, protected) else {
+        return Ok(tmp);
+    };
+    let elsewhere = ["/tmp", "/var/tmp"]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_dir() && protected_holder(p, protected).is_none())
+        .ok_or_else(|| {
+            format!(
+                "TMPDIR {} is inside {}, which the programs under test must not see, and \
+                 neither /tmp nor /var/tmp can hold the work folder instead: set TMPDIR to a \
+                 folder outside the fixtures, the class, the outputs, the cache and the working \
+                 folder",
+                escape::path(&tmp),
+                escape::path(&holder)
+            )
+        })?;
+    frontend::note(&format!(
+        "TMPDIR {} is inside {}, which the programs under test must not see: the work folder \
+         goes in {} instead",
+        escape::path(&tmp),
+        escape::path(&holder),
+        elsewhere.display()
+    ));
+    Ok(elsewhere)
+}
+
 /// Finds GHC, sets up the sandbox, opens the cache, makes the temporary
 /// work folder (removed on Ctrl-C too) and the options; the folder lives
 /// as long as the returned guard.
@@ -78,9 +150,13 @@ pub(crate) fn submission_setup(
     let cache = Cache::open(&cache_dir)
         .map_err(|e| format!("--cache {}: cannot make it: {e}", cache_dir.display()))?
         .with_budget(args.cache_size as u64);
-    let work = WorkDir::new(&std::env::temp_dir())
-        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let parent = if args.sandbox.no_sandbox {
+        std::env::temp_dir()
+    } else {
+        work_parent(&[protected.as_slice(), std::slice::from_ref(&cache_dir)].concat())?
+    };
     let mut protected = protected;
+    let work = WorkDir::new(&parent).map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     protected.push(cache_dir);
     protected.push(work.path().to_owned());
     // Ctrl-C (or SIGTERM, SIGHUP): stop the compilers and student programs

@@ -582,3 +582,93 @@ fn a_killed_graders_work_folder_is_removed_by_the_next_grader() {
         "only the live grader's folder is left"
     );
 }
+
+/// Copies `from` (a folder of files) to `to`.
+fn copy_files(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+/// With the user backend and no Landlock, `TMPDIR` inside a folder the
+/// programs must not see (the working folder, with an earlier gradebook;
+/// the fixtures, with their `.solution` files) no longer turns that
+/// folder's check off: the work folder goes in /tmp, the user is told, and
+/// the folder is checked like any other, so a readable one is refused with
+/// the `chmod` that fixes it.
+#[test]
+fn a_tmpdir_inside_a_protected_folder_moves_the_work_folder_and_the_folder_is_checked() {
+    let test = "a_tmpdir_inside_a_protected_folder_moves_the_work_folder_and_the_folder_is_checked";
+    if !test_support::require(test, &[Tool::Ghc]) {
+        return;
+    }
+    if !rustix::process::geteuid().is_root() {
+        eprintln!("skipped: {test}: needs root (the user backend switches users)");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode =
+        |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    // Others may pass through the root, so what is inside is checked on
+    // its own modes.
+    mode(tmp.path(), 0o711);
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let class = tmp.path().join("class");
+    class_of(&["correct"], &class);
+    mode(&class, 0o700);
+    let closed_fixtures = tmp.path().join("fixtures");
+    copy_files(&manifest.join(FIXTURES), &closed_fixtures);
+    mode(&closed_fixtures, 0o700);
+    let grade = |cwd: &Path, fixtures: &Path, tmpdir: &Path| {
+        Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .arg("submissions")
+            .arg(&class)
+            .arg(fixtures)
+            .args(["--sandbox-backend", "user", "--no-landlock", "--cache"])
+            .arg(tmp.path().join("cache"))
+            .env("TMPDIR", tmpdir)
+            .current_dir(cwd)
+            .run()
+    };
+    let quiet = tmp.path().join("quiet");
+    std::fs::create_dir_all(&quiet).unwrap();
+    mode(&quiet, 0o700);
+
+    // TMPDIR inside the working folder, which holds a 0644 gradebook.
+    let working = tmp.path().join("working");
+    std::fs::create_dir_all(working.join("tmp")).unwrap();
+    std::fs::write(
+        working.join("grades-previous.csv"),
+        "student,total\nann,100\n",
+    )
+    .unwrap();
+    mode(&working.join("grades-previous.csv"), 0o644);
+    mode(&working, 0o755);
+    let run = grade(&working, &closed_fixtures, &working.join("tmp"));
+    run.code(2)
+        .stderr_has(&format!(
+            "note: TMPDIR {} is inside {}, which the programs under test must not see: the work \
+             folder goes in /tmp instead",
+            working.join("tmp").display(),
+            working.display()
+        ))
+        .stderr_has(&format!("chmod o-rwx {}\n", working.display()));
+    assert_eq!(std::fs::read_dir(working.join("tmp")).unwrap().count(), 0);
+
+    // TMPDIR inside the fixtures, whose .solution files are 0644.
+    let fixtures = tmp.path().join("open-fixtures");
+    copy_files(&manifest.join(FIXTURES), &fixtures);
+    std::fs::create_dir_all(fixtures.join("tmp")).unwrap();
+    mode(&fixtures, 0o755);
+    let run = grade(&quiet, &fixtures, &fixtures.join("tmp"));
+    run.code(2)
+        .stderr_has(&format!(
+            "note: TMPDIR {} is inside {}, which the programs under test must not see: the work \
+             folder goes in /tmp instead",
+            fixtures.join("tmp").display(),
+            fixtures.display()
+        ))
+        .stderr_has(&format!("chmod o-rwx {}\n", fixtures.display()));
+}
