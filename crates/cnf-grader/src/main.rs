@@ -50,14 +50,19 @@ enum Command {
     /// fixture like `grade --exec`, and print the report and the points.
     ///
     /// Exit code: 0 when every part compiled and every case passed, 1
-    /// otherwise, 2 for usage errors or when GHC cannot be run.
+    /// otherwise, 2 for usage errors or when GHC cannot be run, 3 when the
+    /// grader's own failure (a full disk, a sandbox that could not start)
+    /// kept it from grading: no grade (no Gradescope results.json).
     Submission(SubmissionArgs),
     /// Grade a whole class: every sub-folder of ROOT is one student's
     /// submission; print a gradebook with one row per student.
     ///
     /// Exit code: 0 when every submission was graded (whatever its points),
     /// 1 when some folder could not be graded at all, 2 for usage errors or
-    /// when GHC cannot be run.
+    /// when GHC cannot be run, 3 when some students could not be graded
+    /// because of the grader's own failure (a full disk, a sandbox that
+    /// could not start): they get no points, nothing of them is saved, and
+    /// `--resume` grades them again.
     Submissions(SubmissionsArgs),
     /// Combine the JSON reports of every shard of one run (`grade --shard
     /// K/N --format json` or `submissions --shard K/N --format json`) into
@@ -65,7 +70,8 @@ enum Command {
     /// unsharded run, apart from durations and the date. A merged class's
     /// gradebook takes --format human or json, and --csv, --reports, --html.
     ///
-    /// Exit code: as the unsharded run's (0, or 1 for failures), 2 when the
+    /// Exit code: as the unsharded run's (0, 1 for failures, 3 for students
+    /// not graded because of the grader's own failure), 2 when the
     /// reports are unreadable, from different runs, or a shard is missing
     /// or given twice.
     Merge(MergeArgs),
@@ -84,7 +90,35 @@ enum Command {
 pub(crate) static INTERRUPTED: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
+/// Marks every descriptor above 2 this process inherited close-on-exec
+/// (issue 41: a CI runner or a harness may start the grader holding a
+/// pipe, a log, a folder of fixtures), so no program it starts, GHC and the
+/// students' programs above all, inherits one; the grader itself may still
+/// use them. Each sandboxed run does the same again before its exec.
+// (The sandbox crate's `close_inherited_on_exec` does this too; this is
+// the grader's own copy until both streams meet.)
+fn close_inherited_on_exec() {
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
+        return;
+    };
+    let fds: Vec<i32> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter(|fd| *fd > 2)
+        .collect();
+    for fd in fds {
+        // SAFETY: the descriptor is only borrowed for the one fcntl call
+        // (the listing's own, already closed, gives EBADF, which is fine).
+        #[allow(unsafe_code)] // reason: fcntl on a descriptor number from /proc/self/fd
+        let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+        if let Ok(flags) = rustix::io::fcntl_getfd(fd) {
+            let _ = rustix::io::fcntl_setfd(fd, flags | rustix::io::FdFlags::CLOEXEC);
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    close_inherited_on_exec();
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = run(cli, Given::of(&matches));

@@ -195,6 +195,12 @@ pub(crate) struct BuildArgs {
     /// $XDG_CACHE_HOME/cnf-grader or ~/.cache/cnf-grader).
     #[arg(long, value_name = "DIR")]
     pub(crate) cache: Option<PathBuf>,
+    /// Most the cache may hold, e.g. 2GiB, 500MiB: the least recently used
+    /// entries are removed to make room, and one student keeps at most an
+    /// eighth of it (the rest of its executables is not cached; its grade
+    /// is the same).
+    #[arg(long, value_name = "SIZE", default_value = size(cnf_grader::submission::cache::DEFAULT_BUDGET), value_parser = parse_size)]
+    pub(crate) cache_size: usize,
     /// How outputs are compared: exact (byte for byte), trailing-whitespace
     /// (line ends, trailing spaces and a final newline do not count) or
     /// whitespace (any run of white space equals any other).

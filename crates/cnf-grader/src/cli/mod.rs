@@ -26,14 +26,24 @@ pub(crate) enum Error {
     /// The sandbox cannot be used; the message adds the flags that change it.
     #[error("{}", sandbox_message(.0))]
     Sandbox(#[from] SandboxError),
+    /// The grader's own failure kept the submission from being graded
+    /// (`not graded: REASON`): no grade, exit code 3.
+    #[error("{0}")]
+    NotGraded(String),
 }
+
+/// The exit code of a run in which some student could not be graded
+/// because of the grader's own failure (a full disk, a sandbox that could
+/// not start): no grade was given them; fix it and grade again.
+pub(crate) const NOT_GRADED: u8 = 3;
 
 impl Error {
     /// The process's exit code for this error: 2 (bad input, usage, or a
-    /// machine that cannot run the command as asked).
+    /// machine that cannot run the command as asked), 3 ([`NOT_GRADED`]).
     pub(crate) fn code(&self) -> ExitCode {
         match self {
             Error::Usage(_) | Error::Sandbox(_) => ExitCode::from(2),
+            Error::NotGraded(_) => ExitCode::from(NOT_GRADED),
         }
     }
 }

@@ -66,6 +66,78 @@ pub(crate) fn default_cache() -> PathBuf {
         .join("cnf-grader")
 }
 
+/// `path` made absolute, its links resolved as far as it exists.
+fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
+            return absolute.clone();
+        };
+        rest.push(name.to_owned());
+        existing = parent;
+    }
+    let mut out = std::fs::canonicalize(existing).unwrap_or_else(|_| existing.to_owned());
+    out.extend(rest.iter().rev());
+    out
+}
+
+/// The protected folder (one of `protected`, or the working folder) that
+/// holds `dir`, if any; `/` and world-writable working folders such as
+/// `/tmp` protect nothing (as the sandbox's own check has it).
+fn protected_holder(dir: &Path, protected: &[PathBuf]) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = resolved(dir);
+    let cwd = std::env::current_dir()
+        .ok()
+        .map(|c| resolved(&c))
+        .filter(|c| {
+            c != Path::new("/")
+                && !std::fs::metadata(c).is_ok_and(|m| m.permissions().mode() & 0o002 != 0)
+        });
+    protected
+        .iter()
+        .map(|p| resolved(p))
+        .chain(cwd)
+        .find(|p| dir.starts_with(p))
+}
+
+/// Where the work folder goes: `TMPDIR`, unless a folder the programs under
+/// test must not see holds it (the fixtures, the class, an output, the
+/// cache or the working folder: the sandbox's user must pass through the
+/// work folder's parents, so the holder could not be checked or kept
+/// closed whole). Then the work folder goes in `/tmp` (or `/var/tmp`), and
+/// a note says so; the holder is then checked like any protected folder.
+fn work_parent(protected: &[PathBuf]) -> Result<PathBuf, Error> {
+    let tmp = std::env::temp_dir();
+    let Some(holder) = protected_holder(&tmp, protected) else {
+        return Ok(tmp);
+    };
+    let elsewhere = ["/tmp", "/var/tmp"]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_dir() && protected_holder(p, protected).is_none())
+        .ok_or_else(|| {
+            format!(
+                "TMPDIR {} is inside {}, which the programs under test must not see, and \
+                 neither /tmp nor /var/tmp can hold the work folder instead: set TMPDIR to a \
+                 folder outside the fixtures, the class, the outputs, the cache and the working \
+                 folder",
+                escape::path(&tmp),
+                escape::path(&holder)
+            )
+        })?;
+    frontend::note(&format!(
+        "TMPDIR {} is inside {}, which the programs under test must not see: the work folder \
+         goes in {} instead",
+        escape::path(&tmp),
+        escape::path(&holder),
+        elsewhere.display()
+    ));
+    Ok(elsewhere)
+}
+
 /// Finds GHC, sets up the sandbox, opens the cache, makes the temporary
 /// work folder (removed on Ctrl-C too) and the options; the folder lives
 /// as long as the returned guard.
@@ -76,10 +148,15 @@ pub(crate) fn submission_setup(
 ) -> Result<(SubmissionOptions, WorkDir), Error> {
     let cache_dir = args.cache.clone().unwrap_or_else(default_cache);
     let cache = Cache::open(&cache_dir)
-        .map_err(|e| format!("--cache {}: cannot make it: {e}", cache_dir.display()))?;
-    let work = WorkDir::new(&std::env::temp_dir())
-        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+        .map_err(|e| format!("--cache {}: cannot make it: {e}", cache_dir.display()))?
+        .with_budget(args.cache_size as u64);
+    let parent = if args.sandbox.no_sandbox {
+        std::env::temp_dir()
+    } else {
+        work_parent(&[protected.as_slice(), std::slice::from_ref(&cache_dir)].concat())?
+    };
     let mut protected = protected;
+    let work = WorkDir::new(&parent).map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     protected.push(cache_dir);
     protected.push(work.path().to_owned());
     // Ctrl-C (or SIGTERM, SIGHUP): stop the compilers and student programs
@@ -148,14 +225,21 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Error
     let result = grade_one(&args, started);
     // Gradescope shows the student only results.json: one that says
     // nothing was graded beats a missing file. Why is the instructor's
-    // business (the error on standard error), not the student's.
-    if let (Err(_), Format::Gradescope, Some(path)) =
-        (&result, args.report.format, &args.report.output)
-    {
-        let _ = write_atomically(
-            path,
-            cnf_grader::report::gradescope::setup_failed(started.elapsed()).as_bytes(),
-        );
+    // business (the error on standard error), not the student's. But a
+    // submission the grader's own failure kept from being graded gets no
+    // results.json at all (what was saved as grading went is removed), so
+    // Gradescope records no score, not a zero, and the kit says why.
+    match (&result, args.report.format, &args.report.output) {
+        (Err(Error::NotGraded(_)), Format::Gradescope, Some(path)) => {
+            let _ = std::fs::remove_file(path);
+        }
+        (Err(_), Format::Gradescope, Some(path)) => {
+            let _ = write_atomically(
+                path,
+                cnf_grader::report::gradescope::setup_failed(started.elapsed()).as_bytes(),
+            );
+        }
+        _ => {}
     }
     result
 }
@@ -192,7 +276,16 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
             let _ = write_atomically(&path, text.as_bytes());
         })));
     }
-    let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| e.to_string())?;
+    let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| {
+        if e.is_grader_fault() {
+            Error::NotGraded(format!(
+                "not graded: {e} (the grader's own failure, not the submission's: fix it and \
+                 grade again)"
+            ))
+        } else {
+            Error::Usage(e.to_string())
+        }
+    })?;
     if matches!(args.report.format, Format::Gradescope) && args.report.output.is_some() {
         // The instructor's view (the kit's standard output): where and how
         // it was graded; the student's results.json leaves it out.
@@ -463,10 +556,13 @@ pub(crate) fn write_class(
                 &dir.join(format!("{name}.txt")),
                 &cnf_grader::report::submission::student(student, provenance),
             )?;
-            write(
-                &dir.join(format!("{name}.results.json")),
-                &cnf_grader::report::gradescope::student(student),
-            )?;
+            let results = dir.join(format!("{name}.results.json"));
+            if student.row.not_graded {
+                // No grade, not a zero: no Gradescope results (as the kit).
+                let _ = std::fs::remove_file(&results);
+            } else {
+                write(&results, &cnf_grader::report::gradescope::student(student))?;
+            }
         }
     }
     let rows = cnf_grader::model::class::rows(students);
@@ -513,7 +609,30 @@ pub(crate) fn write_class(
         },
     );
     emit(&text, output, None)?;
-    Ok(if rows.iter().any(|r| r.error.is_some()) {
+    // The grader's own failures: said on standard error, and exit code 3.
+    let not_graded: Vec<&cnf_grader::model::class::Row> =
+        rows.iter().filter(|r| r.not_graded).collect();
+    for row in &not_graded {
+        eprintln!(
+            "{}{}: not graded: {}",
+            frontend::PREFIX,
+            escape::line(&row.student),
+            escape::line(row.error.as_deref().unwrap_or_default())
+        );
+    }
+    if !not_graded.is_empty() {
+        frontend::note(&format!(
+            "{} of the {} students were not graded because of the grader's own failure (exit \
+             code {}); nothing of them was saved: fix it and run again with --resume, which \
+             grades only them again",
+            not_graded.len(),
+            rows.len(),
+            crate::cli::NOT_GRADED
+        ));
+    }
+    Ok(if !not_graded.is_empty() {
+        ExitCode::from(crate::cli::NOT_GRADED)
+    } else if rows.iter().any(|r| r.error.is_some()) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -53,6 +53,12 @@ pub struct Row {
     /// Why the submission could not be graded, if so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Whether the grader's own failure (a full disk, a sandbox that could
+    /// not start, ...), not the student's, kept it from being graded: the
+    /// reports show no points for it (`not graded: REASON`), nothing of it
+    /// is saved, `--resume` grades it again, and the exit code is 3.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_graded: bool,
 }
 
 impl Row {
@@ -101,7 +107,9 @@ pub enum Outcome {
     Graded(Box<SubmissionReport>),
     /// The class entry was not read (a link, a name that is not UTF-8): why.
     NotRead(String),
-    /// It could not be graded: why.
+    /// It could not be graded, through the grader's own failure (a full
+    /// disk, a sandbox that could not start) or a folder that cannot be
+    /// read: why.
     NotGraded(String),
     /// The roster names the student, but the class has no folder of this name.
     Absent,

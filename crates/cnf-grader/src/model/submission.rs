@@ -435,6 +435,10 @@ pub enum CompileCause {
     },
     /// GHC printed more than the executable's size limit and was killed.
     OutputCap,
+    /// The executable was not a regular file when it was taken (a symbolic
+    /// link, a FIFO, a folder: something a preprocessor or Template Haskell
+    /// left running put in its place); it was not read.
+    NotRegular,
     /// GHC passed the sandbox's memory or scratch limit and was killed.
     MemoryLimit,
     /// GHC could not be started.

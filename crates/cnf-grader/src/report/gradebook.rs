@@ -15,7 +15,10 @@
 //! Decisions: students keep the order of [`crate::submission::grade_class`]
 //! (sorted by folder name); a student whose folder could not be graded at
 //! all gets a row with zero points and the reason in `notes` (and `error`
-//! in JSON), so one broken submission never hides the others; points are
+//! in JSON), so one broken submission never hides the others, except that
+//! a student the grader's own failure kept from being graded (`not_graded`
+//! in JSON, `not graded: REASON` in the notes) gets no points at all:
+//! `-` in the table, empty cells in CSV (Canvas imports no grade); points are
 //! shown with two decimals (shares of 10 or 20 points among the cases);
 //! CSV follows RFC 4180 (fields with `,`, `"` or a line end are quoted).
 //!
@@ -82,10 +85,17 @@ pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
                 r.id.as_deref().unwrap_or("-")
             );
         }
-        for p in r.parts {
-            let _ = write!(out, "  {p:>6.2}");
+        if r.not_graded {
+            // The grader's own failure: no points, not zeros.
+            for _ in 0..5 {
+                let _ = write!(out, "  {:>6}", "-");
+            }
+        } else {
+            for p in r.parts {
+                let _ = write!(out, "  {p:>6.2}");
+            }
+            let _ = write!(out, "  {:>6.2}", r.total);
         }
-        let _ = write!(out, "  {:>6.2}", r.total);
         if extra {
             let _ = write!(out, "  {:>6.2}", r.extra_credit);
         }
@@ -178,10 +188,18 @@ pub fn csv(rows: &[Row]) -> String {
             record.push(cell(r.name.as_deref().unwrap_or_default()));
             record.push(cell(r.id.as_deref().unwrap_or_default()));
         }
-        record.extend(r.parts.iter().map(|p| format!("{p:.2}")));
+        // The grader's own failure: empty points, not zeros.
+        let points = |p: f64| {
+            if r.not_graded {
+                String::new()
+            } else {
+                format!("{p:.2}")
+            }
+        };
+        record.extend(r.parts.iter().map(|p| points(*p)));
         record.extend([
-            format!("{:.2}", r.total),
-            format!("{:.2}", r.extra_credit),
+            points(r.total),
+            points(r.extra_credit),
             r.edge_passed.to_string(),
             r.edge_cases.to_string(),
             r.failed_cases.to_string(),
@@ -234,10 +252,20 @@ pub fn canvas_csv(rows: &[Row], assignment: &str) -> (String, Vec<String>) {
                     crate::escape::csv_cell(id),
                     String::new(),
                     String::new(),
-                    format!("{:.2}", r.total),
+                    // Not graded (the grader's failure): an empty cell,
+                    // which Canvas imports as no grade, not a zero.
+                    if r.not_graded {
+                        String::new()
+                    } else {
+                        format!("{:.2}", r.total)
+                    },
                 ];
                 if extra {
-                    record.push(format!("{:.2}", r.extra_credit));
+                    record.push(if r.not_graded {
+                        String::new()
+                    } else {
+                        format!("{:.2}", r.extra_credit)
+                    });
                 }
                 records.push(record);
             }
@@ -342,6 +370,7 @@ mod tests {
             cases: 20,
             notes: notes.iter().map(|n| (*n).to_owned()).collect(),
             error: None,
+            not_graded: false,
         }
     }
 

@@ -146,7 +146,15 @@ fn compile_cause(cause: &CompileCause, part: u8) -> String {
             "GHC ran past the {} compile time limit and was killed",
             show_duration(*limit)
         ),
-        CompileCause::OutputCap => "GHC printed more than the executable's size limit".to_owned(),
+        CompileCause::OutputCap => {
+            "the executable GHC built is larger than the largest file a sandboxed program may \
+             write (--file-size)"
+                .to_owned()
+        }
+        CompileCause::NotRegular => "the executable GHC built was replaced by a symbolic link or \
+                                     another file that is not a regular file (by a preprocessor \
+                                     or Template Haskell left running?); it was not read"
+            .to_owned(),
         CompileCause::MemoryLimit => "GHC used more memory (--memory) or scratch space \
                                       (--scratch) than the sandbox allows and was killed"
             .to_owned(),

@@ -20,14 +20,32 @@ use crate::submission::prepare::Prepared;
 /// The flags every part is compiled with (part of the cache key).
 pub(crate) const GHC_FLAGS: &str = "-v0 -O0 -i -i. -with-rtsopts=-M1g";
 
-/// Most bytes of executable accepted back from a compilation.
-pub(crate) const MAX_EXE: usize = 512 << 20;
-
 /// The exit code of the compile script when GHC wrote no executable.
 pub(crate) const NO_EXE: i32 = 99;
 
-/// Compiles one part (or finds it in the cache).
-pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) -> PartBuild {
+/// The exit code of the compile script when the executable is not a
+/// regular file it can read without following a link.
+pub(crate) const NOT_REGULAR: i32 = 98;
+
+/// Most bytes of executable accepted back from a compilation: the largest
+/// file a sandboxed process may write (`--file-size`), which is all GHC
+/// could have written.
+fn max_exe(options: &SubmissionOptions) -> usize {
+    let size = options.sandbox.as_ref().map_or_else(
+        || crate::sandbox::Limits::default().file_size,
+        |s| s.limits.file_size,
+    );
+    usize::try_from(size).unwrap_or(usize::MAX)
+}
+
+/// Compiles one part (or finds it in the cache); `Err` is the grader's own
+/// failure (the sandbox could not start GHC, the executable could not be
+/// kept), never a grade.
+pub(crate) fn compile_part(
+    p: &Prepared,
+    part: u8,
+    options: &SubmissionOptions,
+) -> Result<PartBuild, String> {
     let source = p.read.dir.join(part_file(part));
     let built = |outcome, duration, exe| PartBuild {
         part,
@@ -44,23 +62,31 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
         &[part],
     ]);
     let exe = part_exe(part);
-    if let Some(cache) = &options.cache {
-        let path = cache.build_path(&key, &exe);
-        if path.is_file() {
-            return built(BuildOutcome::Compiled, Duration::ZERO, Some(path));
-        }
+    if let Some(path) = options
+        .cache
+        .as_ref()
+        .and_then(|c| c.find_build(&key, &exe))
+    {
+        return Ok(built(BuildOutcome::Compiled, Duration::ZERO, Some(path)));
     }
     let start = std::time::Instant::now();
     // GHC's own output goes to standard error; standard output carries the
     // executable back, so the compilation needs no writable host folder.
+    // The executable is taken only as a regular file, opened without
+    // following a link (`dd iflag=nofollow`, `O_NOFOLLOW`; non-blocking, so
+    // a FIFO put in its place cannot hang it) and read up to `--file-size`
+    // (the run's output cap): a preprocessor or Template Haskell left
+    // running cannot swap it for a link to a big system library.
     let script = |ghc: &str, scratch: &str| {
         format!(
             "mkdir -p {scratch}/obj || exit 1; {ghc} {GHC_FLAGS} -outputdir {scratch}/obj \
-             -o {scratch}/{exe} {} 1>&2 || exit $?; [ -f {scratch}/{exe} ] || exit {NO_EXE}; \
-             exec cat {scratch}/{exe}",
+             -o {scratch}/{exe} {} 1>&2 || exit $?; [ -L {scratch}/{exe} ] && exit {NOT_REGULAR}; \
+             [ -e {scratch}/{exe} ] || exit {NO_EXE}; [ -f {scratch}/{exe} ] || exit {NOT_REGULAR}; \
+             dd if={scratch}/{exe} iflag=nofollow,nonblock bs=64K status=none || exit {NOT_REGULAR}",
             shell_quote(&part_file(part)),
         )
     };
+    let max_exe = max_exe(options);
     let ghc = shell_quote(&options.ghc.path.to_string_lossy());
     let result = match &p.sandbox {
         Some(sandbox) => match sandbox.run() {
@@ -70,7 +96,7 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
                 run.execute(
                     &script(&ghc, "\"$TMPDIR\""),
                     options.compile_timeout,
-                    MAX_EXE,
+                    max_exe,
                 )
             }
             Err(e) => crate::grade::exec::ExecResult {
@@ -88,11 +114,11 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
                 options.compile_timeout.as_secs() + 1,
                 script(&ghc, &scratch)
             );
-            run_command_in(&command, Some(&p.src()), options.compile_timeout, MAX_EXE)
+            run_command_in(&command, Some(&p.src()), options.compile_timeout, max_exe)
         }
     };
     let duration = start.elapsed();
-    let failed = |error| built(BuildOutcome::Failed(error), duration, None);
+    let failed = |error| Ok(built(BuildOutcome::Failed(error), duration, None));
     let bytes = match result.outcome {
         Outcome::Exited { code: 0, stdout } => stdout,
         Outcome::Exited { code: NO_EXE, .. } => {
@@ -100,6 +126,20 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
                 cause: CompileCause::NoExecutable,
                 output: crate::submission::ghc::first_lines(&result.stderr),
             });
+        }
+        Outcome::Exited {
+            code: NOT_REGULAR, ..
+        } => {
+            return failed(CompileError {
+                cause: CompileCause::NotRegular,
+                output: crate::submission::ghc::first_lines(&result.stderr),
+            });
+        }
+        // The sandbox's own failure, not GHC's: the grader's, never a grade.
+        Outcome::CouldNotStart(cause) => {
+            return Err(format!(
+                "part {part}: the sandbox could not start GHC: {cause}"
+            ));
         }
         outcome => {
             return failed(compile_error(
@@ -109,9 +149,15 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
             ));
         }
     };
-    let stored = match &options.cache {
-        Some(cache) => cache.store_build(&key, &exe, &bytes),
-        None => {
+    // In the cache, or where the cache refuses it (its budget), in the
+    // student's build folder.
+    let cached = match &options.cache {
+        Some(cache) => cache.store_build(&key, &exe, &bytes, &p.dir),
+        None => Ok(None),
+    };
+    let stored = match cached {
+        Ok(Some(path)) => Ok(path),
+        Ok(None) => {
             let path = p.build.path().join(format!("bin{part:02}")).join(&exe);
             fs::create_dir_all(path.parent().unwrap_or(p.build.path()))
                 .and_then(|()| {
@@ -119,14 +165,13 @@ pub(crate) fn compile_part(p: &Prepared, part: u8, options: &SubmissionOptions) 
                 })
                 .map(|()| path)
         }
+        Err(e) => Err(e),
     };
     match stored {
-        Ok(path) => built(BuildOutcome::Compiled, duration, Some(path)),
-        Err(e) => failed(CompileError {
-            cause: CompileCause::NotKept {
-                cause: e.to_string(),
-            },
-            output: String::new(),
-        }),
+        Ok(path) => Ok(built(BuildOutcome::Compiled, duration, Some(path))),
+        // A full disk (or a cache folder gone) is the grader's failure.
+        Err(e) => Err(format!(
+            "part {part}: the grader could not keep the executable GHC built: {e}"
+        )),
     }
 }

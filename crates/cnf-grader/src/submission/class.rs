@@ -372,6 +372,7 @@ pub(crate) fn zero_row(
         cases: 0,
         notes,
         error,
+        not_graded: false,
     }
     .shown()
 }
@@ -404,6 +405,7 @@ pub fn student_result(
                 cases: report.builds.len() + report.cases.len(),
                 notes: [notes, report.notes()].concat(),
                 error: None,
+                not_graded: false,
             }
             .shown(),
             member: member.cloned(),
@@ -411,12 +413,15 @@ pub fn student_result(
         },
         Err(e) => StudentResult {
             name: name.to_owned(),
-            row: zero_row(
-                name,
-                member,
-                [notes, vec![format!("not graded: {e}")]].concat(),
-                Some(e.to_string()),
-            ),
+            row: Row {
+                not_graded: e.is_grader_fault(),
+                ..zero_row(
+                    name,
+                    member,
+                    [notes, vec![format!("not graded: {e}")]].concat(),
+                    Some(e.to_string()),
+                )
+            },
             member: member.cloned(),
             outcome: Outcome::NotGraded(e.to_string()),
         },

@@ -49,6 +49,14 @@
 //!   error is the first lines of GHC's error, so the human, JSON and JUnit
 //!   reports show it with no special format; the points leave these
 //!   entries out;
+//! - what goes wrong on the grader's side is never a grade: a sandbox
+//!   that could not start a compilation or a run
+//!   (`sandbox::Outcome::CouldNotStart`), an executable or a build folder
+//!   the grader could not write (a full disk), a user id that could not be
+//!   leased make the student "not graded: REASON"
+//!   ([`SubmissionError::is_grader_fault`]): no points in any report,
+//!   nothing saved in the cache (the executables the student's compilations
+//!   kept are removed), graded again by `--resume`, and exit code 3;
 //! - a class saves each student's result in the cache as soon as it is
 //!   graded, under a key that covers the sources, the fixtures and every
 //!   option; with `resume`, a student whose saved result matches is not
@@ -272,6 +280,21 @@ pub enum SubmissionError {
     /// Occurs when worker threads cannot be started.
     #[error("cannot start worker threads: {0}")]
     Threads(String),
+    /// Occurs when the grader itself fails while grading the submission (a
+    /// full disk keeping an executable, a sandbox that could not start a
+    /// compilation or a run): nothing the student did, so no grade.
+    #[error("{0}")]
+    Fault(String),
+}
+
+impl SubmissionError {
+    /// Whether the grader's own failure, not the submission, kept it from
+    /// being graded (every error but an unreadable submission folder):
+    /// such a student is "not graded", nothing of it is saved, `--resume`
+    /// grades it again, and the exit code is 3.
+    pub fn is_grader_fault(&self) -> bool {
+        !matches!(self, SubmissionError::Folder { .. })
+    }
 }
 
 pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, SubmissionError> {

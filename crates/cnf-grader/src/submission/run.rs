@@ -13,7 +13,7 @@ pub use crate::grade::discover::fixtures_digest;
 use crate::grade::discover::{Case, Fixture};
 use crate::grade::exec::{ExecConfig, ExecSandbox};
 use crate::grade::run::{GradeOptions, Runner, grade, not_run, unpaired};
-use crate::model::case::{CaseReport, NotRun};
+use crate::model::case::{CaseReport, Failure, NotRun};
 use crate::model::points::points_compiled;
 use crate::model::provenance::Provenance;
 use crate::model::submission::BuildOutcome;
@@ -97,7 +97,7 @@ pub(crate) fn grade_many_indexed<T: Send>(
         })
         .collect();
     progress(ClassProgress::Compiling(tasks.len()));
-    let compiled: Vec<PartBuild> = pool(compile_jobs)?.install(|| {
+    let compiled: Vec<Result<PartBuild, String>> = pool(compile_jobs)?.install(|| {
         tasks
             .par_iter()
             .map(|&(i, part)| {
@@ -142,8 +142,20 @@ pub(crate) fn grade_many_indexed<T: Send>(
                 .collect()
         })
         .collect();
+    // The grader's own failures, per student: such a student is not graded.
+    let mut faults: Vec<Vec<String>> = vec![Vec::new(); count];
     for (&(i, part), build) in tasks.iter().zip(compiled) {
-        builds[i][usize::from(part - 1)] = build;
+        match build {
+            Ok(build) => builds[i][usize::from(part - 1)] = build,
+            Err(reason) => faults[i].push(reason),
+        }
+    }
+    let mut prepared = prepared;
+    for (i, reasons) in faults.iter().enumerate() {
+        if !reasons.is_empty() {
+            forget_builds(&builds[i], options);
+            prepared[i] = Err(SubmissionError::Fault(reasons.join("; ")));
+        }
     }
     let students: Vec<_> = prepared.into_iter().zip(builds).enumerate().collect();
     // A class runs `jobs` students at once, each one case at a time, so no
@@ -160,6 +172,22 @@ pub(crate) fn grade_many_indexed<T: Send>(
             .collect()
     });
     Ok(results)
+}
+
+/// Removes from the cache the executables these builds compiled (not those
+/// the cache already had): a student who is not graded leaves nothing in it.
+fn forget_builds(builds: &[PartBuild], options: &SubmissionOptions) {
+    let Some(cache) = &options.cache else { return };
+    let kept = cache.dir().join("builds");
+    for build in builds {
+        if let Some(exe) = &build.exe
+            && build.duration > Duration::ZERO
+            && let Some(folder) = exe.parent()
+            && folder.starts_with(&kept)
+        {
+            let _ = fs::remove_dir_all(folder);
+        }
+    }
 }
 
 /// Runs the compiled parts on every case, then scores the submission.
@@ -318,5 +346,20 @@ pub(crate) fn run_parts(
         .map_err(|e| SubmissionError::Threads(e.to_string()))?
         .into_iter();
     let cases = assemble(&mut |_, _| ran.next());
+    // A run the sandbox could not start is the grader's failure: no grade.
+    let not_started: Vec<String> = cases
+        .iter()
+        .filter_map(|c| match &c.failure {
+            Some(Failure::CouldNotStart { cause }) => Some(cause.clone()),
+            _ => None,
+        })
+        .collect();
+    if let Some(cause) = not_started.first() {
+        forget_builds(&builds, options);
+        return Err(SubmissionError::Fault(format!(
+            "the sandbox could not start {} of the runs: {cause}",
+            not_started.len()
+        )));
+    }
     Ok(report_of(cases))
 }

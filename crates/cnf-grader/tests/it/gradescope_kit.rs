@@ -142,7 +142,7 @@ fn a_crashing_grader_still_gives_the_student_a_results_json() {
 #[test]
 fn a_results_json_left_by_an_earlier_run_is_not_taken_for_this_one() {
     let bin = tempfile::tempdir().unwrap();
-    let grader = script(bin.path(), "exit 3");
+    let grader = script(bin.path(), "exit 4");
     let root = fake_root("correct");
     fs::create_dir_all(root.path().join("results")).unwrap();
     fs::write(
@@ -152,6 +152,27 @@ fn a_results_json_left_by_an_earlier_run_is_not_taken_for_this_one() {
     .unwrap();
     kit(root.path()).env("CNF_GRADER", &grader).run().code(0);
     assert_zero_for_the_student(&results(root.path()));
+}
+
+/// Exit code 3 (the grader's own failure kept it from grading): no
+/// results.json at all, even one saved as grading went, and the kit exits
+/// 3, so Gradescope records no score rather than a zero.
+#[test]
+fn a_grader_that_could_not_grade_through_its_own_failure_posts_no_score() {
+    let bin = tempfile::tempdir().unwrap();
+    let grader = script(
+        bin.path(),
+        "out=; while [ $# -gt 0 ]; do [ \"$1\" = --output ] && out=$2; shift; done; \
+         printf '{\"score\": 20.0, \"tests\": []}' > \"$out\"; \
+         echo 'error: not graded: part 1: the grader could not keep the executable' >&2; exit 3",
+    );
+    let root = fake_root("correct");
+    let out = kit(root.path()).env("CNF_GRADER", &grader).run();
+    out.code(3)
+        .stdout_has("error: not graded: part 1: the grader could not keep the executable")
+        .stdout_has("no results.json, so Gradescope records no score");
+    assert!(!root.path().join("results/results.json").exists());
+    assert!(!root.path().join("results/results.json.tmp").exists());
 }
 
 #[test]

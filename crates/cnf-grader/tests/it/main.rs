@@ -15,6 +15,8 @@ mod grade_reports;
 #[cfg(feature = "cli")]
 mod grade_subcommands;
 #[cfg(feature = "cli")]
+mod grader_faults;
+#[cfg(feature = "cli")]
 mod gradescope_kit;
 #[cfg(feature = "cli")]
 mod hostile_bless;

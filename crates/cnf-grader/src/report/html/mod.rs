@@ -321,8 +321,16 @@ pub fn class_index(
                 escape(row.id.as_deref().unwrap_or("-"))
             );
         }
+        // The grader's own failure: no points, not zeros.
+        let points = |p: f64| {
+            if row.not_graded {
+                "-".to_owned()
+            } else {
+                format!("{p:.2}")
+            }
+        };
         for p in row.parts {
-            let _ = write!(out, "<td class=\"num\">{p:.2}</td>");
+            let _ = write!(out, "<td class=\"num\">{}</td>", points(p));
         }
         let edge = if row.edge_cases == 0 {
             "-".to_owned()
@@ -331,10 +339,10 @@ pub fn class_index(
         };
         let _ = writeln!(
             out,
-            "<td class=\"num\"><strong>{:.2}</strong></td><td class=\"num\">{:.2}</td><td class=\"num\">{edge}</td>\
+            "<td class=\"num\"><strong>{}</strong></td><td class=\"num\">{}</td><td class=\"num\">{edge}</td>\
              <td class=\"num\">{}</td><td>{}</td></tr>",
-            row.total,
-            row.extra_credit,
+            points(row.total),
+            points(row.extra_credit),
             row.failed_cases,
             escape(&row.notes.join("; "))
         );

@@ -135,6 +135,7 @@ fn the_index_escapes_names_and_notes_and_links_each_page() {
         cases: 20,
         notes: vec!["<script>x</script>".into()],
         error: None,
+        not_graded: false,
     };
     let html = class_index(
         &[row],
