@@ -437,6 +437,7 @@ impl Bwrap {
         fds.push(args_fd);
         let procs = cgroup.map(cgroup::Child::procs_fds);
         let uid = sandbox.uid;
+        let fd_limit = crate::fds::fallback_limit();
         // SAFETY: the closure makes system calls only (no allocation, no
         // lock), on values prepared before fork.
         unsafe {
@@ -444,11 +445,10 @@ impl Bwrap {
                 if let Some(fds) = procs {
                     crate::cgroup::join(fds)?;
                 }
-                for fd in &inherit {
-                    if libc::fcntl(*fd, libc::F_SETFD, 0) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
+                // Nothing the grader inherited reaches bwrap or the
+                // program: only bwrap's own descriptors are handed over.
+                crate::fds::cloexec_above_stderr(fd_limit)?;
+                crate::fds::hand_over(&inherit)?;
                 libc::setpgid(0, 0);
                 if let Some(uid) = uid {
                     crate::user::become_user(uid)?;

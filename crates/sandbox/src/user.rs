@@ -232,11 +232,15 @@ impl UserBackend {
         let limits = rlimits(sandbox, time.cpu);
         let procs = cgroup.map(cgroup::Child::procs_fds);
         let ruleset = landlock.as_ref().map(|f| f.as_raw_fd());
+        let fd_limit = crate::fds::fallback_limit();
         // SAFETY: the closure makes system calls only (no allocation, no
         // lock), on values prepared before fork; seccompiler's
         // apply_filter is two system calls.
         unsafe {
             command.pre_exec(move || {
+                // Nothing the grader inherited reaches the program (the
+                // Landlock ruleset, used below, is close-on-exec too).
+                crate::fds::cloexec_above_stderr(fd_limit)?;
                 if let Some(fds) = procs {
                     crate::cgroup::join(fds)?;
                 }
