@@ -67,9 +67,10 @@ impl Sandbox {
             .iter()
             .filter_map(|p| fs::canonicalize(p).ok())
             .collect();
+        let home_parent = config.home.clone().unwrap_or_else(std::env::temp_dir);
         let home = tempfile::Builder::new()
             .prefix("cnf-sandbox-")
-            .tempdir_in(config.home.clone().unwrap_or_else(std::env::temp_dir))?;
+            .tempdir_in(&home_parent)?;
         {
             use std::os::unix::fs::PermissionsExt as _;
             // Other users (the sandbox's) pass through, and list nothing.
@@ -120,6 +121,9 @@ impl Sandbox {
                 _ => root.then_some(config.uid),
             };
             sandbox.backend = backend;
+            if let Some(uid) = sandbox.uid {
+                check_reachable(&home_parent, uid)?;
+            }
             match sandbox.try_run(&[], None) {
                 Ok(()) => {
                     if kind != BackendKind::Bubblewrap {
@@ -387,4 +391,34 @@ impl Sandbox {
     pub fn run(&self) -> std::io::Result<Run<'_>> {
         Run::new(self)
     }
+}
+
+/// Refuses when user `uid` (no groups) could not pass through every folder
+/// from `/` to `folder`: bubblewrap could not bind a file from there
+/// ("Can't find source path …: Permission denied" on every run), and the
+/// user backend would give its runs files it made from a folder their
+/// user cannot reach.
+pub(crate) fn check_reachable(folder: &Path, uid: u32) -> Result<(), SandboxError> {
+    use std::os::unix::fs::MetadataExt as _;
+    let folder = fs::canonicalize(folder).unwrap_or_else(|_| folder.to_owned());
+    for dir in folder.ancestors().collect::<Vec<_>>().into_iter().rev() {
+        let Ok(m) = fs::metadata(dir) else { continue };
+        let mode = m.mode() & 0o7777;
+        let passes = if m.uid() == uid {
+            mode & 0o100 != 0
+        } else if m.gid() == uid {
+            mode & 0o010 != 0
+        } else {
+            mode & 0o001 != 0
+        };
+        if !passes {
+            return Err(SandboxError::Unreachable {
+                uid,
+                folder: folder.clone(),
+                blocking: dir.to_owned(),
+                mode,
+            });
+        }
+    }
+    Ok(())
 }

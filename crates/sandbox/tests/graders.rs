@@ -152,3 +152,32 @@ fn a_grader_s_inherited_descriptors_reach_no_program() {
     assert!(!ways.is_empty() || !sandbox::running_as_root());
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+/// A `TMPDIR` inside a folder only root may enter (`TMPDIR=$HOME/tmp`
+/// with `HOME=/root`, mode 0700) is refused by `Sandbox::new` on every
+/// way that switches users, naming the folder and the fix, before any run.
+#[test]
+fn a_tmpdir_the_sandbox_s_user_cannot_reach_is_refused_up_front() {
+    if !sandbox::running_as_root() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt as _;
+    let private = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let tmp = private.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut failed = Vec::new();
+    for way in ways("a_tmpdir_the_sandbox_s_user_cannot_reach_is_refused_up_front") {
+        let out = way
+            .grader("", &["echo ran"])
+            .env("TMPDIR", &tmp)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&out);
+        let fix = format!("chmod o+x {}", private.path().display());
+        if out.status.code() != Some(3) || !stderr.contains(&fix) || stdout.contains("ran") {
+            failed.push(format!("{}: {:?} {stdout}{stderr}", way.name, out.status));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
