@@ -32,7 +32,14 @@
 //! tmpfs end with it; the user backend kills every process of the run's
 //! uid, removes what that uid left in every world-writable folder
 //! ([`user::world_writable`]) and its System V objects ([`user::clean_up`]),
-//! and keeps a uid it could not clean. A uid is leased only clean
+//! and keeps a uid it could not clean. A run's host folder is root's with
+//! the run's group, mode 0710: only that run's user (and the grader) may
+//! enter it, whatever the modes of what is placed in it. What a grader
+//! killed mid-run left (run folders, its sandbox folder, processes of the
+//! ids it leased, cgroups) is removed by the next grader before its first
+//! run, through lock files (`flock`, given back by the kernel when their
+//! holder dies), never what a live grader holds (`docs/sandbox.md`). A
+//! uid is leased only clean
 //! ([`user::left_by`]: no process, no System V object, no entry in a
 //! world-writable folder, POSIX queues included where `/dev/mqueue` is
 //! mounted), what a past run left (another grader's, killed before its

@@ -181,3 +181,174 @@ fn a_tmpdir_the_sandbox_s_user_cannot_reach_is_refused_up_front() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+/// The processes whose command line holds `marker` and that do not run
+/// as root (the run's own, not the graders started with it as argument).
+fn run_processes_with(marker: &str) -> Vec<i32> {
+    use std::os::unix::fs::MetadataExt as _;
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(meta) = std::fs::metadata(e.path()) else {
+            continue;
+        };
+        if let Ok(line) = std::fs::read(e.path().join("cmdline"))
+            && meta.uid() != 0
+            && String::from_utf8_lossy(&line).contains(marker)
+        {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Waits (up to a minute, polling) until `done` holds.
+fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "never: {what}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Every file under `dir` whose contents hold `secret`.
+fn files_holding(dir: &Path, secret: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.is_dir() => out.extend(files_holding(&p, secret)),
+            Ok(m)
+                if m.is_file()
+                    && std::fs::read(&p)
+                        .is_ok_and(|b| String::from_utf8_lossy(&b).contains(secret)) =>
+            {
+                out.push(p);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A program that looks for other runs' files: the user backend's run
+/// folders by the names a run can guess (`/run/sandbox/N/build/…`,
+/// `input/…`), and the graders' temporary folder.
+fn looking_for_other_runs(tmp: &Path) -> String {
+    format!(
+        "for n in $(seq 0 40); do for f in build/secret.txt input/case.txt; do \
+           cat /run/sandbox/$n/$f 2>/dev/null; done; \
+           ls /run/sandbox/$n /run/sandbox/$n/build /run/sandbox/$n/input 2>/dev/null; done; \
+         ls -R {} 2>/dev/null | head -50; find {} -type f -exec cat {{}} + 2>/dev/null; echo looked",
+        tmp.display(),
+        tmp.display()
+    )
+}
+
+/// A grader killed mid-run leaves run folders, a sandbox folder and (the
+/// user backend) the run's processes; a second grader started meanwhile
+/// cannot read the first one's files, and a third, started after the
+/// kill, removes what it left before its own run, which finds none of it.
+#[test]
+fn a_killed_grader_s_runs_are_removed_by_the_next_and_no_grader_sees_another_s() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let test = "a_killed_grader_s_runs_are_removed_by_the_next";
+    let mut failed = Vec::new();
+    for (i, way) in ways(test).iter().enumerate() {
+        let name = way.name;
+        // The graders' TMPDIR, every user may pass, none list.
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+        let files = tempfile::tempdir().unwrap();
+        let secret = format!("SECRET-OF-RUN-{}-{i}", std::process::id());
+        let source = files.path().join("secret.txt");
+        std::fs::write(&source, format!("{secret}\n")).unwrap();
+        std::fs::set_permissions(&source, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let case = files.path().join("case.txt");
+        std::fs::write(&case, format!("{secret}\n")).unwrap();
+        let marker = format!("cnf-killed-grader-{}-{i}", std::process::id());
+        let bind = format!("{}=/build/secret.txt", source.display());
+        let shell = format!("cat INPUT >/dev/null; sleep 300; echo {marker}");
+        let mut first = way.grader(
+            "",
+            &[
+                "--bind",
+                &bind,
+                "--input",
+                case.to_str().unwrap(),
+                "--chdir",
+                "/build",
+                &shell,
+            ],
+        );
+        first
+            .env("TMPDIR", tmp.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let mut first = first.spawn().unwrap();
+        wait_for(&format!("{name}: the first grader's run"), || {
+            !run_processes_with(&marker).is_empty()
+        });
+        // What the first grader's run has on the host, where the second
+        // grader's programs might look.
+        let left: Vec<PathBuf> = files_holding(Path::new("/run/sandbox"), &secret)
+            .into_iter()
+            .chain(files_holding(tmp.path(), &secret))
+            .collect();
+        assert!(!left.is_empty(), "{name}: the run's files were not found");
+        let probe = looking_for_other_runs(tmp.path());
+        // A second grader while the first runs.
+        let out = way
+            .grader("", &[&probe])
+            .env("TMPDIR", tmp.path())
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&out);
+        if stdout.contains(&secret) || !stdout.contains("looked") {
+            failed.push(format!(
+                "{name}: a live grader's run was read: {stdout}{stderr}"
+            ));
+        }
+        // The first grader killed mid-run.
+        first.kill().unwrap();
+        first.wait().unwrap();
+        let out = way
+            .grader("", &[&probe])
+            .env("TMPDIR", tmp.path())
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&out);
+        if stdout.contains(&secret) || !stdout.contains("looked") {
+            failed.push(format!(
+                "{name}: a killed grader's run was read: {stdout}{stderr}"
+            ));
+        }
+        let still: Vec<&PathBuf> = left.iter().filter(|p| p.exists()).collect();
+        if !still.is_empty() {
+            failed.push(format!("{name}: the killed grader left {still:?}"));
+        }
+        let homes: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        if !homes.is_empty() {
+            failed.push(format!("{name}: left in TMPDIR: {homes:?}"));
+        }
+        let running = run_processes_with(&marker);
+        if !running.is_empty() {
+            failed.push(format!(
+                "{name}: the killed grader's run still runs: {running:?}"
+            ));
+            for pid in running {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
