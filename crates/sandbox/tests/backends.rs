@@ -1311,3 +1311,46 @@ fn a_folder_the_sandbox_s_user_cannot_reach_is_refused() {
         }
     }
 }
+
+/// What a compilation writes (GHC's objects and executable in the
+/// scratch, as the grader's build script puts them) is held to the file
+/// size limit and the scratch's cap on every backend, as a program's
+/// writes are: one file past `--file-size` is cut there (`SIGXFSZ`), and
+/// files each under it that fill more than the scratch end the run.
+#[test]
+fn a_compilation_s_outputs_are_held_to_the_file_size_and_scratch_limits() {
+    let limits = Limits {
+        file_size: 1 << 20,
+        scratch: 4 << 20,
+        ..Limits::default()
+    };
+    let t = Duration::from_secs(20);
+    for (name, s) in backends("a_compilation_s_outputs_are_held", limits) {
+        let r = run(
+            &s,
+            "mkdir -p \"$TMPDIR/obj\" && head -c 2000000 /dev/zero > \"$TMPDIR/obj/Main.o\"; \
+             echo \"rc=$?\"; wc -c < \"$TMPDIR/obj/Main.o\"",
+            t,
+        );
+        let Outcome::Exited { code: 0, stdout } = &r.outcome else {
+            panic!("{name}: {r:?}");
+        };
+        let out = String::from_utf8_lossy(stdout);
+        // 128 + SIGXFSZ (25), and exactly the limit written.
+        assert_eq!(out, format!("rc=153\n{}\n", 1 << 20), "{name}: {r:?}");
+        let r = run(
+            &s,
+            "mkdir -p \"$TMPDIR/obj\" && for i in 1 2 3 4 5 6; do \
+               head -c 900000 /dev/zero > \"$TMPDIR/obj/$i.o\" || exit 9; done; sleep 3; \
+             echo linked",
+            t,
+        );
+        assert!(
+            matches!(
+                r.outcome,
+                Outcome::MemoryLimit | Outcome::Exited { code: 9, .. }
+            ),
+            "{name}: 5.4 MB of objects in a 4 MiB scratch gave {r:?}"
+        );
+    }
+}
