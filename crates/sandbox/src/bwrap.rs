@@ -51,8 +51,9 @@ pub struct Bwrap {
 pub const NEWER_OPTIONS: [&str; 3] = ["--size", "--add-seccomp-fd", "--disable-userns"];
 
 /// The options every supported bwrap (0.4 on) has.
-pub const REQUIRED_OPTIONS: [&str; 12] = [
+pub const REQUIRED_OPTIONS: [&str; 13] = [
     "--args",
+    "--json-status-fd",
     "--unshare-all",
     "--unshare-user",
     "--die-with-parent",
@@ -182,6 +183,7 @@ impl Bwrap {
         chdir: &Path,
         host_scratch: Option<&Path>,
         seccomp_fds: &[i32],
+        status_fd: i32,
     ) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
         let mut arg = |a: &dyn AsRef<OsStr>| args.push(a.as_ref().to_owned());
@@ -191,6 +193,11 @@ impl Bwrap {
         if self.has("--disable-userns") {
             arg(&"--disable-userns");
         }
+        // Where bwrap says whether it started the program: the line
+        // `{ "exit-code": N }` comes only when the set-up finished and the
+        // program was executed, whatever the program prints.
+        arg(&"--json-status-fd");
+        arg(&status_fd.to_string());
         for a in [
             "--die-with-parent",
             "--new-session",
@@ -365,17 +372,32 @@ impl Bwrap {
         args
     }
 
-    /// Runs `spec` under bubblewrap.
+    /// Runs `spec` under bubblewrap. A run bwrap did not report as
+    /// executed and ended (its set-up failed, or bwrap itself was killed)
+    /// is [`Outcome::CouldNotStart`], with what bwrap said: the sandbox's
+    /// failure, which a program cannot forge by printing `bwrap: …`.
     pub(crate) fn execute(&self, spec: &RunSpec<'_>) -> RunResult {
         match self.prepare(spec) {
-            Ok((command, guard, _fds)) => {
+            Ok((command, guard, status, _fds)) => {
                 let mut r = exec::run(command, spec.time, spec.max_output, &guard);
-                // bwrap's own failures (a missing bind, a refused mount)
-                // come before the program starts.
-                if matches!(r.outcome, Outcome::Exited { code: 1, .. })
-                    && r.stderr.starts_with("bwrap: ")
-                {
-                    r.outcome = Outcome::CouldNotStart(r.stderr.trim().to_owned());
+                if matches!(r.outcome, Outcome::Exited { .. } | Outcome::Signalled(_)) {
+                    let said = read_status(&status);
+                    if exit_code(&said).is_none() {
+                        let how = match r.outcome {
+                            Outcome::Signalled(n) => format!("bwrap was killed by signal {n}"),
+                            Outcome::Exited { code, .. } => format!("bwrap exited {code}"),
+                            _ => String::new(),
+                        };
+                        let stderr = r.stderr.trim();
+                        r.outcome = Outcome::CouldNotStart(if stderr.is_empty() {
+                            format!("bubblewrap reported no end of the program ({how})")
+                        } else {
+                            format!("bubblewrap reported no end of the program ({how}): {stderr}")
+                        });
+                        r.stderr = String::new();
+                        r.stderr_truncated = false;
+                        return r;
+                    }
                 }
                 // The clock inside (coreutils `timeout`) reports a signal
                 // that ended the program as 128 + its number.
@@ -393,7 +415,7 @@ impl Bwrap {
     fn prepare<'a>(
         &self,
         spec: &RunSpec<'a>,
-    ) -> std::io::Result<(Command, BwrapGuard<'a>, Vec<OwnedFd>)> {
+    ) -> std::io::Result<(Command, BwrapGuard<'a>, OwnedFd, Vec<OwnedFd>)> {
         let RunSpec {
             sandbox,
             binds,
@@ -418,7 +440,15 @@ impl Bwrap {
             fds.push(memfd(&crate::filter::program_bytes(p))?);
         }
         let seccomp: Vec<i32> = fds.iter().map(|f| f.as_raw_fd()).collect();
-        let args = self.arguments(sandbox, binds, chdir, host_scratch.as_deref(), &seccomp);
+        let status = memfd(b"")?;
+        let args = self.arguments(
+            sandbox,
+            binds,
+            chdir,
+            host_scratch.as_deref(),
+            &seccomp,
+            status.as_raw_fd(),
+        );
         let mut bytes = Vec::new();
         for a in &args {
             bytes.extend_from_slice(a.as_encoded_bytes());
@@ -431,12 +461,14 @@ impl Bwrap {
         command
             .arg("--")
             .args(self.inner_command(sandbox, shell, time));
-        let inherit: Vec<i32> = std::iter::once(args_fd.as_raw_fd())
+        let inherit: Vec<i32> = [args_fd.as_raw_fd(), status.as_raw_fd()]
+            .into_iter()
             .chain(seccomp.iter().copied())
             .collect();
         fds.push(args_fd);
         let procs = cgroup.map(cgroup::Child::procs_fds);
         let uid = sandbox.uid;
+        let fd_limit = crate::fds::fallback_limit();
         // SAFETY: the closure makes system calls only (no allocation, no
         // lock), on values prepared before fork.
         unsafe {
@@ -444,11 +476,10 @@ impl Bwrap {
                 if let Some(fds) = procs {
                     crate::cgroup::join(fds)?;
                 }
-                for fd in &inherit {
-                    if libc::fcntl(*fd, libc::F_SETFD, 0) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
+                // Nothing the grader inherited reaches bwrap or the
+                // program: only bwrap's own descriptors are handed over.
+                crate::fds::cloexec_above_stderr(fd_limit)?;
+                crate::fds::hand_over(&inherit)?;
                 libc::setpgid(0, 0);
                 if let Some(uid) = uid {
                     crate::user::become_user(uid)?;
@@ -463,9 +494,36 @@ impl Bwrap {
                 scratch: host_scratch.map(|d| (d, sandbox.limits.scratch)),
                 memory: sandbox.limits.memory,
             },
+            status,
             fds,
         ))
     }
+}
+
+/// What bwrap wrote to its `--json-status-fd` (a memory file), from the start.
+fn read_status(fd: &OwnedFd) -> String {
+    let mut out = Vec::new();
+    let mut buf = [0u8; 1024];
+    let mut at = 0u64;
+    while let Ok(n) = rustix::io::pread(fd, &mut buf, at) {
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+        at += n as u64;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The exit code bwrap reported for the program (`{ "exit-code": N }`,
+/// written only once the program was executed and has ended).
+pub fn exit_code(status: &str) -> Option<i32> {
+    let rest = &status[status.find("\"exit-code\"")? + "\"exit-code\"".len()..];
+    let rest = rest.trim_start().strip_prefix(':')?.trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
 }
 
 /// A sealed-by-convention memory file holding `bytes`, read from the start.
@@ -492,8 +550,12 @@ impl Guard for BwrapGuard<'_> {
             c.kill_all();
         }
     }
+    /// Always: bwrap killed during its set-up, before its child asked to
+    /// die with it, leaves the sandbox running and holding the output
+    /// pipes; the run ends when bwrap does (and its cgroup is killed),
+    /// not at the wall-clock limit as the program's.
     fn polls(&self) -> bool {
-        self.scratch.is_some()
+        true
     }
     fn check(&self) -> Option<Outcome> {
         let (dir, cap) = self.scratch.as_ref()?;
@@ -523,5 +585,14 @@ mod tests {
         let o = options_of(help);
         assert!(o.contains("--size") && o.contains("--args") && o.contains("--help"));
         assert!(!o.contains("--disable-userns"));
+    }
+
+    #[test]
+    fn the_exit_code_is_read_from_bwraps_status() {
+        let started =
+            "{ \"child-pid\": 12, \"cgroup-namespace\": 4026531835 }\n{ \"exit-code\": 3 }\n";
+        assert_eq!(exit_code(started), Some(3));
+        assert_eq!(exit_code("{ \"child-pid\": 12 }\n"), None);
+        assert_eq!(exit_code(""), None);
     }
 }

@@ -129,6 +129,26 @@ pub enum SandboxError {
         /// How many ids the range holds.
         count: u32,
     },
+    /// Occurs when the user the runs switch to could not reach the
+    /// sandbox's own folder (every file a run is shown comes from there):
+    /// a folder on the way lets no other user pass.
+    #[error(
+        "the sandbox's user (uid {uid}) cannot reach {folder}, where the sandbox keeps its files: {blocking} \
+         (mode {mode:04o}) lets no other user pass; set TMPDIR to a folder every user may pass \
+         through (e.g. TMPDIR=/tmp), or let them pass with\n    chmod o+x {blocking}\nand try \
+         again"
+    )]
+    Unreachable {
+        /// The user id.
+        uid: u32,
+        /// Where the sandbox's own folder is made ([`Config::home`], or
+        /// `TMPDIR`).
+        folder: PathBuf,
+        /// The first folder on the way the user cannot pass.
+        blocking: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
     /// Occurs when the sandbox's own folder cannot be made.
     #[error("cannot set up the sandbox's folder: {0}")]
     Io(#[from] std::io::Error),

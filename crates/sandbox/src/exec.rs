@@ -92,9 +92,15 @@ pub fn run_plain(command: Command, timeout: Duration, max_output: usize) -> RunR
 }
 
 /// [`run_plain`] under the CPU and wall limits `limits`; the CPU time is
-/// that of the child and its descendants, read from `/proc`.
+/// that of the child and its descendants, read from `/proc`. The child
+/// inherits no descriptor above 2.
 pub fn run_plain_within(mut command: Command, limits: TimeLimits, max_output: usize) -> RunResult {
     command.process_group(0);
+    let fd_limit = crate::fds::fallback_limit();
+    // SAFETY: system calls only, on a value read before fork.
+    unsafe {
+        command.pre_exec(move || crate::fds::cloexec_above_stderr(fd_limit));
+    }
     run(command, limits, max_output, &Plain)
 }
 

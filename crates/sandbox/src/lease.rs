@@ -41,19 +41,62 @@ pub(crate) const LOCKS: &str = "/run/cnf-sandbox";
 /// Locks `uid` for this process: `Ok(None)` when another holds it, `Err`
 /// when no lock can be taken here (the in-process lease still holds).
 fn lock_file(uid: u32) -> io::Result<Option<fs::File>> {
+    lock(&format!("uid-{uid}"))
+}
+
+/// Takes the lock file `name` of [`LOCKS`] for this process: `Ok(None)`
+/// when a live process holds it (the kernel drops a lock with the last
+/// descriptor of its holder, so a killed grader holds none).
+pub(crate) fn lock(name: &str) -> io::Result<Option<fs::File>> {
+    lock_at(&lock_dir()?.join(name))
+}
+
+/// [`lock`] on the file at `path` (made, mode 0600, if missing).
+pub(crate) fn lock_at(path: &Path) -> io::Result<Option<fs::File>> {
     use std::os::unix::fs::OpenOptionsExt as _;
-    let dir = lock_dir()?;
     let f = fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
         .mode(0o600)
         .custom_flags(libc::O_NOFOLLOW)
-        .open(dir.join(format!("uid-{uid}")))?;
+        .open(path)?;
     match rustix::fs::flock(&f, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
         Ok(()) => Ok(Some(f)),
         Err(rustix::io::Errno::WOULDBLOCK) => Ok(None),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// Kills and cleans up after every id of the range from `first` on
+/// (`count` ids) that has a process but no lease held by a live grader
+/// (its lock is free): the processes a killed grader's user-backend runs
+/// left, which the next grader removes before it runs anything. An id
+/// whose lock is held, or one of this process's own leases, is left alone.
+/// What an id left but processes is removed when it is next leased.
+pub(crate) fn sweep(first: u32, count: u32, shared: &[PathBuf]) {
+    let end = first.saturating_add(count);
+    let mut uids = std::collections::BTreeSet::new();
+    if let Ok(entries) = fs::read_dir("/proc") {
+        for e in entries.flatten() {
+            if e.file_name()
+                .to_str()
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+                && let Ok(m) = fs::metadata(e.path())
+                && (first..end).contains(&m.uid())
+            {
+                uids.insert(m.uid());
+            }
+        }
+    }
+    for uid in uids {
+        if LEASED.lock().is_ok_and(|l| l.contains(&uid)) {
+            continue;
+        }
+        if let Ok(Some(_lock)) = lock_file(uid) {
+            crate::user::kill_uid_within(uid, KILL_ROUNDS);
+            crate::user::clean_up(uid, shared);
+        }
     }
 }
 

@@ -18,6 +18,13 @@
 //! backend. CPU time, memory bandwidth and caches are shared with other
 //! runs.
 //!
+//! No descriptor inherited: whatever the grader was started holding (a CI
+//! runner's pipe, `7<FIXTURES 8>>LOG`), every backend marks each
+//! descriptor above 2 close-on-exec in the child before `exec` and hands
+//! over only its own (bwrap's `--args`, `--seccomp`, `--json-status-fd`),
+//! so a program starts with 0, 1 and 2 alone ([`close_inherited_on_exec`]
+//! does the same for a whole grader, at its start).
+//!
 //! No channel between runs: every backend refuses `socket` (so no named or
 //! abstract Unix socket) and making System V IPC objects or POSIX message
 //! queues through `mq_open` ([`filter`]); bubblewrap adds IPC, network and
@@ -25,7 +32,14 @@
 //! tmpfs end with it; the user backend kills every process of the run's
 //! uid, removes what that uid left in every world-writable folder
 //! ([`user::world_writable`]) and its System V objects ([`user::clean_up`]),
-//! and keeps a uid it could not clean. A uid is leased only clean
+//! and keeps a uid it could not clean. A run's host folder is root's with
+//! the run's group, mode 0710: only that run's user (and the grader) may
+//! enter it, whatever the modes of what is placed in it. What a grader
+//! killed mid-run left (run folders, its sandbox folder, processes of the
+//! ids it leased, cgroups) is removed by the next grader before its first
+//! run, through lock files (`flock`, given back by the kernel when their
+//! holder dies), never what a live grader holds (`docs/sandbox.md`). A
+//! uid is leased only clean
 //! ([`user::left_by`]: no process, no System V object, no entry in a
 //! world-writable folder, POSIX queues included where `/dev/mqueue` is
 //! mounted), what a past run left (another grader's, killed before its
@@ -208,6 +222,7 @@
 //! | [`filter`] | the seccomp programs and the Landlock ruleset |
 //! | `cgroup` | the run's memory cgroup |
 //! | `exec` | starting, polling, limiting and reaping one run: [`RunResult`] |
+//! | `fds` | descriptors no run inherits ([`close_inherited_on_exec`]) |
 //! | `usage` | measuring CPU time and memory of a process tree |
 //!
 //! A new limit is a field of [`Limits`] with its default and, for an
@@ -232,6 +247,7 @@ pub mod bwrap;
 mod cgroup;
 mod config;
 mod exec;
+mod fds;
 pub mod filter;
 mod ids;
 mod lease;
@@ -248,6 +264,7 @@ use std::process::Command;
 
 pub use config::{BackendKind, Config, SandboxError, UidProblem};
 pub use exec::{RunResult, STDERR_KEPT, run_plain, run_plain_within};
+pub use fds::close_inherited_on_exec;
 pub use ids::{DEFAULT_UID, UID_RANGE, check_uid, running_as_root};
 pub use limits::{Limits, Rlimit, TimeLimits};
 pub use outcome::{Clock, Outcome, Usage};

@@ -23,7 +23,14 @@ pub enum Outcome {
     MemoryLimit,
     /// Standard output passed the cap; the run was killed.
     OutputCap,
-    /// The run could not be started, and why.
+    /// The sandbox's failure, never the program's: the run could not be
+    /// prepared or started, or the sandbox itself failed while it ran
+    /// (bubblewrap's set-up refused, bubblewrap killed, no cgroup or user
+    /// id to be had, no space for the run's own folders), and why. A
+    /// program cannot produce it: under bubblewrap it is decided by what
+    /// bwrap reports on its `--json-status-fd` (an exit only once the
+    /// program was executed), not by what the program prints. A caller
+    /// must not count it against the program (a grader: "not graded").
     CouldNotStart(String),
 }
 

@@ -39,12 +39,25 @@ pub const USER_ROOT: &str = "/run/sandbox";
 enum RunDir {
     /// Under the sandbox's own folder.
     Temp(tempfile::TempDir),
-    /// A numbered folder under [`USER_ROOT`].
-    Numbered(PathBuf),
+    /// A numbered folder under [`USER_ROOT`], and the lock (`run-N` in the
+    /// lease folder) that says a live grader has it.
+    Numbered {
+        /// The folder.
+        dir: PathBuf,
+        /// Its lock, given back after the folder is removed.
+        _lock: fs::File,
+    },
 }
 
+/// The file in a numbered run folder that says it was made by a grader
+/// holding its `run-N` lock: a folder with it whose lock is free was left
+/// by a grader that was killed, and any grader may remove it.
+const OWNED: &str = ".grader";
+
 impl RunDir {
-    /// The first free `root/N` (root made root's own, mode 0711).
+    /// The first free `root/N` (root made root's own, mode 0711), made
+    /// root's own with mode 0700 (the backend lets the run's user in),
+    /// holding its lock. A folder left by a killed grader is taken over.
     fn numbered(root: &Path) -> std::io::Result<RunDir> {
         use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
         match fs::DirBuilder::new().mode(0o711).create(root) {
@@ -60,9 +73,26 @@ impl RunDir {
             )));
         }
         for n in 0..100_000u32 {
+            let Some(lock) = crate::lease::lock(&format!("run-{n}"))? else {
+                continue;
+            };
             let dir = root.join(n.to_string());
-            match fs::DirBuilder::new().mode(0o711).create(&dir) {
-                Ok(()) => return Ok(RunDir::Numbered(dir)),
+            let mut made = fs::DirBuilder::new().mode(0o700).create(&dir);
+            if made
+                .as_ref()
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::AlreadyExists)
+                && dir.join(OWNED).exists()
+            {
+                // Its grader was killed (we hold its lock): taken over.
+                fs::remove_dir_all(&dir)?;
+                made = fs::DirBuilder::new().mode(0o700).create(&dir);
+            }
+            match made {
+                Ok(()) => {
+                    fs::write(dir.join(OWNED), "")?;
+                    return Ok(RunDir::Numbered { dir, _lock: lock });
+                }
+                // A folder of a grader that takes no lock: left alone.
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(e),
             }
@@ -76,17 +106,47 @@ impl RunDir {
     fn path(&self) -> &Path {
         match self {
             RunDir::Temp(t) => t.path(),
-            RunDir::Numbered(p) => p,
+            RunDir::Numbered { dir, .. } => dir,
         }
     }
 }
 
 impl Drop for RunDir {
     fn drop(&mut self) {
-        if let RunDir::Numbered(p) = self {
-            let _ = fs::remove_dir_all(&*p);
+        // Removed before its lock is given back (the field drops after).
+        if let RunDir::Numbered { dir, .. } = self {
+            let _ = fs::remove_dir_all(&*dir);
         }
     }
+}
+
+/// Removes every numbered run folder under `root` that a killed grader
+/// left: those holding [`OWNED`] whose `run-N` lock no live grader holds.
+/// A live grader's, and any without [`OWNED`] (made by a grader that
+/// takes no lock), are left alone.
+pub(crate) fn remove_stale_runs(root: &Path) {
+    let Ok(entries) = fs::read_dir(root) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let Some(n) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        if !e.path().join(OWNED).exists() {
+            continue;
+        }
+        if let Ok(Some(_lock)) = crate::lease::lock(&format!("run-{n}")) {
+            let _ = fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// Lets user `uid` (alone, the grader aside) enter the run folder `dir`:
+/// group `uid` (the run's user has that group id and no other), mode 0710.
+pub(crate) fn let_in(dir: &Path, uid: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::os::unix::fs::lchown(dir, None, Some(uid))?;
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o710))
 }
 
 /// One run being prepared: what it sees, where it starts; then
@@ -120,7 +180,13 @@ impl Run<'_> {
         };
         {
             use std::os::unix::fs::PermissionsExt as _;
-            fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711))?;
+            // Only the grader (and, below, the run's user) may enter: the
+            // user backend gives its leased user the folder's group when
+            // it starts the run (see `user`).
+            fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700))?;
+            if let (Backend::Bubblewrap(_), Some(uid)) = (&sandbox.backend, sandbox.uid) {
+                let_in(dir.path(), uid)?;
+            }
         }
         Ok(Run {
             sandbox,
@@ -159,13 +225,20 @@ impl Run<'_> {
     /// where the program sees it (see [`Run::path`]).
     pub fn input(&mut self, file: &Path) -> std::io::Result<PathBuf> {
         let host_dir = self.dir.path().join("input");
-        fs::create_dir(&host_dir)?;
+        {
+            use std::os::unix::fs::DirBuilderExt as _;
+            fs::DirBuilder::new().mode(0o700).create(&host_dir)?;
+        }
         give_to(&host_dir, self.sandbox.uid)?;
         let name = file
             .file_name()
             .map_or_else(|| OsString::from("input"), ToOwned::to_owned);
         let copy = host_dir.join(&name);
         fs::copy(file, &copy)?;
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            fs::set_permissions(&copy, fs::Permissions::from_mode(0o600))?;
+        }
         give_to(&copy, self.sandbox.uid)?;
         let inside = Path::new(INPUT_DIR).join(&name);
         // The other backends' view is the run's folder: the copy is there.

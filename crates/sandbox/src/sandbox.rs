@@ -41,7 +41,78 @@ pub struct Sandbox {
     /// held until the last copy of this sandbox is dropped.
     party: Option<Arc<crate::lease::Lease>>,
     /// The sandbox's own folder: scratch folders, input copies, run roots.
-    pub(crate) home: Arc<tempfile::TempDir>,
+    pub(crate) home: Arc<Home>,
+}
+
+/// The sandbox's own folder (`cnf-sandbox-XXXXXX`), holding the lock file
+/// [`HOME_LOCK`] while this grader lives: removed when dropped, or by the
+/// next grader to start in the same place if this one is killed.
+#[derive(Debug)]
+pub(crate) struct Home {
+    /// Dropped first: the folder goes before its lock is given back.
+    dir: tempfile::TempDir,
+    _lock: fs::File,
+}
+
+impl Home {
+    /// Its path.
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A new folder in `parent`, locked, after removing those there that
+    /// killed graders left (their lock free).
+    fn new(parent: &Path) -> std::io::Result<Home> {
+        remove_stale_homes(parent);
+        let dir = tempfile::Builder::new()
+            .prefix(HOME_PREFIX)
+            .tempdir_in(parent)?;
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            // Other users (the sandbox's) pass through, and list nothing.
+            fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711))?;
+        }
+        // Locked before it has its name, so no other grader ever sees it
+        // unlocked.
+        let new = dir.path().join(".grader-new");
+        let lock = crate::lease::lock_at(&new)?
+            .ok_or_else(|| std::io::Error::other("cannot lock the sandbox's new folder"))?;
+        fs::rename(&new, dir.path().join(HOME_LOCK))?;
+        Ok(Home { dir, _lock: lock })
+    }
+}
+
+/// The start of the name of a sandbox's own folder.
+const HOME_PREFIX: &str = "cnf-sandbox-";
+
+/// The lock file in a sandbox's own folder.
+const HOME_LOCK: &str = ".grader";
+
+/// Removes the sandbox folders in `parent` that graders killed before
+/// their end left: this user's, holding [`HOME_LOCK`] with no live holder.
+/// A live grader's, and folders without the lock (a grader that takes
+/// none), are left alone.
+fn remove_stale_homes(parent: &Path) {
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    let me = rustix::process::geteuid().as_raw();
+    for e in entries.flatten() {
+        let path = e.path();
+        if !e.file_name().to_string_lossy().starts_with(HOME_PREFIX)
+            || !fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir() && m.uid() == me)
+        {
+            continue;
+        }
+        let lock = path.join(HOME_LOCK);
+        if !fs::symlink_metadata(&lock).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        if let Ok(Some(_held)) = crate::lease::lock_at(&lock) {
+            let _ = fs::remove_dir_all(&path);
+        }
+    }
 }
 
 impl Sandbox {
@@ -67,14 +138,8 @@ impl Sandbox {
             .iter()
             .filter_map(|p| fs::canonicalize(p).ok())
             .collect();
-        let home = tempfile::Builder::new()
-            .prefix("cnf-sandbox-")
-            .tempdir_in(config.home.clone().unwrap_or_else(std::env::temp_dir))?;
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            // Other users (the sandbox's) pass through, and list nothing.
-            fs::set_permissions(home.path(), fs::Permissions::from_mode(0o711))?;
-        }
+        let home_parent = config.home.clone().unwrap_or_else(std::env::temp_dir);
+        let home = Home::new(&home_parent)?;
         let mut sandbox = Sandbox {
             backend: Backend::Landlock(user::UserBackend::default()),
             limits: config.limits.clone(),
@@ -120,6 +185,21 @@ impl Sandbox {
                 _ => root.then_some(config.uid),
             };
             sandbox.backend = backend;
+            if let Some(uid) = sandbox.uid {
+                check_reachable(&home_parent, uid)?;
+                // What graders killed mid-run left: their run folders and
+                // the processes of the ids they had leased.
+                crate::run::remove_stale_runs(Path::new(crate::USER_ROOT));
+                let shared = match &sandbox.backend {
+                    Backend::User(u) => u.shared.clone(),
+                    _ => user::SHARED_TMP
+                        .iter()
+                        .map(PathBuf::from)
+                        .filter(|p| p.is_dir())
+                        .collect(),
+                };
+                crate::lease::sweep(config.uid + 1, crate::UID_RANGE - 1, &shared);
+            }
             match sandbox.try_run(&[], None) {
                 Ok(()) => {
                     if kind != BackendKind::Bubblewrap {
@@ -387,4 +467,34 @@ impl Sandbox {
     pub fn run(&self) -> std::io::Result<Run<'_>> {
         Run::new(self)
     }
+}
+
+/// Refuses when user `uid` (no groups) could not pass through every folder
+/// from `/` to `folder`: bubblewrap could not bind a file from there
+/// ("Can't find source path …: Permission denied" on every run), and the
+/// user backend would give its runs files it made from a folder their
+/// user cannot reach.
+pub(crate) fn check_reachable(folder: &Path, uid: u32) -> Result<(), SandboxError> {
+    use std::os::unix::fs::MetadataExt as _;
+    let folder = fs::canonicalize(folder).unwrap_or_else(|_| folder.to_owned());
+    for dir in folder.ancestors().collect::<Vec<_>>().into_iter().rev() {
+        let Ok(m) = fs::metadata(dir) else { continue };
+        let mode = m.mode() & 0o7777;
+        let passes = if m.uid() == uid {
+            mode & 0o100 != 0
+        } else if m.gid() == uid {
+            mode & 0o010 != 0
+        } else {
+            mode & 0o001 != 0
+        };
+        if !passes {
+            return Err(SandboxError::Unreachable {
+                uid,
+                folder: folder.clone(),
+                blocking: dir.to_owned(),
+                mode,
+            });
+        }
+    }
+    Ok(())
 }

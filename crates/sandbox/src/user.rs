@@ -8,7 +8,8 @@
 //! file any user may read and none may write) or copies owned by its user,
 //! under `RUN/root`, at the path they have inside (see
 //! [`crate::Run::path`]); its scratch `RUN/scratch` and its input copy are
-//! its own (mode 0700). Nothing but these and the system is meant for it:
+//! its own (mode 0700), and `RUN` itself root's with the run's group (mode
+//! 0710), so no other user reaches what is placed in it. Nothing but these and the system is meant for it:
 //! with Landlock that is enforced; without, the Unix permissions decide,
 //! and [`check_unreadable`] refuses protected paths that any user could
 //! read.
@@ -172,6 +173,11 @@ impl UserBackend {
             ..
         } = *spec;
         let chdir = spec.in_dir(spec.chdir);
+        // Only this run's user (and the grader) may enter its folder, so
+        // no other run reads the files placed in it (hard links 0644).
+        if let Some(uid) = uid {
+            crate::run::let_in(run_dir, uid)?;
+        }
         // The run's folder is its view: binds at their inside paths, its
         // input in `input`, its scratch in `tmp` (see crate::USER_ROOT).
         let view = run_dir.to_owned();
@@ -232,11 +238,15 @@ impl UserBackend {
         let limits = rlimits(sandbox, time.cpu);
         let procs = cgroup.map(cgroup::Child::procs_fds);
         let ruleset = landlock.as_ref().map(|f| f.as_raw_fd());
+        let fd_limit = crate::fds::fallback_limit();
         // SAFETY: the closure makes system calls only (no allocation, no
         // lock), on values prepared before fork; seccompiler's
         // apply_filter is two system calls.
         unsafe {
             command.pre_exec(move || {
+                // Nothing the grader inherited reaches the program (the
+                // Landlock ruleset, used below, is close-on-exec too).
+                crate::fds::cloexec_above_stderr(fd_limit)?;
                 if let Some(fds) = procs {
                     crate::cgroup::join(fds)?;
                 }

@@ -1174,3 +1174,183 @@ fn what_a_run_sees_of_other_processes_ipc_and_tmp_is_what_the_threat_model_says(
         assert!(same, "{name}: {seen:?}, not {expected:?}");
     }
 }
+
+/// The sandbox's own failure is [`Outcome::CouldNotStart`], and a program
+/// cannot pass for it: one that prints what bwrap prints when its set-up
+/// fails and exits 1 exited 1.
+#[test]
+fn a_program_saying_bwrap_failed_has_still_exited_itself() {
+    for (name, s) in backends("a_program_saying_bwrap_failed", Limits::default()) {
+        let r = run(
+            &s,
+            "echo \"bwrap: Can't find source path /build: Permission denied\" >&2; exit 1",
+            Duration::from_secs(20),
+        );
+        assert_eq!(
+            r.outcome,
+            Outcome::Exited {
+                code: 1,
+                stdout: Vec::new()
+            },
+            "{name}: {r:?}"
+        );
+        assert!(r.stderr.starts_with("bwrap: Can't find"), "{name}: {r:?}");
+    }
+}
+
+/// The processes whose command line holds `marker`, with their command
+/// lines (NUL-separated).
+fn processes_with(marker: &str) -> Vec<(i32, String)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        if let Ok(line) = std::fs::read(e.path().join("cmdline")) {
+            let line = String::from_utf8_lossy(&line).into_owned();
+            if line.contains(marker) {
+                out.push((pid, line));
+            }
+        }
+    }
+    out
+}
+
+/// bwrap killed while the program runs (a killed helper) is the
+/// sandbox's failure, not the program's signal.
+#[test]
+fn bwrap_killed_mid_run_is_the_sandbox_s_failure() {
+    if !test_support::require(
+        "bwrap_killed_mid_run_is_the_sandbox_s_failure",
+        &[test_support::Tool::Bwrap],
+    ) {
+        return;
+    }
+    let s = Sandbox::new(Config {
+        backend: Some(BackendKind::Bubblewrap),
+        uid: BWRAP_UID,
+        ..Config::default()
+    })
+    .unwrap();
+    let marker = format!("cnf-killed-helper-{}", std::process::id());
+    let shell = format!("sleep 60; echo {marker}");
+    let runner = std::thread::spawn({
+        let s = s.clone();
+        move || run(&s, &shell, Duration::from_secs(60))
+    });
+    // bwrap's own command line holds the program's (after `--`).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let bwrap = loop {
+        let found = processes_with(&marker)
+            .into_iter()
+            .find(|(_, line)| line.starts_with(&format!("{}\0", which_bwrap())));
+        if let Some((pid, _)) = found {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "bwrap never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(bwrap).unwrap(),
+        rustix::process::Signal::KILL,
+    )
+    .unwrap();
+    let r = runner.join().unwrap();
+    match &r.outcome {
+        Outcome::CouldNotStart(why) => assert!(why.contains("signal 9"), "{r:?}"),
+        other => panic!("bwrap killed gave {other:?}"),
+    }
+}
+
+/// The bwrap on `PATH`, as the sandbox finds it.
+fn which_bwrap() -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join("bwrap"))
+        .find(|p| p.is_file())
+        .map(|p| p.display().to_string())
+        .unwrap_or_default()
+}
+
+/// A sandbox whose folder its user could not reach is refused by
+/// `Sandbox::new`, naming the folder and the fix (bubblewrap would fail
+/// every run with "Can't find source path …: Permission denied").
+#[test]
+fn a_folder_the_sandbox_s_user_cannot_reach_is_refused() {
+    if !sandbox::running_as_root() {
+        notice("skipped: a_folder_the_sandbox_s_user_cannot_reach_is_refused: needs root");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt as _;
+    let private = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let home = private.path().join("tmp");
+    std::fs::create_dir(&home).unwrap();
+    let mut kinds = vec![BackendKind::User];
+    if test_support::require(
+        "a_folder_the_sandbox_s_user_cannot_reach_is_refused",
+        &[test_support::Tool::Bwrap],
+    ) {
+        kinds.push(BackendKind::Bubblewrap);
+    }
+    for kind in kinds {
+        let made = Sandbox::new(Config {
+            backend: Some(kind),
+            uid: BWRAP_UID,
+            home: Some(home.clone()),
+            ..Config::default()
+        });
+        match made {
+            Err(e @ SandboxError::Unreachable { .. }) => {
+                let said = e.to_string();
+                let blocking = private.path().display().to_string();
+                assert!(said.contains(&format!("chmod o+x {blocking}")), "{said}");
+                assert!(said.contains("TMPDIR"), "{said}");
+            }
+            other => panic!("{kind:?}: {other:?}"),
+        }
+    }
+}
+
+/// What a compilation writes (GHC's objects and executable in the
+/// scratch, as the grader's build script puts them) is held to the file
+/// size limit and the scratch's cap on every backend, as a program's
+/// writes are: one file past `--file-size` is cut there (`SIGXFSZ`), and
+/// files each under it that fill more than the scratch end the run.
+#[test]
+fn a_compilation_s_outputs_are_held_to_the_file_size_and_scratch_limits() {
+    let limits = Limits {
+        file_size: 1 << 20,
+        scratch: 4 << 20,
+        ..Limits::default()
+    };
+    let t = Duration::from_secs(20);
+    for (name, s) in backends("a_compilation_s_outputs_are_held", limits) {
+        let r = run(
+            &s,
+            "mkdir -p \"$TMPDIR/obj\" && head -c 2000000 /dev/zero > \"$TMPDIR/obj/Main.o\"; \
+             echo \"rc=$?\"; wc -c < \"$TMPDIR/obj/Main.o\"",
+            t,
+        );
+        let Outcome::Exited { code: 0, stdout } = &r.outcome else {
+            panic!("{name}: {r:?}");
+        };
+        let out = String::from_utf8_lossy(stdout);
+        // 128 + SIGXFSZ (25), and exactly the limit written.
+        assert_eq!(out, format!("rc=153\n{}\n", 1 << 20), "{name}: {r:?}");
+        let r = run(
+            &s,
+            "mkdir -p \"$TMPDIR/obj\" && for i in 1 2 3 4 5 6; do \
+               head -c 900000 /dev/zero > \"$TMPDIR/obj/$i.o\" || exit 9; done; sleep 3; \
+             echo linked",
+            t,
+        );
+        assert!(
+            matches!(
+                r.outcome,
+                Outcome::MemoryLimit | Outcome::Exited { code: 9, .. }
+            ),
+            "{name}: 5.4 MB of objects in a 4 MiB scratch gave {r:?}"
+        );
+    }
+}
