@@ -530,6 +530,47 @@ fn play_refuses_bad_setups() {
 }
 
 #[test]
+fn play_refuses_a_board_too_big_to_play_and_says_what_fits() {
+    // Once accepted, 100000 x 100000 hung building a board of 10^10 cells.
+    connect()
+        .args(["play", "--rows", "100000", "--cols", "100000"])
+        .stdin("q\n")
+        .timeout(Duration::from_secs(60))
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_is(
+            "error: --rows 100000 --cols 100000: a board of 100000 rows x 100000 columns is \
+             too big to play; connect play takes 1 to 99 rows and 1 to 99 columns\n",
+        );
+    connect()
+        .args(["play", "--rows", "6", "--cols", "100"])
+        .stdin("q\n")
+        .run()
+        .code(2)
+        .stderr_has("1 to 99 columns");
+    // The largest board plays.
+    connect()
+        .args(["play", "--rows", "99", "--cols", "99"])
+        .stdin("q\n")
+        .run()
+        .clean()
+        .stdout_has("2 players on 99 rows x 99 columns");
+    // A game file's board too.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wide.cnf");
+    std::fs::write(&file, format!("([\"{}\"],[])", "-".repeat(100))).unwrap();
+    connect()
+        .arg("play")
+        .arg(&file)
+        .stdin("q\n")
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_has("wide.cnf: a board of 1 row x 100 columns is too big to play");
+}
+
+#[test]
 fn book_writes_every_shallow_position_and_search_agrees_with_it() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("4x4.book");

@@ -138,10 +138,10 @@ pub(crate) struct BestArgs {
 pub(crate) struct PlayArgs {
     /// A .cnf game to go on with: its rows and its moves so far.
     pub(crate) file: Option<PathBuf>,
-    /// Rows of a new board.
+    /// Rows of a new board (1-99).
     #[arg(long, default_value_t = 6, value_name = "R", conflicts_with = "file")]
     pub(crate) rows: usize,
-    /// Columns of a new board.
+    /// Columns of a new board (1-99).
     #[arg(long, default_value_t = 7, value_name = "C", conflicts_with = "file")]
     pub(crate) cols: usize,
     /// Players taking turns, 2-35 (tokens 1-9, then a-z); from a .cnf, at

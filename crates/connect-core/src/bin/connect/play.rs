@@ -46,6 +46,29 @@ use owo_colors::OwoColorize;
 
 use crate::args::PlayArgs;
 
+/// The most rows and columns of a board `connect play` takes: every column
+/// number fits two digits (written downwards, tens above units), and every
+/// board fits a terminal a person can scroll.
+pub(crate) const MAX_SIDE: usize = 99;
+
+/// The error for a board of `rows` x `cols` bigger than [`MAX_SIDE`] (`None`
+/// when it fits); `what` names it (`--rows R --cols C`, or the file).
+fn too_big(what: &str, rows: usize, cols: usize) -> Option<Failure> {
+    (rows > MAX_SIDE || cols > MAX_SIDE).then(|| {
+        Failure::Usage(format!(
+            "{what}: a board of {} x {} is too big to play; \
+             connect play takes 1 to {MAX_SIDE} rows and 1 to {MAX_SIDE} columns",
+            counted(rows, "row"),
+            counted(cols, "column"),
+        ))
+    })
+}
+
+/// `n` and the `word`, plural unless `n` is 1.
+fn counted(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The game as set up from the command line.
 fn setup(args: &PlayArgs) -> Result<Game, Failure> {
     let (board, moves) = match &args.file {
@@ -55,10 +78,21 @@ fn setup(args: &PlayArgs) -> Result<Game, Failure> {
             let game = parse_cnf(&text).map_err(|d| {
                 Failure::Usage(d.render(&path.display().to_string(), &text).to_string())
             })?;
+            if let Some(e) = too_big(
+                &path.display().to_string(),
+                game.board.height(),
+                game.board.width(),
+            ) {
+                return Err(e);
+            }
             let moves: Vec<usize> = game.moves.iter().map(|&m| (m - 1) as usize).collect();
             (game.board, moves)
         }
         None => {
+            let what = format!("--rows {} --cols {}", args.rows, args.cols);
+            if let Some(e) = too_big(&what, args.rows, args.cols) {
+                return Err(e);
+            }
             let board = Board::empty(args.cols, args.rows).map_err(|e| {
                 Failure::Usage(format!("--rows {} --cols {}: {e}", args.rows, args.cols))
             })?;
