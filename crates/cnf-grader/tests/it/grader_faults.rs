@@ -320,7 +320,9 @@ fn a_student_with_huge_executables_cannot_push_the_class_out_of_the_cache() {
         "student,part1,part2,part3,part4,total,extra_credit,edge_passed,edge_cases,failed_cases,cases,notes\n\
          aaa-hoarder,20.00,20.00,30.00,30.00,100.00,0.00,0,0,0,24,\n\
          loops,20.00,20.00,30.00,26.00,96.00,0.00,0,0,1,24,part 4: 1 timed out\n\
-         no-diagonal,20.00,16.00,30.00,26.00,92.00,0.00,0,0,3,24,\n\
+         no-diagonal,20.00,16.00,30.00,26.00,92.00,0.00,0,0,3,24,\
+         part 2: 2 wrong outputs: a different row 3 of the board (line 4) and a different row 6 of the board (line 7); \
+         part 4: 1 wrong output: a different row 2 of the board (line 3)\n\
          own-helpers,20.00,20.00,30.00,30.00,100.00,0.00,0,0,0,24,own Helpers.hs\n"
     );
     let (total, largest) = sizes_under(&disk.0);
