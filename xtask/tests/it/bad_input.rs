@@ -62,7 +62,7 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         ],
         "",
         2,
-        "error: Cargo.toml:1: the header is ",
+        "error: Cargo.toml:1:1: the header is ",
     ),
     (
         &["cnf-grader", "gen", "--moves", "99999999999"],
