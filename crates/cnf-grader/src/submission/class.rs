@@ -135,12 +135,14 @@ impl GradedWith {
         }
     }
 
-    /// The cache key of a folder's last saved result's [`GradedWith`].
+    /// The cache key of a folder's last saved result's [`GradedWith`]
+    /// (`with-` and a digest, so it is never taken for a student's result).
     fn key(dir: &Path) -> String {
-        digest([
+        let d = digest([
             b"graded with".as_slice(),
             dir.as_os_str().as_encoded_bytes(),
-        ])
+        ]);
+        format!("with-{d}")
     }
 
     /// Why a saved result graded `before` (if any is known) is not reused now.
