@@ -217,13 +217,17 @@
 //! | `sandbox` | [`Sandbox`]: probing for a backend, what it does not hold, what a run may see |
 //! | `run` | [`Run`]: one run's folder, binds and input; the `RunSpec` each backend executes |
 //! | [`bwrap`] | the bubblewrap backend |
-//! | [`user`] | the user and Landlock backends, and cleaning up after a run's user |
-//! | `lease` | the user backend's uid leases (in this process and across graders) |
+//! | [`user`] | the user and Landlock backends (re-exporting `hygiene`'s and `writable`'s public items) |
+//! | `hygiene` | a run's user id: killing its processes, removing what it left, whether it is clean |
+//! | `writable` | the world-writable folders (walked, kept for the next grader) and disk usage |
+//! | `lease` | uid leases (in this process and across graders), and sweeping what killed graders' ids left |
+//! | `locks` | the `flock` lock files in `/run/cnf-sandbox` (uid leases, run folders) |
 //! | [`filter`] | the seccomp programs and the Landlock ruleset |
 //! | `cgroup` | the run's memory cgroup |
 //! | `exec` | starting, polling, limiting and reaping one run: [`RunResult`] |
 //! | `fds` | descriptors no run inherits ([`close_inherited_on_exec`]) |
 //! | `usage` | measuring CPU time and memory of a process tree |
+//! | `procfs` | reading `/proc/PID/stat` |
 //!
 //! A new limit is a field of [`Limits`] with its default and, for an
 //! rlimit, one line in `Limits::rlimits`, the one list both kinds of
@@ -249,14 +253,18 @@ mod config;
 mod exec;
 mod fds;
 pub mod filter;
+mod hygiene;
 mod ids;
 mod lease;
 mod limits;
+mod locks;
 mod outcome;
+mod procfs;
 mod run;
 mod sandbox;
 mod usage;
 pub mod user;
+mod writable;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -320,3 +328,4 @@ pub(crate) fn clean_shell(shell: &str, scratch: &Path) -> Command {
     c.arg("-c").arg(shell);
     c
 }
+
