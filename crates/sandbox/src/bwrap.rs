@@ -559,7 +559,7 @@ impl Guard for BwrapGuard<'_> {
     }
     fn check(&self) -> Option<Outcome> {
         let (dir, cap) = self.scratch.as_ref()?;
-        (crate::user::disk_usage(&[dir.as_path()], None) > *cap).then_some(Outcome::MemoryLimit)
+        (crate::writable::disk_usage(&[dir.as_path()], None) > *cap).then_some(Outcome::MemoryLimit)
     }
     fn out_of_memory(&self) -> bool {
         self.cgroup.is_some_and(cgroup::Child::out_of_memory)

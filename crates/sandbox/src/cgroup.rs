@@ -42,7 +42,7 @@ const PREFIX: &str = "cnf-sandbox-";
 /// When process `pid` started, if it runs.
 fn start_time(pid: u32) -> Option<u64> {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    crate::usage::parse_stat(&stat).map(|s| s.start)
+    crate::procfs::parse_stat(&stat).map(|s| s.start)
 }
 
 /// Whether the grader that made the run cgroup `name` has ended: its

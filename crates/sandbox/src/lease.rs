@@ -18,7 +18,7 @@
 use std::fs;
 use std::io;
 use std::os::unix::fs::MetadataExt as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 /// How many user ids the user backend leases from.
@@ -35,37 +35,10 @@ pub const LEASE_OFFSET: u32 = crate::UID_RANGE / 2;
 static LEASED: Mutex<std::collections::BTreeSet<u32>> =
     Mutex::new(std::collections::BTreeSet::new());
 
-/// Where the lock files of leased ids live.
-pub(crate) const LOCKS: &str = "/run/cnf-sandbox";
-
 /// Locks `uid` for this process: `Ok(None)` when another holds it, `Err`
 /// when no lock can be taken here (the in-process lease still holds).
 fn lock_file(uid: u32) -> io::Result<Option<fs::File>> {
-    lock(&format!("uid-{uid}"))
-}
-
-/// Takes the lock file `name` of [`LOCKS`] for this process: `Ok(None)`
-/// when a live process holds it (the kernel drops a lock with the last
-/// descriptor of its holder, so a killed grader holds none).
-pub(crate) fn lock(name: &str) -> io::Result<Option<fs::File>> {
-    lock_at(&lock_dir()?.join(name))
-}
-
-/// [`lock`] on the file at `path` (made, mode 0600, if missing).
-pub(crate) fn lock_at(path: &Path) -> io::Result<Option<fs::File>> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let f = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)?;
-    match rustix::fs::flock(&f, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
-        Ok(()) => Ok(Some(f)),
-        Err(rustix::io::Errno::WOULDBLOCK) => Ok(None),
-        Err(e) => Err(e.into()),
-    }
+    crate::locks::lock(&format!("uid-{uid}"))
 }
 
 /// Kills and cleans up after every id of the range from `first` on
@@ -94,27 +67,10 @@ pub(crate) fn sweep(first: u32, count: u32, shared: &[PathBuf]) {
             continue;
         }
         if let Ok(Some(_lock)) = lock_file(uid) {
-            crate::user::kill_uid_within(uid, KILL_ROUNDS);
-            crate::user::clean_up(uid, shared);
+            crate::hygiene::kill_uid_within(uid, KILL_ROUNDS);
+            crate::hygiene::clean_up(uid, shared);
         }
     }
-}
-
-/// [`LOCKS`], made root's own (mode 0700) if missing; refused if anyone
-/// else could write in it.
-pub(crate) fn lock_dir() -> io::Result<&'static Path> {
-    use std::os::unix::fs::DirBuilderExt as _;
-    let dir = Path::new(LOCKS);
-    match fs::DirBuilder::new().mode(0o700).create(dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(e),
-    }
-    let m = fs::symlink_metadata(dir)?;
-    if !m.is_dir() || m.uid() != 0 || m.mode() & 0o022 != 0 {
-        return Err(io::Error::other("the lock folder is not root's own"));
-    }
-    Ok(dir)
 }
 
 /// One leased id, given back when dropped (its lock file closed).
@@ -133,7 +89,7 @@ impl Lease {
     }
 
     /// The first free id of the `count` from `first` on that is clean, or
-    /// made clean ([`crate::user::left_by`], world-writable folders:
+    /// made clean ([`crate::hygiene::left_by`], world-writable folders:
     /// `shared`); `None` when there is none.
     pub(crate) fn take_from(first: u32, count: u32, shared: &[PathBuf]) -> Option<Lease> {
         let mut l = LEASED.lock().ok()?;
@@ -148,14 +104,14 @@ impl Lease {
                 Ok(None) => continue,
                 Err(_) => None,
             };
-            if !crate::user::left_by(uid, shared).is_empty() {
+            if !crate::hygiene::left_by(uid, shared).is_empty() {
                 // Holding its lock, no other grader runs this id, so what
                 // it has is a past run's: removed, then checked again.
                 // Without a lock (no lock folder here) another grader may
                 // be running it now: skipped this time, untouched.
                 let Some(lock) = lock else { continue };
-                crate::user::kill_uid_within(uid, KILL_ROUNDS);
-                if !crate::user::clean_up(uid, shared).is_empty() {
+                crate::hygiene::kill_uid_within(uid, KILL_ROUNDS);
+                if !crate::hygiene::clean_up(uid, shared).is_empty() {
                     // Retired: never tried again by this process, and its
                     // lock stays held until this process ends.
                     l.insert(uid);

@@ -217,13 +217,17 @@
 //! | `sandbox` | [`Sandbox`]: probing for a backend, what it does not hold, what a run may see |
 //! | `run` | [`Run`]: one run's folder, binds and input; the `RunSpec` each backend executes |
 //! | [`bwrap`] | the bubblewrap backend |
-//! | [`user`] | the user and Landlock backends, and cleaning up after a run's user |
-//! | `lease` | the user backend's uid leases (in this process and across graders) |
+//! | [`user`] | the user and Landlock backends (re-exporting `hygiene`'s and `writable`'s public items) |
+//! | `hygiene` | a run's user id: killing its processes, removing what it left, whether it is clean |
+//! | `writable` | the world-writable folders (walked, kept for the next grader) and disk usage |
+//! | `lease` | uid leases (in this process and across graders), and sweeping what killed graders' ids left |
+//! | `locks` | the `flock` lock files in `/run/cnf-sandbox` (uid leases, run folders) |
 //! | [`filter`] | the seccomp programs and the Landlock ruleset |
 //! | `cgroup` | the run's memory cgroup |
 //! | `exec` | starting, polling, limiting and reaping one run: [`RunResult`] |
 //! | `fds` | descriptors no run inherits ([`close_inherited_on_exec`]) |
 //! | `usage` | measuring CPU time and memory of a process tree |
+//! | `procfs` | reading `/proc/PID/stat` |
 //!
 //! A new limit is a field of [`Limits`] with its default and, for an
 //! rlimit, one line in `Limits::rlimits`, the one list both kinds of
@@ -249,14 +253,18 @@ mod config;
 mod exec;
 mod fds;
 pub mod filter;
+mod hygiene;
 mod ids;
 mod lease;
 mod limits;
+mod locks;
 mod outcome;
+mod procfs;
 mod run;
 mod sandbox;
 mod usage;
 pub mod user;
+mod writable;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -292,12 +300,43 @@ pub fn give_to(path: &Path, uid: Option<u32>) -> std::io::Result<()> {
     }
 }
 
-/// Finds `name` in the folders of `PATH`.
+/// Finds `name` in the folders of `PATH`, as an absolute path that does
+/// not lead through the caller's links: a tool such as bwrap is started
+/// as the sandbox's user, who may not enter a folder of the caller's
+/// `PATH` (tools linked from a 0700 temporary folder), and `prlimit` and
+/// `timeout` are named inside the sandbox, where only the system's folders
+/// are. A link named like its target (`/tmp/t/bwrap -> /usr/bin/bwrap`) is
+/// followed; one to another name (a multi-call binary) is kept.
 pub(crate) fn which(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
+    let found = std::env::split_paths(&path)
         .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
+        .find(|p| p.is_file())?;
+    Some(through_same_named_links(
+        std::path::absolute(&found).unwrap_or(found),
+    ))
+}
+
+/// `path`, with every symbolic link on it whose target has the same file
+/// name replaced by that target (at most 40, the kernel's own bound).
+fn through_same_named_links(mut path: PathBuf) -> PathBuf {
+    for _ in 0..40 {
+        let Ok(target) = std::fs::read_link(&path) else {
+            break;
+        };
+        if target.file_name() != path.file_name() {
+            break;
+        }
+        let next = match path.parent() {
+            Some(dir) if target.is_relative() => dir.join(&target),
+            _ => target,
+        };
+        if !next.is_file() {
+            break;
+        }
+        path = next;
+    }
+    path
 }
 
 /// The environment every run gets.
@@ -319,4 +358,32 @@ pub(crate) fn clean_shell(shell: &str, scratch: &Path) -> Command {
     }
     c.arg("-c").arg(shell);
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_is_found_past_links_named_like_it_but_not_past_a_renaming_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        std::fs::write(real.join("bwrap"), "").unwrap();
+        std::fs::write(real.join("busybox"), "").unwrap();
+        let links = dir.path().join("links");
+        std::fs::create_dir(&links).unwrap();
+        // An absolute link, then a relative one to it.
+        std::os::unix::fs::symlink(real.join("bwrap"), links.join("bwrap")).unwrap();
+        std::os::unix::fs::symlink("links/bwrap", dir.path().join("bwrap")).unwrap();
+        std::os::unix::fs::symlink(real.join("busybox"), links.join("timeout")).unwrap();
+        assert_eq!(
+            through_same_named_links(dir.path().join("bwrap")),
+            real.join("bwrap")
+        );
+        assert_eq!(
+            through_same_named_links(links.join("timeout")),
+            links.join("timeout")
+        );
+    }
 }

@@ -73,7 +73,7 @@ impl RunDir {
             )));
         }
         for n in 0..100_000u32 {
-            let Some(lock) = crate::lease::lock(&format!("run-{n}"))? else {
+            let Some(lock) = crate::locks::lock(&format!("run-{n}"))? else {
                 continue;
             };
             let dir = root.join(n.to_string());
@@ -135,7 +135,7 @@ pub(crate) fn remove_stale_runs(root: &Path) {
         if !e.path().join(OWNED).exists() {
             continue;
         }
-        if let Ok(Some(_lock)) = crate::lease::lock(&format!("run-{n}")) {
+        if let Ok(Some(_lock)) = crate::locks::lock(&format!("run-{n}")) {
             let _ = fs::remove_dir_all(e.path());
         }
     }

@@ -75,7 +75,7 @@ impl Home {
         // Locked before it has its name, so no other grader ever sees it
         // unlocked.
         let new = dir.path().join(".grader-new");
-        let lock = crate::lease::lock_at(&new)?
+        let lock = crate::locks::lock_at(&new)?
             .ok_or_else(|| std::io::Error::other("cannot lock the sandbox's new folder"))?;
         fs::rename(&new, dir.path().join(HOME_LOCK))?;
         Ok(Home { dir, _lock: lock })
@@ -109,7 +109,7 @@ fn remove_stale_homes(parent: &Path) {
         if !fs::symlink_metadata(&lock).is_ok_and(|m| m.is_file()) {
             continue;
         }
-        if let Ok(Some(_held)) = crate::lease::lock_at(&lock) {
+        if let Ok(Some(_held)) = crate::locks::lock_at(&lock) {
             let _ = fs::remove_dir_all(&path);
         }
     }

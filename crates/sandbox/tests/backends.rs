@@ -703,12 +703,12 @@ fn what_a_run_leaves_anywhere_world_writable_and_its_ipc_objects_are_removed() {
     // (util-linux setpriv and ipcmk).
     let range = OwnRange::new();
     let uid = range.base + 7;
-    let made = test_support::Cli::new("setpriv")
+    let made = test_support::Cli::new(system_tool("setpriv"))
         .args([
             format!("--reuid={uid}"),
             format!("--regid={uid}"),
             "--clear-groups".to_owned(),
-            "ipcmk".to_owned(),
+            system_tool("ipcmk").display().to_string(),
             "-M".to_owned(),
             "4096".to_owned(),
         ])
@@ -956,16 +956,32 @@ fn each_party_has_a_user_id_of_its_own_and_its_process_limit_costs_no_other() {
     }
 }
 
+/// The system's `name`, by absolute path from the folders of the
+/// sandbox's own `PATH`: a program started as another user must not be
+/// looked up through this test's `PATH`, whose folders that user may not
+/// be able to enter (tools linked from a 0700 temporary folder).
+fn system_tool(name: &str) -> PathBuf {
+    sandbox::PATH
+        .split(':')
+        .map(|dir| Path::new(dir).join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("no {name} in {} (util-linux)", sandbox::PATH))
+}
+
 /// Starts `args` as user `uid` with no groups (util-linux `setpriv`), as a
-/// run of that id would be.
+/// run of that id would be: `args[0]` by absolute path from the system's
+/// folders, and the sandbox's `PATH` for what it starts in turn.
 fn as_user(uid: u32, args: &[&str]) -> std::process::Child {
-    std::process::Command::new("setpriv")
+    let (program, rest) = args.split_first().expect("a program to run");
+    std::process::Command::new(system_tool("setpriv"))
         .args([
             format!("--reuid={uid}"),
             format!("--regid={uid}"),
             "--clear-groups".to_owned(),
         ])
-        .args(args)
+        .arg(system_tool(program))
+        .args(rest)
+        .env("PATH", sandbox::PATH)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .spawn()
@@ -1048,7 +1064,10 @@ fn an_id_is_leased_again_only_clean() {
     )
     .wait()
     .unwrap();
-    assert!(made.success());
+    assert!(
+        made.success(),
+        "making files and IPC objects as user {first} failed ({made}; its stderr is above)"
+    );
     let left = sandbox::user::left_by(first, &tmp);
     assert_eq!(left.len(), 3, "{left:?}");
     assert!(left.contains(&"3 IPC objects".to_owned()), "{left:?}");
@@ -1241,9 +1260,10 @@ fn bwrap_killed_mid_run_is_the_sandbox_s_failure() {
     // bwrap's own command line holds the program's (after `--`).
     let deadline = Instant::now() + Duration::from_secs(30);
     let bwrap = loop {
-        let found = processes_with(&marker)
-            .into_iter()
-            .find(|(_, line)| line.starts_with(&format!("{}\0", which_bwrap())));
+        let found = processes_with(&marker).into_iter().find(|(_, line)| {
+            let program = line.split('\0').next().unwrap_or("");
+            Path::new(program).file_name() == Some("bwrap".as_ref())
+        });
         if let Some((pid, _)) = found {
             break pid;
         }
@@ -1260,16 +1280,6 @@ fn bwrap_killed_mid_run_is_the_sandbox_s_failure() {
         Outcome::CouldNotStart(why) => assert!(why.contains("signal 9"), "{r:?}"),
         other => panic!("bwrap killed gave {other:?}"),
     }
-}
-
-/// The bwrap on `PATH`, as the sandbox finds it.
-fn which_bwrap() -> String {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|d| d.join("bwrap"))
-        .find(|p| p.is_file())
-        .map(|p| p.display().to_string())
-        .unwrap_or_default()
 }
 
 /// A sandbox whose folder its user could not reach is refused by
