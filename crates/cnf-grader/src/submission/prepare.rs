@@ -30,6 +30,8 @@ pub(crate) struct Prepared {
     pub(crate) refused: [Option<Refused>; 4],
     pub(crate) misnamed: [Option<String>; 4],
     pub(crate) own_helpers: bool,
+    /// Its files that replace a standard module (`Prelude.hs`, ...).
+    pub(crate) shadows: Vec<String>,
     /// The hash of every source file and the helper used.
     pub(crate) sources: String,
     /// The sandbox of this student (its own user id when the grader is root).
@@ -125,6 +127,16 @@ pub(crate) fn prepare(
             .flatten()
     });
     let own_helpers = submission.file("Helpers.hs").is_some();
+    let shadows: Vec<String> = submission
+        .files
+        .iter()
+        .filter(|f| {
+            f.name
+                .strip_suffix(".hs")
+                .is_some_and(|m| crate::model::submission::STANDARD_MODULES.contains(&m))
+        })
+        .map(|f| f.name.clone())
+        .collect();
     let build = tempfile::Builder::new()
         .prefix("student-")
         .tempdir_in(work)
@@ -188,6 +200,7 @@ pub(crate) fn prepare(
         refused,
         misnamed,
         own_helpers,
+        shadows,
         sources: digest(pieces.iter().map(Vec::as_slice)),
         sandbox,
     })

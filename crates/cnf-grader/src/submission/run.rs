@@ -306,6 +306,7 @@ pub(crate) fn run_parts(
         nested: prepared.read.nested.clone(),
         scattered: prepared.read.scattered.clone(),
         own_helpers: prepared.own_helpers,
+        shadows: prepared.shadows.clone(),
         builds: builds.clone(),
         points: points_compiled(&cases, built, options.scoring),
         cases,
