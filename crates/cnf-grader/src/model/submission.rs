@@ -16,6 +16,13 @@ pub fn part_file(part: u8) -> String {
     format!("csce322assignment03part{part:02}.hs")
 }
 
+/// The modules of GHC's `base` that a file at the top of a submission
+/// replaces (`Prelude.hs`, ...): GHC looks for a module's file among the
+/// sources before the packages, and only the folder's own files are copied
+/// (a module with a dotted name, `System.IO`, would need a sub-folder, which
+/// is never copied, so only these can be replaced).
+pub const STANDARD_MODULES: [&str; 3] = ["Prelude", "Numeric", "Foreign"];
+
 /// The warning every report carries when programs ran outside the sandbox.
 pub const NO_SANDBOX_WARNING: &str = "warning: --no-sandbox: the student programs ran with the \
      grader's rights (they could read the .solution files and change any file you can)";
@@ -128,6 +135,11 @@ pub struct SubmissionReport {
     /// case (`--accept-name-case`): the names as submitted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub renamed: Vec<String>,
+    /// The student's files that replace a standard module for everything
+    /// compiled with them, the course's `Helpers.hs` included (e.g.
+    /// `Prelude.hs`; see [`STANDARD_MODULES`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shadows: Vec<String>,
     /// Parts 1 to 4.
     pub builds: Vec<PartBuild>,
     /// Every case, in discovery order (parts that did not build: not run).
@@ -195,6 +207,31 @@ impl SubmissionReport {
             *case = case.relative_to(roots);
         }
         report
+    }
+
+    /// Which `Helpers.hs` was used, in words, before its name: `its own`
+    /// or `the default`.
+    pub fn helpers_words(&self) -> &'static str {
+        if self.own_helpers {
+            "its own"
+        } else {
+            "the default"
+        }
+    }
+
+    /// What follows the helper's name when a student file replaced a
+    /// standard module it is compiled with: ` as changed by its own
+    /// Prelude.hs` (so no report claims the course's helper ran as is).
+    pub fn helpers_changed(&self) -> String {
+        if self.shadows.is_empty() {
+            return String::new();
+        }
+        let files: Vec<String> = self
+            .shadows
+            .iter()
+            .map(|f| crate::escape::line(f).into_owned())
+            .collect();
+        format!(" as changed by its own {}", files.join(", "))
     }
 
     /// The report's entries: the four compilations, then the cases.
@@ -311,6 +348,12 @@ impl SubmissionReport {
         }
         if self.own_helpers {
             notes.push("own Helpers.hs".to_owned());
+        }
+        for file in &self.shadows {
+            notes.push(format!(
+                "own {} (replaces the standard module)",
+                crate::escape::line(file)
+            ));
         }
         if !self.sandboxed {
             notes.push("not sandboxed".to_owned());

@@ -11,13 +11,10 @@ use crate::report::{ReportOptions, Style};
 /// GHC, then where the sources were found and what was not read.
 pub fn header(report: &SubmissionReport, ghc_version: &str) -> String {
     let mut out = format!(
-        "submission {}: {} Helpers.hs, GHC {}\n",
+        "submission {}: {} Helpers.hs{}, GHC {}\n",
         crate::escape::path(&report.dir),
-        if report.own_helpers {
-            "its own"
-        } else {
-            "the default"
-        },
+        report.helpers_words(),
+        report.helpers_changed(),
         crate::escape::line(ghc_version)
     );
     for line in reading_notes(report) {
@@ -51,6 +48,15 @@ pub fn reading_notes(report: &SubmissionReport) -> Vec<String> {
         out.push(format!(
             "part files are in several sub-folders ({}), so none was graded: put the four part files at the top of the submission",
             folders.join(", ")
+        ));
+    }
+    for file in &report.shadows {
+        let module = file.strip_suffix(".hs").unwrap_or(file);
+        out.push(format!(
+            "its own {} replaced the standard module {} in everything it compiled with, the \
+             Helpers.hs included",
+            crate::escape::line(file),
+            crate::escape::line(module)
         ));
     }
     for refused in &report.refused {
@@ -91,6 +97,14 @@ pub fn info(report: &SubmissionReport) -> serde_json::Value {
             .renamed
             .iter()
             .map(|name| crate::model::submission::renamed_note(name))
+            .collect();
+    }
+    if !report.shadows.is_empty() {
+        // The student's files that replaced a standard module.
+        info["shadows"] = report
+            .shadows
+            .iter()
+            .map(|f| crate::escape::line(f).into_owned())
             .collect();
     }
     if !report.refused.is_empty() {

@@ -33,6 +33,8 @@ pub(crate) struct Prepared {
     /// names as submitted.
     pub(crate) renamed: Vec<String>,
     pub(crate) own_helpers: bool,
+    /// Its files that replace a standard module (`Prelude.hs`, ...).
+    pub(crate) shadows: Vec<String>,
     /// The hash of every source file and the helper used.
     pub(crate) sources: String,
     /// The sandbox of this student (its own user id when the grader is root).
@@ -148,6 +150,16 @@ pub(crate) fn prepare(
             .flatten()
     });
     let own_helpers = submission.file("Helpers.hs").is_some();
+    let shadows: Vec<String> = submission
+        .files
+        .iter()
+        .filter(|f| {
+            f.name
+                .strip_suffix(".hs")
+                .is_some_and(|m| crate::model::submission::STANDARD_MODULES.contains(&m))
+        })
+        .map(|f| f.name.clone())
+        .collect();
     let build = tempfile::Builder::new()
         .prefix("student-")
         .tempdir_in(work)
@@ -216,6 +228,7 @@ pub(crate) fn prepare(
         misnamed,
         renamed: renamed.iter().map(|(_, f)| f.name.clone()).collect(),
         own_helpers,
+        shadows,
         sources: digest(pieces.iter().map(Vec::as_slice)),
         sandbox,
     })

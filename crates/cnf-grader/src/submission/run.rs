@@ -307,6 +307,7 @@ pub(crate) fn run_parts(
         scattered: prepared.read.scattered.clone(),
         own_helpers: prepared.own_helpers,
         renamed: prepared.renamed.clone(),
+        shadows: prepared.shadows.clone(),
         builds: builds.clone(),
         points: points_compiled(&cases, built, options.scoring),
         cases,

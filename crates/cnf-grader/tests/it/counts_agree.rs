@@ -323,6 +323,7 @@ fn submission(builds: [u8; 4], cases: &[(u8, bool)], games: usize) -> Submission
         dir: PathBuf::from("class/s"),
         own_helpers: false,
         renamed: Vec::new(),
+        shadows: Vec::new(),
         points: points_compiled(&reports, built, Default::default()),
         builds,
         cases: reports,

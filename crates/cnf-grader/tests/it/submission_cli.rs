@@ -1708,3 +1708,60 @@ fn students_see_fixtures_relative_to_the_fixtures_folder() {
     assert!(!results.contains(absolute), "{results}");
     assert!(results.contains("diagonal-up-part3.cnf"), "{results}");
 }
+
+/// A student's `Prelude.hs` replaces the standard Prelude in everything
+/// compiled with it, the course's `Helpers.hs` included: here its `print`
+/// adds a space to every line, so `printGame`'s rows all end in one. The
+/// report must not say that the default `Helpers.hs` ran as it is.
+#[test]
+fn a_student_prelude_is_named_in_the_report() {
+    if !tools("a_student_prelude_is_named_in_the_report") {
+        return;
+    }
+    let dir = partial("correct", &[1, 2, 3, 4]);
+    std::fs::write(
+        dir.path().join("Prelude.hs"),
+        "{-# LANGUAGE PackageImports #-}\n\
+         module Prelude (module P, print) where\n\
+         import \"base\" Prelude as P hiding (print)\n\
+         import qualified \"base\" Prelude as B\n\
+         print :: B.Show a => a -> B.IO ()\n\
+         print x = B.putStrLn (B.show x B.++ \" \")\n",
+    )
+    .unwrap();
+    let path = dir.path().display().to_string();
+    let o = grader(&["submission", &path, FIXTURES, "--no-times"]).run();
+    o.code(1);
+    let text = stdout(&o);
+    assert!(
+        text.starts_with(&format!(
+            "submission {path}: the default Helpers.hs as changed by its own Prelude.hs, GHC "
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "its own Prelude.hs replaced the standard module Prelude in everything it \
+             compiled with, the Helpers.hs included"
+        ),
+        "{text}"
+    );
+    // Every part compiles (4 × 10) and no case's output is the solution's:
+    // each row printed ends in a space.
+    assert!(text.contains("4 passed, 20 failed"), "{text}");
+    assert!(text.contains("40.00/100"), "{text}");
+    // With trailing spaces forgiven, every case passes: the note is about
+    // what ran, not a penalty.
+    let o = grader(&[
+        "submission",
+        &path,
+        FIXTURES,
+        "--no-times",
+        "--compare",
+        "trailing-whitespace",
+    ])
+    .run();
+    o.code(0);
+    assert!(stdout(&o).contains("as changed by its own Prelude.hs"));
+    assert!(stdout(&o).contains("100.00/100"), "{}", stdout(&o));
+}

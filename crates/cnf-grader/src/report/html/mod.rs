@@ -228,14 +228,11 @@ pub fn submission(
     head(&mut out, &title);
     let _ = writeln!(
         out,
-        "<h1>{}</h1>\n<p class=\"facts\">Submission <code>{}</code> · {} <code>Helpers.hs</code> · GHC <code>{}</code></p>",
+        "<h1>{}</h1>\n<p class=\"facts\">Submission <code>{}</code> · {} <code>Helpers.hs</code>{} · GHC <code>{}</code></p>",
         escape(&title),
         escape(&report.dir.display().to_string()),
-        if report.own_helpers {
-            "its own"
-        } else {
-            "the default"
-        },
+        report.helpers_words(),
+        escape(&report.helpers_changed()),
         escape(ghc_version)
     );
     let options = crate::report::submission::options(report, times, student);
