@@ -92,11 +92,17 @@ impl std::fmt::Debug for Reporter {
 impl Solver {
     /// A solver for `strategy` in `game`.
     pub fn new(game: Game, strategy: Strategy) -> Result<Solver, Error> {
-        if strategy.is_heuristic() && game.num_codes() > MAX_HEURISTIC_CODES {
+        // The exact search has its own, smaller limit: name that one, not the heuristics'.
+        let limit = if strategy == Strategy::Optimal {
+            crate::MAX_OPTIMAL_CODES
+        } else {
+            MAX_HEURISTIC_CODES
+        };
+        if strategy.is_heuristic() && game.num_codes() > limit {
             return Err(Error::TooManyForStrategy {
                 strategy: strategy.name(),
                 codes: game.num_codes(),
-                limit: MAX_HEURISTIC_CODES,
+                limit,
             });
         }
         let scorer = Scorer::new(game)?;
