@@ -114,7 +114,10 @@ impl Game {
         Code(x)
     }
 
-    /// Reads a code written as letters, e.g. `dbcb`.
+    /// Reads a code written as letters in either case, e.g. `dbcb` or `DBCB`.
+    ///
+    /// The menu takes its keys in either case, so a code does too; codes are always
+    /// shown in lower case, as the original shows them.
     pub fn parse_code(&self, text: &str) -> Result<Code, Error> {
         let len = text.chars().count();
         if len != self.pegs() {
@@ -125,12 +128,13 @@ impl Game {
             });
         }
         let mut digits = [0u8; 8];
-        for (i, ch) in text.chars().enumerate() {
+        for (i, typed) in text.chars().enumerate() {
+            let ch = typed.to_ascii_lowercase();
             let ok = ch.is_ascii_lowercase() && (ch as u8 - b'a') < self.colors;
             if !ok {
                 return Err(Error::CodeLetter {
                     code: text.to_string(),
-                    letter: ch,
+                    letter: typed,
                     position: i + 1,
                     letters: self.letters(),
                 });
@@ -286,9 +290,14 @@ mod tests {
             Err(Error::CodeLetter { position: 4, .. })
         ));
         assert!(matches!(
-            g.parse_code("Abcd"),
-            Err(Error::CodeLetter { position: 1, .. })
+            g.parse_code("abcG"),
+            Err(Error::CodeLetter {
+                position: 4,
+                letter: 'G',
+                ..
+            })
         ));
+        assert_eq!(g.parse_code("AbCd").unwrap(), g.parse_code("abcd").unwrap());
         assert!(Game::new(0, 6).is_err());
         assert!(Game::new(4, 27).is_err());
     }

@@ -130,6 +130,31 @@ fn human_game_with_hint_and_refused_guesses() {
 }
 
 #[test]
+fn codes_are_read_in_either_case() {
+    // As the menu takes `h` or `H`: ABCD is the guess abcd (against dbcb: 21, spec §1), and
+    // the hint shows codes in lower case, as the original does. After abcd 21, aabd is the
+    // first consistent code left in the original order (spec §2's dbcb game).
+    mastermind()
+        .args(["human", "--secret", "DBCB"])
+        .stdin("ABCD\n?\nDbCb\n")
+        .run()
+        .stdout_has("Human turn 1: score: 2-1\nHuman turn 2: ")
+        .stdout_has("still possible: try aabd\n")
+        .stdout_has("Human turn 2: score: 4-0\nCongratulation!\n")
+        .code(0);
+    mastermind()
+        .args(["score", "DBCB", "abcd"])
+        .run()
+        .stdout_is("21\n")
+        .clean();
+    mastermind()
+        .args(["both", "--secret", "DBCB"])
+        .run()
+        .stdout_has("Computer turn 4: \"dbcb\" => 40\n")
+        .clean();
+}
+
+#[test]
 fn menu_human_game_with_a_seed() {
     let r = mastermind().args(["--seed", "7"]).stdin("h\nq\n").run();
     assert!(
