@@ -316,7 +316,15 @@ fn bad_input_exits_2_with_a_clear_message() {
     bad(&["score", "dbcb", "abc"], &["'abc'"]);
     // The optimal search's own limit (4096 codes), not the heuristics' 2097152.
     bad(
-        &["--pegs", "8", "--colors", "8", "both", "--strategy", "optimal"],
+        &[
+            "--pegs",
+            "8",
+            "--colors",
+            "8",
+            "both",
+            "--strategy",
+            "optimal",
+        ],
         &["'optimal'", "at most 4096 codes", "16777216"],
     );
     bad(&["both", "--secret", "abcd", "--seed", "1"], &["--seed"]);
