@@ -215,6 +215,38 @@ fn a_terminal_game_is_redrawn_in_place_and_keeps_what_was_said() {
 }
 
 #[test]
+fn a_terminal_redraw_keeps_every_computer_move_of_the_round() {
+    // Issue 40, item 9: players 2 and 3 are the computer. After the
+    // person's move both answer, each followed by a redraw; the last screen
+    // (after the last clear-screen, where the person is asked again) shows
+    // both moves, not only player 3's.
+    let run = connect()
+        .args([
+            "play",
+            "--players",
+            "3",
+            "--computer",
+            "2,3",
+            "--level",
+            "easy",
+            "--seed",
+            "1",
+        ])
+        .timeout(ON_TERMINAL)
+        .run_on_terminal("4\nq\n");
+    assert_eq!(run.code, Some(0), "{}", run.screen);
+    let clear = "\x1b[H\x1b[2J";
+    // The empty board, after 4, after player 2's move, after player 3's.
+    assert_eq!(run.screen.matches(clear).count(), 4, "{}", run.screen);
+    let last = run.screen.rsplit(clear).next().unwrap();
+    let two = last.find("Player 2 (computer) plays ");
+    let three = last.find("Player 3 (computer) plays ");
+    let prompt = last.find("Player 1 to move");
+    assert!(two.is_some() && three.is_some(), "{last}");
+    assert!(two < three && three < prompt, "{last}");
+}
+
+#[test]
 fn the_perfect_computer_thinks_on_a_terminal_and_q_or_ctrl_d_stop_it() {
     // The computer plays second. It answers the person's moves from the
     // built-in play book as long as the book holds the position; its first

@@ -170,7 +170,8 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
     );
     writeln!(out, "{header}")?;
     // On a terminal the screen is redrawn for every board: what was said
-    // since the last one is kept and shown under the next.
+    // since the person's last line (every computer move of the round, a
+    // refusal, a hint) is kept and shown under each board that follows.
     let redraw = terminal && spinner;
     let said = RefCell::new(Vec::<String>::new());
     let say = |out: &mut io::StdoutLock, text: String| -> io::Result<()> {
@@ -192,7 +193,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             writeln!(out, "\x1b[H\x1b[2J{header}")?;
         }
         write!(out, "\n{}", render(game.board(), color))?;
-        for text in said.borrow_mut().drain(..) {
+        for text in said.borrow().iter() {
             writeln!(out, "{text}")?;
         }
         if let Some(text) = outcome(&game) {
@@ -241,6 +242,8 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             break;
         };
         line_no += 1;
+        // What was said before this line has been seen under its prompt.
+        said.borrow_mut().clear();
         let cmd = line.trim();
         let refuse = |why: String, bad: &mut bool| {
             let shown = crate::escaped(cmd);
