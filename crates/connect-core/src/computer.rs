@@ -29,9 +29,19 @@
 //! others do not gang up. Leaves are scored by the lines of four still open
 //! to each player (weighted by the pieces already in them); ties go to the
 //! column nearest the centre.
+//!
+//! # Time
+//! [`Computer::choose_within`] and [`Computer::hint_within`] take a
+//! deadline for the look-ahead: the search then deepens one move at a time
+//! (iterative deepening) up to its level's depth, and the pick of the
+//! deepest depth that *finished* before the deadline is played; a depth
+//! given up part-way is not used. Depth 1 always finishes, so a legal move
+//! comes even when the deadline has already passed. The exact solver of
+//! two-player games is not limited by the deadline.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -443,6 +453,13 @@ impl Computer {
     /// The 0-based column the computer plays, `None` when the game is over
     /// or its search was given up ([`Computer::set_stop`]).
     pub fn choose(&mut self, game: &Game) -> Option<usize> {
+        self.choose_within(game, None)
+    }
+
+    /// [`Computer::choose`], the look-ahead searching until `deadline`
+    /// (`None`: to its full depth) and playing the deepest depth it
+    /// finished (at least depth 1); the exact solver is not limited.
+    pub fn choose_within(&mut self, game: &Game, deadline: Option<Instant>) -> Option<usize> {
         let playable = game.playable();
         if game.is_over() || playable.is_empty() {
             return None;
@@ -454,7 +471,7 @@ impl Computer {
                     .or_else(|| immediate(game, next_player(game)))
                     .unwrap_or_else(|| playable[self.rng.random_range(0..playable.len())]),
             ),
-            Level::Medium => Some(paranoid(game, MEDIUM_DEPTH)),
+            Level::Medium => Some(paranoid_within(game, MEDIUM_DEPTH, deadline)),
             Level::Perfect => match Computer::exact(game) {
                 Some(p) => {
                     if let Some(c) = self.book_move(&p) {
@@ -474,7 +491,7 @@ impl Computer {
                     }
                     Some(c)
                 }
-                None => Some(paranoid(game, PERFECT_DEPTH)),
+                None => Some(paranoid_within(game, PERFECT_DEPTH, deadline)),
             },
         }
     }
@@ -483,6 +500,12 @@ impl Computer {
     /// two-player game the solver takes, the perfect player's pick otherwise;
     /// `None` when the game is over or the search was given up.
     pub fn hint(&mut self, game: &Game) -> Option<Hint> {
+        self.hint_within(game, None)
+    }
+
+    /// [`Computer::hint`], a look-ahead's pick searched until `deadline` as
+    /// [`Computer::choose_within`] searches; the exact scores are not limited.
+    pub fn hint_within(&mut self, game: &Game, deadline: Option<Instant>) -> Option<Hint> {
         if game.is_over() {
             return None;
         }
@@ -491,7 +514,7 @@ impl Computer {
             let scores = self.solver(size).analyze(&p, false);
             return (!self.stopped()).then_some(Hint::Scores(scores));
         }
-        Some(Hint::Pick(paranoid(game, PERFECT_DEPTH)))
+        Some(Hint::Pick(paranoid_within(game, PERFECT_DEPTH, deadline)))
     }
 }
 
@@ -519,9 +542,79 @@ fn centre_out(width: usize) -> Vec<usize> {
 
 const WIN: i64 = 1 << 40;
 
-/// The paranoid search's pick for the player to move.
+/// The paranoid search's pick for the player to move, `depth` moves deep.
 fn paranoid(game: &Game, depth: u32) -> usize {
+    paranoid_searched(game, depth, &mut || false).expect("a search never given up finishes")
+}
+
+/// The paranoid pick, deepening until `deadline` (`None`: `depth` at once).
+fn paranoid_within(game: &Game, depth: u32, deadline: Option<Instant>) -> usize {
+    match deadline {
+        None => paranoid(game, depth),
+        Some(deadline) => deepening(game, depth, &mut || Instant::now() >= deadline, &mut |_| {}),
+    }
+}
+
+/// Iterative deepening: the pick of depth 1, 2, … up to `depth`, until
+/// `give_up` says so; the deepest depth finished is the answer, and depth 1
+/// is never given up. `finished` hears of each depth done.
+fn deepening(
+    game: &Game,
+    depth: u32,
+    give_up: &mut dyn FnMut() -> bool,
+    finished: &mut dyn FnMut(u32),
+) -> usize {
+    let mut pick = paranoid(game, 1);
+    finished(1);
+    for d in 2..=depth {
+        if give_up() {
+            break;
+        }
+        match paranoid_searched(game, d, give_up) {
+            Some(c) => pick = c,
+            None => break,
+        }
+        finished(d);
+    }
+    pick
+}
+
+/// How many moves the search makes between two looks at its deadline.
+const CHECK_EVERY: u64 = 16;
+
+/// What a paranoid search carries down: the player it plays for, the
+/// number of players, and whether (and when) to give up.
+struct Search<'a> {
+    me: Player,
+    players: u8,
+    give_up: &'a mut dyn FnMut() -> bool,
+    nodes: u64,
+    given_up: bool,
+}
+
+impl Search<'_> {
+    /// Whether the search is to stop now (asked every [`CHECK_EVERY`] moves).
+    fn stopping(&mut self) -> bool {
+        if !self.given_up {
+            self.nodes += 1;
+            if self.nodes.is_multiple_of(CHECK_EVERY) && (self.give_up)() {
+                self.given_up = true;
+            }
+        }
+        self.given_up
+    }
+}
+
+/// The paranoid pick `depth` moves deep; `None` when `give_up` stopped it.
+fn paranoid_searched(game: &Game, depth: u32, give_up: &mut dyn FnMut() -> bool) -> Option<usize> {
     let me = game.to_move();
+    let mut search = Search {
+        me,
+        players: game.players(),
+        give_up,
+        nodes: 0,
+        given_up: false,
+    };
     let order = centre_out(game.board().width());
     let mut best = (i64::MIN, order[0]);
     let mut alpha = i64::MIN + 1;
@@ -529,37 +622,34 @@ fn paranoid(game: &Game, depth: u32) -> usize {
         if !game.has_room(c) {
             continue;
         }
-        let score = value_after(
-            game.board(),
-            c,
-            me,
-            me,
-            game.players(),
-            depth,
-            alpha,
-            i64::MAX,
-        );
+        let score = value_after(&mut search, game.board(), c, me, depth, alpha, i64::MAX);
+        if search.given_up {
+            return None;
+        }
         if score > best.0 {
             best = (score, c);
         }
         alpha = alpha.max(score);
     }
-    best.1
+    Some(best.1)
 }
 
-/// The value for `me` of `mover` playing `column` on `board`, looking
-/// `depth` moves ahead in all (`depth` 1: this move only).
-#[allow(clippy::too_many_arguments)] // reason: the search's state, kept on the stack
+/// The value for `search.me` of `mover` playing `column` on `board`,
+/// looking `depth` moves ahead in all (`depth` 1: this move only); any
+/// value once the search is given up.
 fn value_after(
+    search: &mut Search<'_>,
     board: &Board,
     column: usize,
     mover: Player,
-    me: Player,
-    players: u8,
     depth: u32,
     mut alpha: i64,
     mut beta: i64,
 ) -> i64 {
+    if search.stopping() {
+        return 0;
+    }
+    let (me, players) = (search.me, search.players);
     let mut b = board.clone();
     let Drop::Landed { row } = b.drop_piece(column, mover) else {
         unreachable!("only columns with room are tried")
@@ -583,7 +673,7 @@ fn value_after(
     let maximise = next == me;
     let mut best = if maximise { i64::MIN + 1 } else { i64::MAX };
     for c in columns {
-        let v = value_after(&b, c, next, me, players, depth - 1, alpha, beta);
+        let v = value_after(search, &b, c, next, depth - 1, alpha, beta);
         if maximise {
             best = best.max(v);
             alpha = alpha.max(v);
@@ -721,6 +811,113 @@ mod tests {
         assert_eq!(g.to_move().number(), 3);
         assert!(!g.undo());
         assert_eq!(g.moves(), [0, 1]);
+    }
+
+    /// A middle game on 20 x 30 (columns chosen by hand), `players` playing.
+    fn big_game(players: u8) -> Game {
+        let board = Board::empty(30, 20).unwrap();
+        let game = Game::new(board, players, &[14, 15, 14, 16, 15, 13, 16, 14, 12, 17]);
+        assert!(!game.is_over() && game.moves().len() == 10);
+        game
+    }
+
+    /// A 9 x 7 game with few pieces, too many empty cells for the exact
+    /// solver, where depth 1 picks column 4 and every depth from 2 to 7
+    /// picks column 6 (`paranoid` at each depth, looked up once).
+    fn small_game(players: u8) -> Game {
+        let rows = [
+            "---------",
+            "---------",
+            "---------",
+            "---------",
+            "----2----",
+            "---112---",
+            "--21212--",
+        ];
+        Game::new(Board::from_rows(rows).unwrap(), players, &[])
+    }
+
+    #[test]
+    fn a_limit_already_past_still_gives_a_legal_move_from_depth_one() {
+        for level in [Level::Medium, Level::Perfect] {
+            for players in [2, 3] {
+                let game = big_game(players);
+                let mut c = Computer::new(level, 0);
+                let past = Instant::now();
+                let what = format!("{level:?}, {players} players, over {}", game.is_over());
+                let pick = c.choose_within(&game, Some(past)).expect(&what);
+                assert!(game.has_room(pick), "{pick}");
+                // Depth 1 only: the column whose own move scores best,
+                // computed here by the one-move search.
+                assert_eq!(pick, paranoid(&game, 1), "{level:?}, {players} players");
+                assert!(
+                    matches!(c.hint_within(&game, Some(past)), Some(Hint::Pick(p)) if p == pick)
+                );
+                // Where depth 1's pick is not the deeper one: depth 1's is played.
+                let small = small_game(players);
+                assert_eq!(c.choose_within(&small, Some(past)), Some(3), "{level:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn with_time_enough_the_search_goes_the_levels_full_depth() {
+        // The deepening with a deadline far off plays what the plain
+        // full-depth search plays.
+        let far = Instant::now() + std::time::Duration::from_secs(3600);
+        for players in [2, 3] {
+            // `perfect` looks ahead in a two-player game too: too many empty cells.
+            let game = small_game(players);
+            let plain = paranoid(&game, PERFECT_DEPTH);
+            assert_ne!(plain, paranoid(&game, 1), "depth 1 alone would not do");
+            let mut c = Computer::new(Level::Perfect, 0);
+            assert_eq!(c.choose_within(&game, Some(far)), Some(plain), "{players}");
+            let mut depths = Vec::new();
+            let pick = deepening(&game, PERFECT_DEPTH, &mut || false, &mut |d| depths.push(d));
+            assert_eq!(pick, plain);
+            assert_eq!(depths, (1..=PERFECT_DEPTH).collect::<Vec<_>>());
+            let medium = paranoid(&game, MEDIUM_DEPTH);
+            let mut c = Computer::new(Level::Medium, 0);
+            assert_eq!(c.choose_within(&game, Some(far)), Some(medium), "{players}");
+        }
+    }
+
+    #[test]
+    fn a_depth_given_up_is_not_played() {
+        // Stop raised as soon as depth k finishes: depth k + 1 is given up
+        // at its first look at the stop, and depth k's pick is played.
+        let game = small_game(2);
+        let picks: Vec<usize> = (1..=4).map(|k| paranoid(&game, k)).collect();
+        assert_ne!(picks[0], picks[1]);
+        for k in 1..=4u32 {
+            let stop = std::cell::Cell::new(false);
+            let deepest = std::cell::Cell::new(0);
+            let pick = deepening(&game, PERFECT_DEPTH, &mut || stop.get(), &mut |d| {
+                deepest.set(d);
+                if d == k {
+                    stop.set(true);
+                }
+            });
+            assert_eq!(deepest.get(), k);
+            assert_eq!(pick, picks[k as usize - 1], "k = {k}");
+        }
+        // Given up inside depth 2, at its first look at the stop (after
+        // CHECK_EVERY of its moves): depth 1's pick is played, not depth 2's.
+        let done = std::cell::Cell::new(0u32);
+        let mut looks_in_two = 0u32;
+        let pick = deepening(
+            &game,
+            2,
+            &mut || {
+                if done.get() >= 1 {
+                    looks_in_two += 1;
+                }
+                looks_in_two > 1
+            },
+            &mut |d| done.set(d),
+        );
+        assert_eq!(done.get(), 1, "depth 2 was not given up part-way");
+        assert_eq!(pick, picks[0]);
     }
 
     #[test]
