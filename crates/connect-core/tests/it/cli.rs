@@ -513,6 +513,60 @@ fn a_hint_on_seven_columns_fits_in_eighty_characters() {
 }
 
 #[test]
+fn think_limits_a_reply_on_a_big_board_and_is_shown() {
+    // Issue 40, item 10. On 20 x 30 (600 cells, over 100) the computer
+    // thinks up to 2 s a move by default, and the header says so; a reply
+    // comes (a full-depth search would take minutes in a debug build).
+    connect()
+        .args(["play", "--rows", "20", "--cols", "30", "--computer", "2"])
+        .timeout(ON_TERMINAL)
+        .stdin("15\nq\n")
+        .run()
+        .code(0)
+        .stdout_has(
+            "Connect Four: 2 players on 20 rows x 30 columns; the computer (perfect) plays 2; \
+             the computer thinks up to 2 s a move.",
+        )
+        .stdout_has("Player 2 (computer) plays ");
+    connect()
+        .args(["play", "--rows", "20", "--cols", "30", "--computer", "1"])
+        .args(["--players", "3", "--think", "500ms"])
+        .timeout(ON_TERMINAL)
+        .stdin("q\n")
+        .run()
+        .code(0)
+        .stdout_has("; the computer thinks up to 500 ms a move.")
+        .stdout_has("Player 1 (computer) plays ");
+    // 7 x 6 is not limited by default; --think 0 is no limit; a limit with
+    // no computer playing is not mentioned.
+    for extra in [
+        &[][..],
+        &["--think", "0"],
+        &["--rows", "20", "--cols", "30", "--think", "1m"],
+    ] {
+        connect()
+            .args(["play"])
+            .args(extra)
+            .stdin("q\n")
+            .run()
+            .code(0)
+            .stdout_lacks("thinks up to");
+    }
+    connect()
+        .args(["play", "--computer", "2", "--think", "1m"])
+        .stdin("q\n")
+        .run()
+        .code(0)
+        .stdout_has("; the computer thinks up to 1 min a move.");
+    connect()
+        .args(["play", "--think", "2 seconds"])
+        .run()
+        .code(2)
+        .stderr_has("--think")
+        .stderr_has("500ms, 2s, 1m, 1h), or 0 for no limit");
+}
+
+#[test]
 fn piped_play_with_a_computer_and_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     // The computer (easy) blocks player 1's three in column 4.

@@ -157,9 +157,74 @@ pub(crate) struct PlayArgs {
     /// Seed for the computer's random choices, for a repeatable game.
     #[arg(long)]
     pub(crate) seed: Option<u64>,
+    /// The most the computer's look-ahead thinks per move: 500ms, 2s, 1m, 1h, or 0 for no limit
+    /// [default: 2s on boards over 100 cells, else none].
+    ///
+    /// The look-ahead deepens one move at a time and plays the deepest
+    /// depth it finished in time (one move deep always finishes). The exact
+    /// solver of two-player games on small boards is not limited.
+    #[arg(long, value_name = "DURATION", value_parser = parse_think)]
+    pub(crate) think: Option<std::time::Duration>,
     /// When to draw the board in colour (auto: on a terminal, unless NO_COLOR is set).
     #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
     pub(crate) color: ColorWhen,
     #[command(flatten)]
     pub(crate) book: BookChoice,
+}
+
+/// A `--think` value: a whole number followed by `ms`, `s`, `m` or `h`,
+/// or `0` (no limit, [`std::time::Duration::ZERO`]).
+fn parse_think(text: &str) -> Result<std::time::Duration, String> {
+    use std::time::Duration;
+    let bad = || {
+        format!(
+            "\"{text}\" is not a time: write a whole number with ms, s, m or h \
+             (500ms, 2s, 1m, 1h), or 0 for no limit"
+        )
+    };
+    let text = text.trim();
+    if text == "0" {
+        return Ok(Duration::ZERO);
+    }
+    let digits = text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
+    let n: u64 = text[..digits].parse().map_err(|_| bad())?;
+    let unit = match &text[digits..] {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        _ => return Err(bad()),
+    };
+    n.checked_mul(unit)
+        .map(Duration::from_millis)
+        .ok_or_else(bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_think;
+    use std::time::Duration;
+
+    #[test]
+    fn think_takes_each_form_and_names_them_when_refused() {
+        assert_eq!(parse_think("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_think("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_think("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_think("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_think("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_think("0s"), Ok(Duration::ZERO));
+        for bad in [
+            "",
+            "2",
+            "s",
+            "2 s",
+            "-1s",
+            "1.5s",
+            "2x",
+            "99999999999999999999h",
+        ] {
+            let e = parse_think(bad).unwrap_err();
+            assert!(e.contains("500ms, 2s, 1m, 1h"), "{bad}: {e}");
+        }
+    }
 }

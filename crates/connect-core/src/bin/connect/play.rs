@@ -51,6 +51,25 @@ use crate::args::PlayArgs;
 /// board fits a terminal a person can scroll.
 pub(crate) const MAX_SIDE: usize = 99;
 
+/// Boards of more cells than this get [`DEFAULT_THINK`] unless `--think` says otherwise.
+const BIG_BOARD: usize = 100;
+/// How long the computer thinks per move on a big board by default.
+const DEFAULT_THINK: Duration = Duration::from_secs(2);
+
+/// A `--think` limit as the header shows it: `500 ms`, `2 s`, `1 min`, `1 h`.
+fn shown_time(limit: Duration) -> String {
+    let ms = limit.as_millis();
+    if ms % 3_600_000 == 0 {
+        format!("{} h", ms / 3_600_000)
+    } else if ms % 60_000 == 0 {
+        format!("{} min", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
 /// The error for a board of `rows` x `cols` bigger than [`MAX_SIDE`] (`None`
 /// when it fits); `what` names it (`--rows R --cols C`, or the file).
 fn too_big(what: &str, rows: usize, cols: usize) -> Option<Failure> {
@@ -153,8 +172,14 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
         .filter(|&n| args.computer.contains(&n))
         .map(|n| n.to_string())
         .collect();
+    // The look-ahead's limit per move: by default 2 s on big boards.
+    let cells = game.board().width() * game.board().height();
+    let think = match args.think {
+        Some(limit) => (!limit.is_zero()).then_some(limit),
+        None => (cells > BIG_BOARD).then_some(DEFAULT_THINK),
+    };
     let header = format!(
-        "Connect Four: {} players on {} rows x {} columns{}.",
+        "Connect Four: {} players on {} rows x {} columns{}{}.",
         game.players(),
         game.board().height(),
         game.board().width(),
@@ -166,6 +191,12 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 args.level.name(),
                 who.join(", ")
             )
+        },
+        match think {
+            Some(limit) if !who.is_empty() => {
+                format!("; the computer thinks up to {} a move", shown_time(limit))
+            }
+            _ => String::new(),
         }
     );
     writeln!(out, "{header}")?;
@@ -206,7 +237,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
             let c = match ready {
                 Some(c) => c,
                 None => {
-                    thinker.ask(Job::Choose(game.clone()));
+                    thinker.ask(Job::Choose(game.clone(), think));
                     let what = format!("Player {} (computer) is thinking", token(p, color));
                     let Some(Answer::Move(c)) = input.wait(&mut out, &what, spinner)? else {
                         break;
@@ -288,7 +319,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                 if let Some(ponder) = &mut ponder {
                     ponder.stop();
                 }
-                thinker.ask(Job::Hint(game.clone()));
+                thinker.ask(Job::Hint(game.clone(), think));
                 match input.wait(&mut out, "Thinking of a hint", spinner)? {
                     Some(Answer::Hint(Some(text))) => say(&mut out, text)?,
                     Some(_) => refuse("the game is over".into(), &mut bad),
@@ -349,10 +380,10 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
 
 /// What the computer is asked to do.
 enum Job {
-    /// Choose the move of the player to move.
-    Choose(Game),
-    /// Give the player to move a hint.
-    Hint(Game),
+    /// Choose the move of the player to move, thinking at most so long.
+    Choose(Game, Option<Duration>),
+    /// Give the player to move a hint, thinking at most so long.
+    Hint(Game, Option<Duration>),
 }
 
 /// The computer's answer to a [`Job`].
@@ -383,10 +414,18 @@ impl Thinker {
         thread::spawn(move || {
             for job in todo {
                 let answer = match job {
-                    Job::Choose(game) => {
-                        Answer::Move(computer.choose(&game).expect("a game not over has a move"))
+                    Job::Choose(game, think) => {
+                        let deadline = think.map(|limit| Instant::now() + limit);
+                        Answer::Move(
+                            computer
+                                .choose_within(&game, deadline)
+                                .expect("a game not over has a move"),
+                        )
                     }
-                    Job::Hint(game) => Answer::Hint(computer_hint(&mut computer, &game)),
+                    Job::Hint(game, think) => {
+                        let deadline = think.map(|limit| Instant::now() + limit);
+                        Answer::Hint(computer_hint(&mut computer, &game, deadline))
+                    }
                 };
                 if events.send(Event::Answer(answer)).is_err() {
                     break;
@@ -695,8 +734,12 @@ fn outcome(game: &Game) -> Option<String> {
     }
 }
 
-fn computer_hint(computer: &mut Computer, game: &Game) -> Option<String> {
-    Some(match computer.hint(game)? {
+fn computer_hint(
+    computer: &mut Computer,
+    game: &Game,
+    deadline: Option<Instant>,
+) -> Option<String> {
+    Some(match computer.hint_within(game, deadline)? {
         Hint::Scores(scores) => {
             let cells: Vec<String> = scores
                 .iter()
