@@ -59,11 +59,11 @@ const DEFAULT_THINK: Duration = Duration::from_secs(2);
 /// A `--think` limit as the header shows it: `500 ms`, `2 s`, `1 min`, `1 h`.
 fn shown_time(limit: Duration) -> String {
     let ms = limit.as_millis();
-    if ms % 3_600_000 == 0 {
+    if ms.is_multiple_of(3_600_000) {
         format!("{} h", ms / 3_600_000)
-    } else if ms % 60_000 == 0 {
+    } else if ms.is_multiple_of(60_000) {
         format!("{} min", ms / 60_000)
-    } else if ms % 1000 == 0 {
+    } else if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{ms} ms")
