@@ -19,6 +19,8 @@
 //! for people is called `human` in every binary.
 #![deny(missing_docs)]
 
+pub mod input;
+
 use std::io::{self, Write};
 use std::process::ExitCode;
 
