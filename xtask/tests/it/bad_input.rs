@@ -250,7 +250,7 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         &["connect", "solve", "--book", "no/such/book"],
         "",
         2,
-        "error: --book no/such/book: cannot read it: ",
+        "error: no/such/book: no such file or folder (relative to the current folder, ",
     ),
     (
         &[
