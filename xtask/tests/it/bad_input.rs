@@ -250,7 +250,7 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         &["connect", "solve", "--book", "no/such/book"],
         "",
         2,
-        "error: --book no/such/book: cannot read it: ",
+        "error: no/such/book: no such file or folder (relative to the current folder, ",
     ),
     (
         &[
@@ -298,5 +298,166 @@ fn every_binary_refuses_bad_input_the_same_way() {
         "{} of {} rows failed (each shown above): {failed:#?}",
         failed.len(),
         CASES.len()
+    );
+}
+
+/// What each program reading (or writing) a user's file asks for instead,
+/// written by hand: (binary and arguments before the path, after it, what to give).
+const FILE_READERS: &[(&[&str], &[&str], &str)] = &[
+    (
+        &["connect", "play"],
+        &[],
+        "a .cnf game file, or - for standard input",
+    ),
+    (
+        &["connect", "solve"],
+        &[],
+        "a FILE of positions, one line of moves each, or - for standard input",
+    ),
+    (
+        &["connect", "best"],
+        &[],
+        "a FILE of positions, one line of moves each, or - for standard input",
+    ),
+    (
+        &["connect", "solve", "--book"],
+        &[],
+        "--book FILE, a book written by connect book, or --no-book",
+    ),
+    (
+        &["part01"],
+        &[],
+        "a .cnf game file, or - for standard input",
+    ),
+    (
+        &["part02"],
+        &[],
+        "a .cnf game file, or - for standard input",
+    ),
+    (
+        &["part03"],
+        &[],
+        "a .cnf game file, or - for standard input",
+    ),
+    (
+        &["part04"],
+        &[],
+        "a .cnf game file, or - for standard input",
+    ),
+    (
+        &["cnf-grader", "run", "1"],
+        &[],
+        "a .cnf game file, or - for standard input",
+    ),
+    (
+        &["cnf-grader", "merge"],
+        &[],
+        "a shard's --format json report",
+    ),
+    (
+        &["mastermind", "check-tree"],
+        &[],
+        "a tree in JSON (as mastermind tree --format json writes it), or - for standard input",
+    ),
+];
+
+#[test]
+fn a_missing_file_or_a_folder_is_said_in_one_form_everywhere() {
+    let folders = build_binaries();
+    let exe = |name: &str| {
+        folders
+            .iter()
+            .map(|f| f.join(name))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| panic!("no binary {name}"))
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().to_str().unwrap().to_owned();
+    let missing = format!("{folder}/missing.cnf");
+    let mut failed = Vec::new();
+    let mut check = |args: Vec<String>, stdin: &str, stdout: Option<&str>, stderr: String| {
+        let label = args.join(" ");
+        let run = Cli::new(exe(&args[0]))
+            .args(&args[1..])
+            .current_dir(root())
+            .stdin(stdin)
+            .label(&label)
+            .run();
+        if std::panic::catch_unwind(|| {
+            // The book's progress notes come first: only its last line is compared.
+            let run = if label.contains(" book ") {
+                let last = run.stderr.lines().last().unwrap_or("");
+                assert_eq!(format!("{last}\n"), stderr, "{label}");
+                run.code(2)
+            } else {
+                run.code(2).stderr_is(&stderr)
+            };
+            if let Some(out) = stdout {
+                run.stdout_is(out);
+            }
+        })
+        .is_err()
+        {
+            failed.push(label);
+        }
+    };
+    for (before, after, give) in FILE_READERS {
+        for (path, wrong) in [
+            (&missing, "no such file or folder"),
+            (&folder, "is a folder, not a file"),
+        ] {
+            let mut args: Vec<String> = before.iter().map(|s| s.to_string()).collect();
+            args.push(path.clone());
+            args.extend(after.iter().map(|s| s.to_string()));
+            check(
+                args,
+                "",
+                Some(""),
+                format!("error: {path}: {wrong}; give {give}\n"),
+            );
+        }
+    }
+    let give = "a .cnf game file, or - for standard input";
+    for (path, wrong) in [
+        (&missing, "no such file or folder"),
+        (&folder, "is a folder, not a file"),
+    ] {
+        // `check` still counts what it read on standard output.
+        check(
+            vec!["cnf-grader".into(), "check".into(), path.clone()],
+            "",
+            Some("0 valid, 0 invalid, 1 unreadable\n"),
+            format!("error: {path}: {wrong}; give {give}\n"),
+        );
+    }
+    // Writing into a folder: `book -o` and the game's `s FILE`.
+    check(
+        [
+            "connect", "book", "--width", "4", "--height", "4", "--depth", "1", "-o",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([folder.clone()])
+        .collect(),
+        "",
+        Some(""),
+        format!(
+            "error: {folder}: is a folder, not a file; give --output FILE, a file in a folder you may write in\n"
+        ),
+    );
+    check(
+        ["connect", "play", "--rows", "4", "--cols", "4"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        &format!("s {folder}\nq\n"),
+        None,
+        format!(
+            "error: <stdin>:1: \"s {folder}\": {folder}: is a folder, not a file; give s FILE, a file in a folder you may write in\n"
+        ),
+    );
+    assert!(
+        failed.is_empty(),
+        "rows that failed (each shown above): {failed:#?}"
     );
 }

@@ -6,10 +6,13 @@ use std::process::ExitCode;
 
 use crate::cli::args::*;
 use crate::cli::output::*;
-use cnf_grader::format::play::{PlayFileError, check_source, play_file, read_input};
+use cnf_grader::format::play::{PlayFileError, check_source, play_text};
 use cnf_grader::write::bless::{bless, errors, summary};
 use cnf_grader::write::generate::{GenError, GenSpec, generate, write_generated};
 use connect_core::Function;
+
+/// What `run FILE` and `check FILE` read, for the error when they cannot.
+pub(crate) const GAME_FILE: &str = "a .cnf game file, or - for standard input";
 
 /// What `run -` and `check -` read, for the note shown while they wait.
 const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
@@ -46,12 +49,21 @@ pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, Error> {
     if args.file == "-" {
         frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
     }
-    let text = play_file(args.part, &args.file, args.players).map_err(|e| match e {
-        PlayFileError::PlayersUnused { part } => {
-            format!("--players applies only to parts 3 and 4, not part {part}")
-        }
-        other => other.to_string(),
-    })?;
+    if args.players.is_some() && !args.part.uses_players() {
+        return Err(format!(
+            "--players applies only to parts 3 and 4, not part {}",
+            args.part.part()
+        )
+        .into());
+    }
+    let input = frontend::input::read_text(&args.file, GAME_FILE).map_err(|e| e.to_string())?;
+    let text =
+        play_text(args.part, &input.name, &input.text, args.players).map_err(|e| match e {
+            PlayFileError::PlayersUnused { part } => {
+                format!("--players applies only to parts 3 and 4, not part {part}")
+            }
+            other => other.to_string(),
+        })?;
     print_out(&text, None)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -64,12 +76,12 @@ pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, Error> {
         if file == "-" {
             frontend::waiting_for_stdin(GAME, "give .cnf files instead of -");
         }
-        match read_input(file) {
+        match frontend::input::read_text(file, GAME_FILE) {
             Err(message) => {
                 unreadable += 1;
                 eprintln!("{}{message}", frontend::PREFIX);
             }
-            Ok((display, source)) => match check_source(&display, &source) {
+            Ok(input) => match check_source(&input.name, &input.text) {
                 Ok(line) => {
                     text.push_str(&line);
                     text.push('\n');

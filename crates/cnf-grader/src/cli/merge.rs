@@ -1,7 +1,7 @@
 //! `cnf-grader merge`: shard reports back into the whole run's report.
 
 use crate::cli::Error;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::args::*;
@@ -35,15 +35,10 @@ impl Kind {
 }
 
 /// Reads one report: its name for messages, its kind and its text.
-fn read(path: &PathBuf) -> Result<(String, Kind, String), Error> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            crate::cli::output::no_such_path(path, "a shard's --format json report")
-        } else {
-            format!("{name}: cannot read it: {e}")
-        }
-    })?;
+fn read(path: &Path) -> Result<(String, Kind, String), Error> {
+    let frontend::input::Input { name, text } =
+        frontend::input::read_text(&path.to_string_lossy(), "a shard's --format json report")
+            .map_err(|e| e.to_string())?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         format!(
             "{name}:{}:{}: not JSON: {e} (expected a shard's --format json report)",
@@ -77,7 +72,7 @@ pub(crate) fn merge_command(args: MergeArgs) -> Result<ExitCode, Error> {
     let files = args
         .reports
         .iter()
-        .map(read)
+        .map(|p| read(p))
         .collect::<Result<Vec<_>, _>>()?;
     let kind = files[0].1;
     if let Some((name, other, _)) = files.iter().find(|f| f.1 != kind) {

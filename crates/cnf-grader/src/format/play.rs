@@ -151,6 +151,22 @@ pub fn play_file(
         });
     }
     let (display, source) = read_input(file).map_err(PlayFileError::Game)?;
-    play_source(function, &source, players.and_then(Player::new))
-        .map_err(|e| PlayFileError::Game(e.render(&display, &source).to_string()))
+    play_text(function, &display, &source, players)
+}
+
+/// Plays part `function` on the game text `source` already read from the
+/// file shown as `display`: the `.solution` text, or the located error.
+pub fn play_text(
+    function: Function,
+    display: &str,
+    source: &str,
+    players: Option<u8>,
+) -> Result<String, PlayFileError> {
+    if players.is_some() && !function.uses_players() {
+        return Err(PlayFileError::PlayersUnused {
+            part: function.part(),
+        });
+    }
+    play_source(function, source, players.and_then(Player::new))
+        .map_err(|e| PlayFileError::Game(e.render(display, source).to_string()))
 }

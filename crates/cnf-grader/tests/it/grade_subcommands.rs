@@ -235,7 +235,7 @@ fn small_things_a_new_user_tripped_over() {
     grader_in(tmp.path(), &["run", "1", ""])
         .run()
         .code(2)
-        .stderr_starts("error: cannot read \"\" (an empty file name): ");
+        .stderr_starts("error: \"\": no such file or folder (relative to the current folder, ");
     // `gen --name g/` would write a hidden g/.cnf.
     fs::create_dir(tmp.path().join("g")).unwrap();
     grader_in(tmp.path(), &["gen", "--name", "g/", "--seed", "1"])

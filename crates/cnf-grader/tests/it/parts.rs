@@ -184,7 +184,7 @@ fn bad_input_exits_2_with_a_message_and_no_output() {
         OnePlayerOneMove,
         &["-"],
         b"([\"-\xff\"],[1])",
-        "<stdin>:1:5: the file is not UTF-8 text",
+        "<stdin>:1:5: not UTF-8 text (byte 4 is invalid)",
     );
     check_bad(
         ManyPlayersOneMove,

@@ -890,3 +890,41 @@ fn a_reply_pondered_on_a_terminal_is_the_one_played_piped() {
     let played: Vec<String> = plays(&run.screen.replace("\r\n", "\n"));
     assert_eq!(played, expected, "{}", run.screen);
 }
+
+#[test]
+fn play_dash_reads_the_game_from_standard_input() {
+    // Drawn by hand: on 2 rows x 4 columns with 1 and 2 on the bottom row,
+    // player 1 drops in column 1 and player 2 in column 4; player 1 is next.
+    // The game is read to the end of standard input, so the game ends there.
+    connect()
+        .args(["play", "-"])
+        .stdin("([\"----\",\"-12-\"],[1,4])\n")
+        .run()
+        .code(0)
+        .stdout_has("Connect Four: 2 players on 2 rows x 4 columns.\n")
+        .stdout_has("\n- - - -\n1 1 2 2\nPlayer 1 to move");
+    // A bad game from standard input is located in <stdin>, as a file's is.
+    connect()
+        .args(["play", "-"])
+        .stdin("([\"----\"],[1,4\n")
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_starts("error: <stdin>:");
+    // `solve -` reads positions from standard input, as `solve` does.
+    let solved = |args: &[&str]| {
+        let run = connect()
+            .args(["solve", "--width", "4", "--height", "4", "--no-book"])
+            .args(args)
+            .stdin("1\n21\n")
+            .run();
+        run.clean();
+        run.stdout.clone()
+    };
+    let piped = solved(&[]);
+    assert_eq!(solved(&["-"]), piped);
+    assert!(
+        piped.starts_with("1 ") && piped.contains("\n21 "),
+        "{piped}"
+    );
+}

@@ -592,7 +592,7 @@ fn check_tree_unreadable_input_exits_2() {
         .args(["check-tree", "/no/such/tree.json"])
         .run()
         .code(2)
-        .stderr_starts("error: cannot read tree /no/such/tree.json: ");
+        .stderr_is("error: /no/such/tree.json: no such file or folder; give a tree in JSON (as mastermind tree --format json writes it), or - for standard input\n");
     // The right JSON for another game: the size is named.
     mastermind()
         .args(["check-tree", "--colors", "7", "-"])

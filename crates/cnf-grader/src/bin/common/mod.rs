@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, Command, value_parser};
-use cnf_grader::format::play::{PlayFileError, play_file};
+use cnf_grader::format::play::{PlayFileError, play_text};
 use connect_core::{Function, Player};
 use frontend::{Failure, finish, write_stdout};
 
@@ -40,7 +40,15 @@ fn run(function: Function, file: &str, players: Option<u8>) -> Result<ExitCode, 
     if file == "-" {
         frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
     }
-    let text = play_file(function, file, players).map_err(|e| match e {
+    if players.is_some() && !function.uses_players() {
+        return Err(format!(
+            "--players applies only to parts 3 and 4, not part {}",
+            function.part()
+        )
+        .into());
+    }
+    let input = frontend::input::read_text(file, "a .cnf game file, or - for standard input")?;
+    let text = play_text(function, &input.name, &input.text, players).map_err(|e| match e {
         PlayFileError::PlayersUnused { part } => {
             format!("--players applies only to parts 3 and 4, not part {part}")
         }

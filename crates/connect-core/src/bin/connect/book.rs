@@ -8,7 +8,7 @@ use connect_core::solve::{Book, Size, Solver};
 use frontend::Failure;
 
 use crate::args::BookArgs;
-use crate::{book_of, size, solver_with, write_whole};
+use crate::{book_of, size, solver_with};
 
 pub(crate) fn book(args: BookArgs) -> Result<ExitCode, Failure> {
     let size = size(args.board.width, args.board.height)?;
@@ -61,8 +61,11 @@ pub(crate) fn book(args: BookArgs) -> Result<ExitCode, Failure> {
                 out.write_all(text.as_bytes())?;
                 out.flush()?;
             }
-            Some(path) => write_whole(path, text.as_bytes())
-                .map_err(|e| Failure::Usage(format!("--output {}: {e}", path.display())))?,
+            Some(path) => frontend::input::write_file(
+                path,
+                text.as_bytes(),
+                "--output FILE, a file in a folder you may write in",
+            )?,
         }
         Ok(())
     };

@@ -50,8 +50,11 @@ pub(crate) fn book_of(
         return Ok((size == Size::STANDARD).then(built_in));
     };
     let shown = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::Usage(format!("--book {shown}: cannot read it: {e}")))?;
+    let text = frontend::input::read_text(
+        &path.to_string_lossy(),
+        "--book FILE, a book written by connect book, or --no-book",
+    )?
+    .text;
     let book = Book::from_text(&text)
         .map_err(|e| Failure::Usage(format!("--book {shown}: {}", escaped(&e.to_string()))))?;
     if book.size() != size {
@@ -92,28 +95,6 @@ fn search_solver(size: Size, search: &SearchChoice) -> Solver {
     solver
 }
 
-/// Writes `bytes` to `path` whole or not at all: a temporary file beside
-/// it, then a rename.
-pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// The board size of `--width`/`--height`, for the digit notation (at most 9 columns).
 pub(crate) fn size(width: usize, height: usize) -> Result<Size, Failure> {
     if width > 9 {
@@ -131,11 +112,17 @@ fn each_line(
     file: Option<&Path>,
     mut answer: impl FnMut(&str, &mut dyn Write) -> Result<Result<(), PositionError>, Failure>,
 ) -> Result<ExitCode, Failure> {
+    let give = "a FILE of positions, one line of moves each, or - for standard input";
+    let file = file.filter(|path| path.as_os_str() != "-");
     let (name, input): (String, Box<dyn BufRead>) = match file {
         Some(path) => {
-            let f = File::open(path)
-                .map_err(|e| Failure::Usage(format!("cannot open {}: {e}", path.display())))?;
-            (path.display().to_string(), Box::new(BufReader::new(f)))
+            let opened = if path.is_dir() {
+                Err(io::ErrorKind::IsADirectory.into())
+            } else {
+                File::open(path)
+            };
+            let f = opened.map_err(|e| frontend::input::read_error(path, &e, give))?;
+            (frontend::input::shown(path), Box::new(BufReader::new(f)))
         }
         None => {
             frontend::waiting_for_stdin(

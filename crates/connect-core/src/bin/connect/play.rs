@@ -28,7 +28,6 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::collections::VecDeque;
-use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -88,20 +87,25 @@ fn counted(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// What `connect play FILE` reads, for the error when it cannot.
+const GAME_FILE: &str = "a .cnf game file, or - for standard input";
+
+/// What `connect play -` reads, for the note shown while it waits for it.
+const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
+
 /// The game as set up from the command line.
 fn setup(args: &PlayArgs) -> Result<Game, Failure> {
     let (board, moves) = match &args.file {
         Some(path) => {
-            let text = fs::read_to_string(path)
-                .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
-            let game = parse_cnf(&text).map_err(|d| {
-                Failure::Usage(d.render(&path.display().to_string(), &text).to_string())
-            })?;
-            if let Some(e) = too_big(
-                &path.display().to_string(),
-                game.board.height(),
-                game.board.width(),
-            ) {
+            let arg = path.to_string_lossy();
+            if arg == "-" {
+                frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
+            }
+            let frontend::input::Input { name, text } =
+                frontend::input::read_text(&arg, GAME_FILE)?;
+            let game =
+                parse_cnf(&text).map_err(|d| Failure::Usage(d.render(&name, &text).to_string()))?;
+            if let Some(e) = too_big(&name, game.board.height(), game.board.width()) {
                 return Err(e);
             }
             let moves: Vec<usize> = game.moves.iter().map(|&m| (m - 1) as usize).collect();
@@ -344,7 +348,7 @@ pub(crate) fn play(args: PlayArgs) -> Result<ExitCode, Failure> {
                             n = game.players(),
                         ),
                     )?,
-                    Err(e) => refuse(format!("cannot save: {e}"), &mut bad),
+                    Err(e) => refuse(crate::escaped(&e.to_string()), &mut bad),
                 }
             }
             _ => match cmd.parse::<usize>() {
@@ -758,11 +762,15 @@ fn computer_hint(
 
 /// Writes the game as a `.cnf` ([`Game::saved`]) through a temporary file
 /// and a rename; true when the file's board tells the number of players.
-fn save(game: &Game, path: &Path) -> io::Result<bool> {
+fn save(game: &Game, path: &Path) -> Result<bool, frontend::input::FileError> {
     let saved = game.saved();
     let moves: Vec<i64> = saved.moves.iter().map(|&c| c as i64 + 1).collect();
     let text = render_cnf(&saved.board, &moves);
-    crate::write_whole(path, text.as_bytes())?;
+    frontend::input::write_file(
+        path,
+        text.as_bytes(),
+        "s FILE, a file in a folder you may write in",
+    )?;
     Ok(saved.shows_players)
 }
 

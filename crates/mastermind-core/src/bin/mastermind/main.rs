@@ -166,19 +166,15 @@ fn run() -> Result<ExitCode, Failure> {
 
 /// The JSON text of `file` (`-` for standard input), or why it cannot be read.
 fn read_tree(file: &std::path::Path) -> Result<serde_json::Value, Failure> {
-    let stdin = file.as_os_str() == "-";
-    let name = if stdin {
-        frontend::STDIN.to_owned()
-    } else {
-        file.display().to_string()
-    };
-    let text = if stdin {
+    let arg = file.to_string_lossy();
+    if arg == "-" {
         frontend::waiting_for_stdin("a tree in JSON", "give its file name instead of -");
-        io::read_to_string(io::stdin())
-    } else {
-        std::fs::read_to_string(file)
     }
-    .map_err(|e| Failure::Usage(format!("cannot read tree {name}: {e}")))?;
+    let frontend::input::Input { name, text } = frontend::input::read_text(
+        &arg,
+        "a tree in JSON (as mastermind tree --format json writes it), or - for standard input",
+    )
+    .map_err(|e| Failure::Usage(e.to_string()))?;
     // A byte-order mark in front (Windows Notepad saves UTF-8 so) is not JSON
     // but says nothing about the tree: skip it, as the game-file readers do.
     let json = text.strip_prefix('\u{feff}').unwrap_or(&text);
