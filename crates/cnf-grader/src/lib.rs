@@ -37,9 +37,8 @@
 //!   and `merge` read and write it); it never runs anything, reads a file
 //!   or renders a report;
 //! - [`mod@format`]: the text formats, `.cnf` and `.solution`, playing a
-//!   game file, durations and sizes; it runs no process, and its one file
-//!   access is [`format::play::read_input`], reading the game file (or
-//!   standard input) that `run`, `check` or a part binary is given;
+//!   game text, durations and sizes; it runs no process and reads no file
+//!   (the binaries read game files through `frontend::input`);
 //! - [`escape`] (how outside text is shown), [`output`] (output paths
 //!   checked before any work) and [`mod@sandbox`] (the grader's face of the
 //!   `sandbox` crate) import nothing of this crate.

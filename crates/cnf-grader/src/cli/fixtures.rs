@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use crate::cli::args::*;
 use crate::cli::output::*;
-use cnf_grader::format::play::{PlayFileError, check_source, play_text};
+use cnf_grader::format::play::{check_source, play_text};
 use cnf_grader::write::bless::{bless, errors, summary};
 use cnf_grader::write::generate::{GenError, GenSpec, generate, write_generated};
 use connect_core::Function;
@@ -57,13 +57,9 @@ pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, Error> {
         .into());
     }
     let input = frontend::input::read_text(&args.file, GAME_FILE).map_err(|e| e.to_string())?;
+    // --players was checked above, before the file was read.
     let text =
-        play_text(args.part, &input.name, &input.text, args.players).map_err(|e| match e {
-            PlayFileError::PlayersUnused { part } => {
-                format!("--players applies only to parts 3 and 4, not part {part}")
-            }
-            other => other.to_string(),
-        })?;
+        play_text(args.part, &input.name, &input.text, args.players).map_err(|e| e.to_string())?;
     print_out(&text, None)?;
     Ok(ExitCode::SUCCESS)
 }

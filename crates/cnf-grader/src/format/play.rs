@@ -1,10 +1,7 @@
-//! Playing one of the four functions on a `.cnf` source text, and reading
-//! that text from the file (or standard input) that `run`, `check` or a part
-//! binary is given ([`read_input`]): the one file access of [`crate::format`].
+//! Playing one of the four functions on a `.cnf` source text (the binaries
+//! read the file, or standard input, through `frontend::input`).
 
 use std::fmt;
-use std::io::Read as _;
-use std::path::Path;
 
 use connect_core::{Function, GameError, Player};
 
@@ -82,47 +79,6 @@ pub fn check_source(display: &str, source: &str) -> Result<String, String> {
     }
 }
 
-/// Reads the file named on the command line (`-` for standard input) as text.
-/// Returns the name to show in messages and the text.
-pub fn read_input(file: &str) -> Result<(String, String), String> {
-    let (display, bytes) = if file == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        ("<stdin>".to_owned(), buf) // as frontend::STDIN names it
-    } else {
-        let shown = if file.is_empty() {
-            "\"\" (an empty file name)"
-        } else {
-            file
-        };
-        let bytes = std::fs::read(file).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound && !file.is_empty() {
-                crate::output::no_such_path(
-                    Path::new(file),
-                    std::env::current_dir().ok().as_deref(),
-                    "a .cnf game file, or - for standard input",
-                )
-            } else {
-                format!("cannot read {shown}: {e}")
-            }
-        })?;
-        (file.to_owned(), bytes)
-    };
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok((display, text)),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes());
-            let (line, column) = crate::format::diagnostic::line_column(&lossy, at);
-            Err(format!(
-                "{display}:{line}:{column}: the file is not UTF-8 text (byte {at} is invalid); a .cnf file is plain text"
-            ))
-        }
-    }
-}
-
 /// Why a game file cannot be played.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayFileError {
@@ -132,26 +88,10 @@ pub enum PlayFileError {
         /// The part.
         part: u8,
     },
-    /// Occurs when the file cannot be read, or its game cannot be played
-    /// (the message is located in the file).
+    /// Occurs when the game cannot be played (the message is located in
+    /// the file).
     #[error("{0}")]
     Game(String),
-}
-
-/// Plays part `function` on the game file `file` (`-`: standard input) as
-/// the part binaries do: the `.solution` text, or the located error.
-pub fn play_file(
-    function: Function,
-    file: &str,
-    players: Option<u8>,
-) -> Result<String, PlayFileError> {
-    if players.is_some() && !function.uses_players() {
-        return Err(PlayFileError::PlayersUnused {
-            part: function.part(),
-        });
-    }
-    let (display, source) = read_input(file).map_err(PlayFileError::Game)?;
-    play_text(function, &display, &source, players)
 }
 
 /// Plays part `function` on the game text `source` already read from the

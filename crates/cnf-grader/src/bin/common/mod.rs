@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, Command, value_parser};
-use cnf_grader::format::play::{PlayFileError, play_text};
+use cnf_grader::format::play::play_text;
 use connect_core::{Function, Player};
 use frontend::{Failure, finish, write_stdout};
 
@@ -48,12 +48,8 @@ fn run(function: Function, file: &str, players: Option<u8>) -> Result<ExitCode, 
         .into());
     }
     let input = frontend::input::read_text(file, "a .cnf game file, or - for standard input")?;
-    let text = play_text(function, &input.name, &input.text, players).map_err(|e| match e {
-        PlayFileError::PlayersUnused { part } => {
-            format!("--players applies only to parts 3 and 4, not part {part}")
-        }
-        other => other.to_string(),
-    })?;
+    // --players was checked above, before the file was read.
+    let text = play_text(function, &input.name, &input.text, players).map_err(|e| e.to_string())?;
     write_stdout(&text, frontend::ColorWhen::Never)?;
     Ok(ExitCode::SUCCESS)
 }
