@@ -470,3 +470,19 @@ fn count_all_prints_one_row_per_class() {
     assert!(lines[7].contains(" 48486454774910983346595840 "));
     assert!(lines[8].starts_with("7 classes, 33 holes, "));
 }
+
+#[test]
+fn a_board_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+    // "[Peg (0,0) W," is 13 bytes: the bad byte is byte 13, column 14; the
+    // message is the one every binary gives for a file it cannot read as text.
+    peg()
+        .arg("goal")
+        .stdin(&b"[Peg (0,0) W,\xff Peg (1,0) W]"[..])
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_is(
+            "error: <stdin>:1:14: not UTF-8 text (byte 13 is invalid); give a board in Haskell \
+             syntax, e.g. [Peg (0,0) W,Peg (1,0) B], or --board TEXT\n",
+        );
+}

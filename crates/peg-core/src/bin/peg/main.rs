@@ -1,7 +1,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)] // reason: printing results and errors is this binary's job
 //! `peg`: the Peg Reversal functions from the shell, the game, a solver and a counter.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -60,15 +60,23 @@ fn read_board(text: Option<String>) -> Result<Board, Failure> {
                 "a board, e.g. [Peg (0,0) W,Peg (1,0) B]",
                 "give it with --board TEXT",
             );
-            let mut t = String::new();
-            io::stdin()
-                .read_to_string(&mut t)
-                .map_err(|e| Input(format!("cannot read standard input: {e}")))?;
-            (frontend::STDIN, t)
+            (frontend::STDIN, read_stdin()?)
         }
     };
     board_from(source, &text)
 }
+
+/// Standard input whole, read as every binary reads a file (one error form;
+/// text that is not UTF-8 located at its first bad byte).
+fn read_stdin() -> Result<String, Failure> {
+    frontend::input::read_text("-", BOARD_GIVE)
+        .map(|input| input.text)
+        .map_err(|e| Input(e.to_string()))
+}
+
+/// What to give when standard input cannot be read.
+const BOARD_GIVE: &str =
+    "a board in Haskell syntax, e.g. [Peg (0,0) W,Peg (1,0) B], or --board TEXT";
 
 /// The board in `text`, or an input error naming `source` and the line and column.
 fn board_from(source: &str, text: &str) -> Result<Board, Failure> {
@@ -173,10 +181,7 @@ fn count_input(start: Option<Position>, board: Option<String>) -> Result<Option<
     if start.is_some() || io::stdin().is_terminal() {
         return Ok(None);
     }
-    let mut text = String::new();
-    io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|e| Input(format!("cannot read standard input: {e}")))?;
+    let text = read_stdin()?;
     if text.trim().is_empty() {
         return Ok(None);
     }
