@@ -461,3 +461,133 @@ fn a_missing_file_or_a_folder_is_said_in_one_form_everywhere() {
         "rows that failed (each shown above): {failed:#?}"
     );
 }
+
+/// Prints `line` past the test harness's capture, so a skip shows in a passing run.
+fn notice(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+#[test]
+fn a_file_this_user_may_not_read_or_write_in_is_said_in_the_same_form() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    const TEST: &str = "a_file_this_user_may_not_read_or_write_in_is_said_in_the_same_form";
+    // Root reads and writes whatever the mode says, so the programs are run as
+    // `nobody` (uid and gid 65534), which only root can become.
+    let root_here = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+    let setpriv = std::process::Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !root_here || !setpriv {
+        notice(&format!(
+            "skipped: {TEST}: needs to run as root with setpriv (util-linux) to become nobody"
+        ));
+        return;
+    }
+    let folders = build_binaries();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mode = |path: &std::path::Path, bits: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(bits)).unwrap();
+    };
+    mode(dir, 0o755);
+    // The binaries are copied where nobody may run them (the build folder may not be).
+    for name in ["connect", "part04", "cnf-grader", "mastermind"] {
+        let from = folders
+            .iter()
+            .map(|f| f.join(name))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| panic!("no binary {name}"));
+        std::fs::copy(&from, dir.join(name)).unwrap();
+        mode(&dir.join(name), 0o755);
+    }
+    let secret = dir.join("secret.cnf");
+    std::fs::write(&secret, "([\"----\",\"----\"],[1])").unwrap();
+    mode(&secret, 0o000);
+    let locked = dir.join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    mode(&locked, 0o555);
+    let secret = secret.to_str().unwrap().to_owned();
+    let into = locked.join("out.bin").to_str().unwrap().to_owned();
+    let nobody = |args: &[&str], stdin: &str| {
+        let mut all = vec!["--reuid=65534", "--regid=65534", "--clear-groups", "--"];
+        let exe = dir.join(args[0]);
+        all.push(exe.to_str().unwrap());
+        all.extend(&args[1..]);
+        Cli::new("setpriv")
+            .args(&all)
+            .current_dir(dir)
+            .stdin(stdin)
+            .label(args.join(" "))
+            .run()
+    };
+    let cnf = "a .cnf game file, or - for standard input";
+    let unreadable =
+        |give: &str| format!("error: {secret}: not readable (permission denied); give {give}\n");
+    let mut failed = Vec::new();
+    let mut check = |label: String, ok: bool| {
+        if !ok {
+            failed.push(label);
+        }
+    };
+    for (args, give) in [
+        (vec!["connect", "play", &secret], cnf),
+        (vec!["part04", &secret], cnf),
+        (vec!["cnf-grader", "run", "1", &secret], cnf),
+        (
+            vec!["connect", "solve", &secret],
+            "a FILE of positions, one line of moves each, or - for standard input",
+        ),
+        (
+            vec!["mastermind", "check-tree", &secret],
+            "a tree in JSON (as mastermind tree --format json writes it), or - for standard input",
+        ),
+    ] {
+        let run = nobody(&args, "");
+        let ok = std::panic::catch_unwind(|| {
+            run.code(2).stdout_is("").stderr_is(&unreadable(give));
+        })
+        .is_ok();
+        check(args.join(" "), ok);
+    }
+    // Writing in a folder this user may not write in: `book -o` and `s FILE`.
+    let run = nobody(
+        &[
+            "connect", "book", "--width", "4", "--height", "4", "--depth", "1", "-o", &into,
+        ],
+        "",
+    );
+    let last = run.stderr.lines().last().unwrap_or("").to_owned();
+    if run.code_or_signal() != Some(2) {
+        notice(&run.describe());
+    }
+    check(
+        "connect book -o".into(),
+        run.code_or_signal() == Some(2)
+            && last
+                == format!(
+                    "error: {into}: cannot be written (permission denied); give --output FILE, a file in a folder you may write in"
+                ),
+    );
+    let run = nobody(
+        &["connect", "play", "--rows", "4", "--cols", "4"],
+        &format!("s {into}\nq\n"),
+    );
+    let ok = std::panic::catch_unwind(|| {
+        run.code(2).stderr_is(&format!(
+            "error: <stdin>:1: \"s {into}\": {into}: cannot be written (permission denied); give s FILE, a file in a folder you may write in\n"
+        ));
+    })
+    .is_ok();
+    check("connect play, s FILE".into(), ok);
+    // Nothing was left behind in the locked folder, not even a temporary file.
+    check(
+        "the locked folder stays empty".into(),
+        std::fs::read_dir(&locked).unwrap().next().is_none(),
+    );
+    assert!(
+        failed.is_empty(),
+        "rows that failed (each shown above): {failed:#?}"
+    );
+}
