@@ -187,16 +187,7 @@ pub fn text(name: String, bytes: Vec<u8>, give: &str) -> Result<Input, FileError
 /// it, then a rename); `give` says what to give instead when it cannot.
 pub fn write_file(path: &Path, bytes: &[u8], give: &str) -> Result<(), FileError> {
     let fail = |e: io::Error| write_error(path, &e, give);
-    if path.is_dir() {
-        return Err(fail(io::ErrorKind::IsADirectory.into()));
-    }
-    let Some(name) = path.file_name() else {
-        return Err(fail(io::ErrorKind::IsADirectory.into()));
-    };
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
+    let tmp = temporary(path).map_err(fail)?;
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -207,6 +198,35 @@ pub fn write_file(path: &Path, bytes: &[u8], give: &str) -> Result<(), FileError
         let _ = std::fs::remove_file(&tmp);
     }
     result.map_err(fail)
+}
+
+/// The temporary file `path` is first written as: beside it, hidden, named
+/// after this process; an error when `path` is a folder or names none.
+fn temporary(path: &Path) -> io::Result<PathBuf> {
+    if path.is_dir() {
+        return Err(io::ErrorKind::IsADirectory.into());
+    }
+    let Some(name) = path.file_name() else {
+        return Err(io::ErrorKind::IsADirectory.into());
+    };
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    Ok(path.with_file_name(tmp_name))
+}
+
+/// Whether [`write_file`] could write `path` now, found out by creating and
+/// removing its temporary file: for a program that would otherwise learn it
+/// only after a long computation. Nothing is left behind.
+pub fn check_writable(path: &Path, give: &str) -> Result<(), FileError> {
+    let fail = |e: io::Error| write_error(path, &e, give);
+    let tmp = temporary(path).map_err(fail)?;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(fail)?;
+    std::fs::remove_file(&tmp).map_err(fail)
 }
 
 #[cfg(test)]
@@ -251,6 +271,20 @@ mod tests {
             e.to_string(),
             "/no/such/dir/f: its folder does not exist; give a file"
         );
+    }
+
+    #[test]
+    fn a_file_that_could_not_be_written_is_said_before_and_nothing_is_left() {
+        let e = check_writable(Path::new("/no/such/dir/f"), "a file").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "/no/such/dir/f: its folder does not exist; give a file"
+        );
+        let e = check_writable(Path::new("/tmp"), "a file").unwrap_err();
+        assert_eq!(e.to_string(), "/tmp: is a folder, not a file; give a file");
+        let dir = tempfile::tempdir().unwrap();
+        check_writable(&dir.path().join("book.txt"), "a file").unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

@@ -928,3 +928,18 @@ fn play_dash_reads_the_game_from_standard_input() {
         "{piped}"
     );
 }
+
+#[test]
+fn book_says_an_output_it_cannot_write_before_it_computes() {
+    // A 7x6 book to depth 30 would not finish in this test's life: the error
+    // can only come first, before any level is computed.
+    connect()
+        .args(["book", "--depth", "30", "-o", "/no/such/folder/book.txt"])
+        .run()
+        .code(2)
+        .stdout_is("")
+        .stderr_is(
+            "error: /no/such/folder/book.txt: its folder does not exist; give --output FILE, \
+             a file in a folder you may write in\n",
+        );
+}

@@ -20,6 +20,10 @@ pub(crate) fn book(args: BookArgs) -> Result<ExitCode, Failure> {
     } else {
         None
     };
+    // A path the book cannot be written to is said now, not after the work.
+    if let Some(path) = &args.output {
+        frontend::input::check_writable(path, BOOK_GIVE)?;
+    }
     let mut solver = solver_with(size, &args.book.search, scores)?;
     let start = std::time::Instant::now();
     let progress = |p: &connect_core::solve::Progress| {
@@ -61,11 +65,7 @@ pub(crate) fn book(args: BookArgs) -> Result<ExitCode, Failure> {
                 out.write_all(text.as_bytes())?;
                 out.flush()?;
             }
-            Some(path) => frontend::input::write_file(
-                path,
-                text.as_bytes(),
-                "--output FILE, a file in a folder you may write in",
-            )?,
+            Some(path) => frontend::input::write_file(path, text.as_bytes(), BOOK_GIVE)?,
         }
         Ok(())
     };
@@ -95,3 +95,6 @@ pub(crate) fn book(args: BookArgs) -> Result<ExitCode, Failure> {
     write(&text(&book, &solver))?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// What to give when the book's --output cannot be written.
+const BOOK_GIVE: &str = "--output FILE, a file in a folder you may write in";
