@@ -29,6 +29,13 @@ use haskell_text::{
     to_failure, token, ws,
 };
 
+/// What a program reading a game file asks for when it cannot read one, in
+/// the one error form of `frontend::input`.
+pub const GAME_FILE_WANTED: &str = "a .cnf game file, or - for standard input";
+
+/// A game, as the note shown while a program waits on standard input names it.
+pub const GAME_EXAMPLE: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
+
 /// Parser input: the unread rest of the source.
 type In<'a> = &'a str;
 

@@ -11,12 +11,6 @@ use cnf_grader::write::bless::{bless, errors, summary};
 use cnf_grader::write::generate::{GenError, GenSpec, generate, write_generated};
 use connect_core::Function;
 
-/// What `run FILE` and `check FILE` read, for the error when they cannot.
-pub(crate) const GAME_FILE: &str = "a .cnf game file, or - for standard input";
-
-/// What `run -` and `check -` read, for the note shown while they wait.
-const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
-
 pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, Error> {
     let fixtures = discover_fixtures(&args.paths)?;
     if !fixtures.iter().any(|f| f.cnf_exists) {
@@ -47,7 +41,10 @@ pub(crate) fn bless_command(args: BlessArgs) -> Result<ExitCode, Error> {
 
 pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, Error> {
     if args.file == "-" {
-        frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
+        frontend::waiting_for_stdin(
+            connect_core::cnf::GAME_EXAMPLE,
+            "give a .cnf file instead of -",
+        );
     }
     if args.players.is_some() && !args.part.uses_players() {
         return Err(format!(
@@ -56,7 +53,8 @@ pub(crate) fn run_command(args: RunArgs) -> Result<ExitCode, Error> {
         )
         .into());
     }
-    let input = frontend::input::read_text(&args.file, GAME_FILE).map_err(|e| e.to_string())?;
+    let input = frontend::input::read_text(&args.file, connect_core::cnf::GAME_FILE_WANTED)
+        .map_err(|e| e.to_string())?;
     // --players was checked above, before the file was read.
     let text =
         play_text(args.part, &input.name, &input.text, args.players).map_err(|e| e.to_string())?;
@@ -70,9 +68,12 @@ pub(crate) fn check_command(args: CheckArgs) -> Result<ExitCode, Error> {
     let (mut invalid, mut unreadable) = (0, 0);
     for file in &args.files {
         if file == "-" {
-            frontend::waiting_for_stdin(GAME, "give .cnf files instead of -");
+            frontend::waiting_for_stdin(
+                connect_core::cnf::GAME_EXAMPLE,
+                "give .cnf files instead of -",
+            );
         }
-        match frontend::input::read_text(file, GAME_FILE) {
+        match frontend::input::read_text(file, connect_core::cnf::GAME_FILE_WANTED) {
             Err(message) => {
                 unreadable += 1;
                 eprintln!("{}{message}", frontend::PREFIX);

@@ -38,7 +38,10 @@ pub(crate) fn part_main(function: Function) -> ExitCode {
 
 fn run(function: Function, file: &str, players: Option<u8>) -> Result<ExitCode, Failure> {
     if file == "-" {
-        frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
+        frontend::waiting_for_stdin(
+            connect_core::cnf::GAME_EXAMPLE,
+            "give a .cnf file instead of -",
+        );
     }
     if players.is_some() && !function.uses_players() {
         return Err(format!(
@@ -47,15 +50,12 @@ fn run(function: Function, file: &str, players: Option<u8>) -> Result<ExitCode, 
         )
         .into());
     }
-    let input = frontend::input::read_text(file, "a .cnf game file, or - for standard input")?;
+    let input = frontend::input::read_text(file, connect_core::cnf::GAME_FILE_WANTED)?;
     // --players was checked above, before the file was read.
     let text = play_text(function, &input.name, &input.text, players).map_err(|e| e.to_string())?;
     write_stdout(&text, frontend::ColorWhen::Never)?;
     Ok(ExitCode::SUCCESS)
 }
-
-/// What a part binary reads, for the note shown while it waits for it.
-pub(crate) const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
 
 fn long_help(function: Function) -> String {
     let players = if function.uses_players() {

@@ -87,22 +87,19 @@ fn counted(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-/// What `connect play FILE` reads, for the error when it cannot.
-const GAME_FILE: &str = "a .cnf game file, or - for standard input";
-
-/// What `connect play -` reads, for the note shown while it waits for it.
-const GAME: &str = "a game, e.g. ([\"----\",\"-12-\"],[1,4])";
-
 /// The game as set up from the command line.
 fn setup(args: &PlayArgs) -> Result<Game, Failure> {
     let (board, moves) = match &args.file {
         Some(path) => {
             let arg = path.to_string_lossy();
             if arg == "-" {
-                frontend::waiting_for_stdin(GAME, "give a .cnf file instead of -");
+                frontend::waiting_for_stdin(
+                    connect_core::cnf::GAME_EXAMPLE,
+                    "give a .cnf file instead of -",
+                );
             }
             let frontend::input::Input { name, text } =
-                frontend::input::read_text(&arg, GAME_FILE)?;
+                frontend::input::read_text(&arg, connect_core::cnf::GAME_FILE_WANTED)?;
             let game =
                 parse_cnf(&text).map_err(|d| Failure::Usage(d.render(&name, &text).to_string()))?;
             if let Some(e) = too_big(&name, game.board.height(), game.board.width()) {
