@@ -133,6 +133,7 @@
 //!   it is escaped.
 #![deny(missing_docs)]
 
+pub mod assignment;
 pub mod escape;
 pub mod format;
 pub mod grade;

@@ -210,6 +210,8 @@ pub(crate) fn submission_setup(
         accept_name_case: args.accept_name_case,
         deadline: None,
         checkpoint: None,
+        assignment: Default::default(),
+        points: Default::default(),
     };
     Ok((options, work))
 }
@@ -582,7 +584,7 @@ pub(crate) fn write_class(
         )?;
     }
     if let Some((path, layout)) = csv {
-        let (text, left_out) = layout.render(&rows);
+        let (text, left_out) = layout.render_of(&rows, provenance.assignment);
         if !left_out.is_empty() {
             frontend::warn(&format!(
                 "{}: left out of the Canvas CSV, as the roster does not name them: {}",

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::assignment::Assignment;
 use crate::model::case::{CaseReport, Failure, FailureKind, Status, Totals};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
@@ -11,10 +12,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// The file name of a part's source, e.g. `csce322assignment03part01.hs`.
-pub fn part_file(part: u8) -> String {
-    format!("csce322assignment03part{part:02}.hs")
-}
+pub use crate::assignment::connect_four::part_file;
 
 /// The modules of GHC's `base` that a file at the top of a submission
 /// replaces (`Prelude.hs`, ...): GHC looks for a module's file among the
@@ -209,6 +207,11 @@ impl SubmissionReport {
         report
     }
 
+    /// The assignment graded, as its points name their parts.
+    pub fn assignment(&self) -> Assignment {
+        self.points.assignment()
+    }
+
     /// Which `Helpers.hs` was used, in words, before its name: `its own`
     /// or `the default`.
     pub fn helpers_words(&self) -> &'static str {
@@ -263,31 +266,37 @@ impl SubmissionReport {
     /// Short remarks for a gradebook: missing parts, compile errors,
     /// timeouts and crashes, own `Helpers.hs`.
     pub fn notes(&self) -> Vec<String> {
+        let assignment = self.assignment();
+        let label = |part: u8| assignment.part_label(part);
         let mut notes = Vec::new();
-        for build in &self.builds {
-            match &build.outcome {
-                BuildOutcome::Compiled => {}
-                BuildOutcome::Missing { found: None } => {
-                    notes.push(format!("part {} missing", build.part));
-                }
-                BuildOutcome::Missing { found: Some(f) } => {
-                    notes.push(format!("part {} missing (found {f})", build.part));
-                }
-                BuildOutcome::Refused(refused) => {
-                    notes.push(format!(
-                        "part {} not submitted ({})",
-                        build.part,
-                        refused.why.short()
-                    ));
-                }
-                BuildOutcome::Failed(error) if error.timed_out() => {
-                    notes.push(format!(
-                        "part {} did not compile: compile timed out",
-                        build.part
-                    ));
-                }
-                BuildOutcome::Failed(_) => {
-                    notes.push(format!("part {} did not compile", build.part));
+        if assignment == Assignment::PegReversal {
+            notes.extend(peg_build_notes(&self.builds));
+        } else {
+            for build in &self.builds {
+                match &build.outcome {
+                    BuildOutcome::Compiled => {}
+                    BuildOutcome::Missing { found: None } => {
+                        notes.push(format!("{} missing", label(build.part)));
+                    }
+                    BuildOutcome::Missing { found: Some(f) } => {
+                        notes.push(format!("{} missing (found {f})", label(build.part)));
+                    }
+                    BuildOutcome::Refused(refused) => {
+                        notes.push(format!(
+                            "{} not submitted ({})",
+                            label(build.part),
+                            refused.why.short()
+                        ));
+                    }
+                    BuildOutcome::Failed(error) if error.timed_out() => {
+                        notes.push(format!(
+                            "{} did not compile: compile timed out",
+                            label(build.part)
+                        ));
+                    }
+                    BuildOutcome::Failed(_) => {
+                        notes.push(format!("{} did not compile", label(build.part)));
+                    }
                 }
             }
         }
@@ -329,21 +338,31 @@ impl SubmissionReport {
             let (timeouts, crashes) = (count(FailureKind::Timeout), count(FailureKind::Crash));
             let out_of_memory = count(FailureKind::MemoryLimit);
             if timeouts > 0 {
-                notes.push(format!("part {part}: {timeouts} timed out"));
+                notes.push(format!("{}: {timeouts} timed out", label(part)));
             }
             if crashes > 0 {
-                notes.push(format!("part {part}: {crashes} crashed"));
+                notes.push(format!("{}: {crashes} crashed", label(part)));
             }
             if out_of_memory > 0 {
-                notes.push(format!("part {part}: {out_of_memory} ran out of memory"));
+                notes.push(format!(
+                    "{}: {out_of_memory} ran out of memory",
+                    label(part)
+                ));
             }
             let wrong: Vec<&CaseReport> = self
                 .cases
                 .iter()
                 .filter(|c| c.part == Some(part) && c.kind() == Some(FailureKind::WrongOutput))
                 .collect();
+            let wrong = if assignment == Assignment::PegReversal {
+                let (messages, rest) = message_notes(&label(part), &wrong);
+                notes.extend(messages);
+                rest
+            } else {
+                wrong
+            };
             if !wrong.is_empty() {
-                notes.push(wrong_output_note(part, &wrong));
+                notes.push(wrong_output_note(&label(part), &wrong));
             }
         }
         if self.own_helpers {
@@ -362,6 +381,109 @@ impl SubmissionReport {
     }
 }
 
+/// The notes of a Peg Reversal submission's builds: no file or several
+/// that define `createBoard` (none graded), a file that does not compile
+/// (every function failed alike), or each function that did not.
+fn peg_build_notes(builds: &[PartBuild]) -> Vec<String> {
+    let label = |part| Assignment::PegReversal.part_label(part);
+    let mut notes = Vec::new();
+    if let Some(build) = builds.first()
+        && let BuildOutcome::Missing { found } = &build.outcome
+    {
+        notes.push(match found {
+            None => "no .hs file defines createBoard: not graded".to_owned(),
+            Some(files) => format!("several files define createBoard ({files}): not graded"),
+        });
+        return notes;
+    }
+    let failed: Vec<&CompileError> = builds
+        .iter()
+        .filter_map(|b| match &b.outcome {
+            BuildOutcome::Failed(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    if failed.len() == builds.len() && failed.windows(2).all(|w| w[0] == w[1]) {
+        let timed_out = failed.first().is_some_and(|e| e.timed_out());
+        notes.push(if timed_out {
+            "the file did not compile: compile timed out".to_owned()
+        } else {
+            "the file did not compile".to_owned()
+        });
+        return notes;
+    }
+    for build in builds {
+        match &build.outcome {
+            BuildOutcome::Failed(error) if error.timed_out() => notes.push(format!(
+                "{} did not compile: compile timed out",
+                label(build.part)
+            )),
+            BuildOutcome::Failed(_) => {
+                notes.push(format!("{} did not compile", label(build.part)));
+            }
+            BuildOutcome::Refused(refused) => notes.push(format!(
+                "not graded: the file was not read ({})",
+                refused.why.short()
+            )),
+            _ => {}
+        }
+    }
+    notes.dedup();
+    notes
+}
+
+/// The two texts of a one-line diff: the expected line and the actual one.
+fn diff_lines(diff: &crate::model::diff::Diff) -> (String, String) {
+    use crate::model::diff::LineKind;
+    let (mut expected, mut actual) = (String::new(), String::new());
+    for line in diff.hunks.iter().flat_map(|h| &h.lines) {
+        let text: String = line.runs.iter().map(|(_, t)| t.as_str()).collect();
+        if line.kind != LineKind::Actual {
+            expected.push_str(&text);
+            expected.push('\n');
+        }
+        if line.kind != LineKind::Expected {
+            actual.push_str(&text);
+            actual.push('\n');
+        }
+    }
+    (expected, actual)
+}
+
+/// The notes of a function's error cases whose output is an error with
+/// another message than the assignment's: what the student's message was
+/// and how it differs; and the other wrong outputs (hidden cases are never
+/// described).
+fn message_notes<'a>(
+    function: &str,
+    wrong: &[&'a CaseReport],
+) -> (Vec<String>, Vec<&'a CaseReport>) {
+    use crate::assignment::peg_reversal::{error_message, message_difference};
+    let mut notes = Vec::new();
+    let mut rest = Vec::new();
+    for case in wrong {
+        let messages = case.diff.as_ref().filter(|_| !case.hidden).and_then(|d| {
+            let (expected, actual) = diff_lines(d);
+            Some((error_message(&expected)?, error_message(&actual)?))
+        });
+        match messages {
+            Some((expected, actual)) => {
+                let how = message_difference(&expected, &actual).unwrap_or("other text");
+                let note = format!(
+                    "{function}: error message {} differs from {} by {how}",
+                    crate::show_string(&actual),
+                    crate::show_string(&expected)
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
+            None => rest.push(*case),
+        }
+    }
+    (notes, rest)
+}
+
 /// Most kinds of difference a wrong-output note names.
 const NOTED_KINDS: usize = 2;
 
@@ -369,12 +491,9 @@ const NOTED_KINDS: usize = 2;
 /// (hidden cases are counted, not described), and which comparison would
 /// take them as right: "part 1: 5 wrong outputs: an extra empty line at
 /// the end (--compare trailing-whitespace would pass them)".
-fn wrong_output_note(part: u8, wrong: &[&CaseReport]) -> String {
+fn wrong_output_note(part: &str, wrong: &[&CaseReport]) -> String {
     let n = wrong.len();
-    let mut note = format!(
-        "part {part}: {n} wrong output{}",
-        if n == 1 { "" } else { "s" }
-    );
+    let mut note = format!("{part}: {n} wrong output{}", if n == 1 { "" } else { "s" });
     let shown: Vec<&CaseReport> = wrong.iter().copied().filter(|c| !c.hidden).collect();
     let mut kinds: Vec<String> = Vec::new();
     for case in &shown {

@@ -92,9 +92,7 @@ pub use crate::submission::workdir::{WorkDir, kill_processes_in};
 /// The course's `Helpers.hs` (spec §7), used when a submission has none.
 pub const DEFAULT_HELPERS: &str = include_str!("../../haskell/Helpers.hs");
 
-pub(crate) fn part_exe(part: u8) -> String {
-    format!("csce322assignment03part{part:02}")
-}
+pub(crate) use crate::assignment::connect_four::part_exe;
 
 /// How to build and run submissions.
 #[derive(Debug, Clone)]
@@ -132,6 +130,10 @@ pub struct SubmissionOptions {
     pub deadline: Option<std::time::Instant>,
     /// Where a submission's report so far is saved as grading goes.
     pub checkpoint: Option<Checkpoint>,
+    /// The assignment graded (`--assignment`).
+    pub assignment: crate::assignment::Assignment,
+    /// Its point table (`--weights`; [`crate::model::points::Table::of`] the assignment).
+    pub points: crate::model::points::Table,
 }
 
 /// Saves a submission's report so far (e.g. Gradescope's `results.json`,
@@ -169,6 +171,7 @@ impl SubmissionOptions {
                 self.compare,
             )
         }
+        .with_assignment(self.assignment)
     }
 
     /// Every option that can change a grade, by name (as on the command
@@ -237,6 +240,24 @@ impl SubmissionOptions {
             ("--compare", self.compare.name().to_owned()),
             ("--accept-name-case", self.accept_name_case.to_string()),
         ]
+        .into_iter()
+        .chain(
+            // Only another assignment's, so Connect Four's keys stay as they were.
+            (!self.assignment.is_default())
+                .then(|| ("--assignment", self.assignment.name().to_owned())),
+        )
+        .chain(
+            (self.points != crate::model::points::Table::of(self.assignment)).then(|| {
+                let weights: Vec<String> = self
+                    .points
+                    .allocation
+                    .iter()
+                    .map(|(c, t)| (c + t).to_string())
+                    .collect();
+                ("--weights", weights.join(","))
+            }),
+        )
+        .collect()
     }
 
     /// What every option that can change a grade says, for result keys.

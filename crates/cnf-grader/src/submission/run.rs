@@ -14,7 +14,7 @@ use crate::grade::discover::{Case, Fixture};
 use crate::grade::exec::{ExecConfig, ExecSandbox};
 use crate::grade::run::{GradeOptions, Runner, grade, not_run, unpaired};
 use crate::model::case::{CaseReport, Failure, NotRun};
-use crate::model::points::points_compiled;
+use crate::model::points::points_by;
 use crate::model::provenance::Provenance;
 use crate::model::submission::BuildOutcome;
 use crate::model::submission::PartBuild;
@@ -309,7 +309,7 @@ pub(crate) fn run_parts(
         renamed: prepared.renamed.clone(),
         shadows: prepared.shadows.clone(),
         builds: builds.clone(),
-        points: points_compiled(&cases, built, options.scoring),
+        points: points_by(&cases, built, options.scoring, &options.points),
         cases,
         sandboxed: prepared.sandbox.is_some(),
         compare: options.compare,
