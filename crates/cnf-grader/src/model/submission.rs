@@ -48,6 +48,12 @@ pub enum BuildOutcome {
     Refused(Refused),
     /// GHC did not build it.
     Failed(CompileError),
+    /// No single file of the submission is its source (Peg Reversal: the
+    /// files that define `createBoard`, none or several).
+    NotFound {
+        /// Those files, none or several.
+        candidates: Vec<String>,
+    },
 }
 
 /// One part's build.
@@ -75,6 +81,11 @@ impl PartBuild {
 
     /// The report entry of this build: a case named `compile`.
     pub fn as_case(&self) -> CaseReport {
+        self.as_case_of(Assignment::default())
+    }
+
+    /// The report entry of this build of `assignment`'s part.
+    pub fn as_case_of(&self, assignment: Assignment) -> CaseReport {
         let part = self.part;
         let (status, failure, stderr) = match &self.outcome {
             BuildOutcome::Compiled => (Status::Pass, None, None),
@@ -99,12 +110,34 @@ impl PartBuild {
                 Some(Failure::CompileFailed {
                     part,
                     cause: error.cause.clone(),
+                    function: (!assignment.is_default())
+                        .then(|| assignment.function(part).to_owned()),
                 }),
                 (!error.output.is_empty()).then(|| error.output.clone()),
             ),
+            BuildOutcome::NotFound { candidates } => (
+                Status::Fail,
+                Some(Failure::NoSubmission {
+                    candidates: candidates
+                        .iter()
+                        .map(|c| crate::escape::line(c).into_owned())
+                        .collect(),
+                }),
+                None,
+            ),
+        };
+        let fixture = if assignment.is_default() {
+            self.source.to_string_lossy().into_owned()
+        } else {
+            // One file builds every part: the entry names its part too.
+            format!(
+                "{} ({})",
+                self.source.to_string_lossy(),
+                assignment.function(part)
+            )
         };
         CaseReport {
-            fixture: self.source.to_string_lossy().into_owned(),
+            fixture,
             function: "compile".to_owned(),
             part: None,
             solution: String::new(),
@@ -212,6 +245,31 @@ impl SubmissionReport {
         self.points.assignment()
     }
 
+    /// What was compiled, for a report's first line: `the default
+    /// Helpers.hs` (Connect Four, see [`SubmissionReport::helpers_words`]),
+    /// or `Peg.hs as the module Student` (Peg Reversal).
+    pub fn compiled_words(&self) -> String {
+        if self.assignment().is_default() {
+            return format!(
+                "{} Helpers.hs{}",
+                self.helpers_words(),
+                self.helpers_changed()
+            );
+        }
+        match self.builds.first().map(|b| (&b.outcome, &b.source)) {
+            Some((BuildOutcome::NotFound { .. }, _)) | None => {
+                "no file graded (see the notes)".to_owned()
+            }
+            Some((_, source)) => format!(
+                "{} as the module Student",
+                source.file_name().map_or_else(
+                    || "?".into(),
+                    |n| crate::escape::line(&n.to_string_lossy()).into_owned()
+                )
+            ),
+        }
+    }
+
     /// Which `Helpers.hs` was used, in words, before its name: `its own`
     /// or `the default`.
     pub fn helpers_words(&self) -> &'static str {
@@ -241,7 +299,7 @@ impl SubmissionReport {
     pub fn all_cases(&self) -> Vec<CaseReport> {
         self.builds
             .iter()
-            .map(PartBuild::as_case)
+            .map(|b| b.as_case_of(self.assignment()))
             .chain(self.cases.iter().cloned())
             .collect()
     }
@@ -274,7 +332,7 @@ impl SubmissionReport {
         } else {
             for build in &self.builds {
                 match &build.outcome {
-                    BuildOutcome::Compiled => {}
+                    BuildOutcome::Compiled | BuildOutcome::NotFound { .. } => {}
                     BuildOutcome::Missing { found: None } => {
                         notes.push(format!("{} missing", label(build.part)));
                     }
@@ -388,11 +446,16 @@ fn peg_build_notes(builds: &[PartBuild]) -> Vec<String> {
     let label = |part| Assignment::PegReversal.part_label(part);
     let mut notes = Vec::new();
     if let Some(build) = builds.first()
-        && let BuildOutcome::Missing { found } = &build.outcome
+        && let BuildOutcome::NotFound { candidates } = &build.outcome
     {
-        notes.push(match found {
-            None => "no .hs file defines createBoard: not graded".to_owned(),
-            Some(files) => format!("several files define createBoard ({files}): not graded"),
+        notes.push(if candidates.is_empty() {
+            "no .hs file defines createBoard: not graded".to_owned()
+        } else {
+            format!(
+                "{} files define createBoard ({}): not graded",
+                candidates.len(),
+                candidates.join(" and ")
+            )
         });
         return notes;
     }

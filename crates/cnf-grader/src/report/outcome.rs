@@ -114,9 +114,33 @@ pub fn describe(failure: &Failure, function: &str) -> String {
         Failure::NotSubmitted { part, refused } => {
             format!("not submitted: {refused} (part {part} scores 0)")
         }
-        Failure::CompileFailed { part, cause } => format!(
+        Failure::CompileFailed {
+            part,
+            cause,
+            function: None,
+        } => format!(
             "did not compile: {} (part {part} scores 0)",
             compile_cause(cause, *part)
+        ),
+        Failure::CompileFailed {
+            part,
+            cause,
+            function: Some(function),
+        } => format!(
+            "did not compile: {} ({} scores 0)",
+            compile_cause(cause, *part),
+            crate::escape::line(function)
+        ),
+        Failure::NoSubmission { candidates } if candidates.is_empty() => {
+            "not graded: no .hs file of the submission defines createBoard, so none is \
+             the submission (every function scores 0)"
+                .to_owned()
+        }
+        Failure::NoSubmission { candidates } => format!(
+            "not graded: {} files define createBoard ({}), so none is the submission: \
+             hand in one (every function scores 0)",
+            candidates.len(),
+            candidates.join(", ")
         ),
         Failure::NotRun { why } => match why {
             NotRun::Missing { file } => format!("not run: {file} is missing"),
@@ -124,6 +148,9 @@ pub fn describe(failure: &Failure, function: &str) -> String {
                 format!("not run: {file} was not submitted (it was not read)")
             }
             NotRun::NotCompiled { file } => format!("not run: {file} did not compile"),
+            NotRun::NoSubmission => {
+                "not run: no single file of the submission defines createBoard".to_owned()
+            }
             NotRun::PartTimedOut { in_a_row } => {
                 format!("not run: the part timed out on {in_a_row} cases in a row")
             }

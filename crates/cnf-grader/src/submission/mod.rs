@@ -67,6 +67,7 @@ pub mod build;
 pub mod cache;
 pub mod class;
 pub mod ghc;
+pub mod peg;
 pub mod prepare;
 pub mod roster;
 pub mod run;
@@ -77,7 +78,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::grade::discover::Fixture;
+use crate::grade::peg::Suite;
 use crate::model::provenance::Provenance;
 use crate::sandbox::Sandbox;
 use crate::submission::cache::Cache;
@@ -157,8 +158,8 @@ impl std::fmt::Debug for Checkpoint {
 }
 
 impl SubmissionOptions {
-    /// The provenance of grading on `fixtures` with these options.
-    pub fn provenance(&self, fixtures: &[Fixture]) -> Provenance {
+    /// The provenance of grading on `suite` with these options.
+    pub fn provenance(&self, suite: &Suite) -> Provenance {
         Provenance {
             ghc: Some(self.ghc.version.clone()),
             sandbox: self.sandbox.as_ref().map_or_else(
@@ -166,10 +167,7 @@ impl SubmissionOptions {
                 Sandbox::description,
             ),
             date: self.date.clone(),
-            ..Provenance::new(
-                crate::grade::discover::fixtures_digest(fixtures),
-                self.compare,
-            )
+            ..Provenance::new(suite.digest(), self.compare)
         }
         .with_assignment(self.assignment)
     }

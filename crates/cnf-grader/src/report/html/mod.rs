@@ -226,15 +226,26 @@ pub fn submission(
         report.points.total, report.points.total_max
     );
     head(&mut out, &title);
-    let _ = writeln!(
-        out,
-        "<h1>{}</h1>\n<p class=\"facts\">Submission <code>{}</code> · {} <code>Helpers.hs</code>{} · GHC <code>{}</code></p>",
-        escape(&title),
-        escape(&report.dir.display().to_string()),
-        report.helpers_words(),
-        escape(&report.helpers_changed()),
-        escape(ghc_version)
-    );
+    if report.assignment().is_default() {
+        let _ = writeln!(
+            out,
+            "<h1>{}</h1>\n<p class=\"facts\">Submission <code>{}</code> · {} <code>Helpers.hs</code>{} · GHC <code>{}</code></p>",
+            escape(&title),
+            escape(&report.dir.display().to_string()),
+            report.helpers_words(),
+            escape(&report.helpers_changed()),
+            escape(ghc_version)
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "<h1>{}</h1>\n<p class=\"facts\">Submission <code>{}</code> · {} · GHC <code>{}</code></p>",
+            escape(&title),
+            escape(&report.dir.display().to_string()),
+            escape(&report.compiled_words()),
+            escape(ghc_version)
+        );
+    }
     let options = crate::report::submission::options(report, times, student);
     body(&mut out, &report.all_cases(), &options, &report.notes());
     tail(&mut out, Some(&report.provenance.for_students()));
