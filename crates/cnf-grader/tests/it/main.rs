@@ -32,6 +32,8 @@ mod html_report;
 #[cfg(feature = "cli")]
 mod parts;
 #[cfg(feature = "cli")]
+mod peg_class;
+#[cfg(feature = "cli")]
 mod point_table;
 mod read_against_ghc;
 mod roundtrip;

@@ -1,0 +1,219 @@
+//! `cnf-grader submissions CLASS --assignment peg-reversal` with a real GHC
+//! in the sandbox, on the Peg Reversal sample class of
+//! `tests/submissions/peg-class/` and the default cases of
+//! `fixtures/peg-reversal/`: each student's points per function are those
+//! its `EXPECTED.md` derives by hand (25 points a function, shared equally
+//! among its 37, 14, 7 and 11 cases), in the JSON gradebook, the table and
+//! the CSV; the notes name both files of `two-candidates` and say how
+//! `winhugs-prefix`'s error messages differ.
+
+use std::path::Path;
+
+use test_support::{Cli, Tool};
+
+const CLASS: &str = "tests/submissions/peg-class";
+
+/// The default cases, from the crate's folder.
+const CASES: &str = "../../fixtures/peg-reversal";
+
+/// Cases of each function: createBoard, isValidMove, isGoal, showPossibleNextStates.
+const CASE_COUNTS: [u32; 4] = [37, 14, 7, 11];
+
+/// Each student's passed cases per function, as `EXPECTED.md` derives
+/// them, and the notes its row carries.
+const EXPECTED: [(&str, [u32; 4], &[&str]); 10] = [
+    ("correct", [37, 14, 7, 11], &[]),
+    (
+        "diagonal",
+        [37, 12, 7, 8],
+        &[
+            "isValidMove: 2 wrong outputs: a different line 1",
+            "showPossibleNextStates: 3 wrong outputs: a different line 1",
+        ],
+    ),
+    (
+        "loops",
+        [37, 14, 7, 10],
+        &["showPossibleNextStates: 1 timed out"],
+    ),
+    (
+        "missing-function",
+        [37, 14, 0, 11],
+        &["isGoal did not compile"],
+    ),
+    ("no-parse", [0, 0, 0, 0], &["the file did not compile"]),
+    (
+        "off-board",
+        [37, 12, 7, 11],
+        &["isValidMove: 2 wrong outputs: a different line 1"],
+    ),
+    ("other-type", [37, 14, 0, 11], &["isGoal did not compile"]),
+    (
+        "two-candidates",
+        [0, 0, 0, 0],
+        &["2 files define createBoard (peg final.hs and peg.hs): not graded"],
+    ),
+    ("two-files", [37, 14, 7, 11], &[]),
+    (
+        "winhugs-prefix",
+        [33, 14, 7, 9],
+        &[
+            "createBoard: error message \"Program error: The position is not valid.\" differs \
+             from \"The position is not valid.\" by a \"Program error: \" prefix",
+            "showPossibleNextStates: error message \"Program error: No Possible States Exist.\" \
+             differs from \"No Possible States Exist.\" by a \"Program error: \" prefix",
+        ],
+    ),
+];
+
+/// A function's points for `passed` of its `cases` (spec §5).
+fn share(passed: u32, cases: u32) -> f64 {
+    25.0 * f64::from(passed) / f64::from(cases)
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+#[test]
+fn the_peg_class_scores_what_expected_md_derives_in_every_gradebook() {
+    if !test_support::require(
+        "the_peg_class_scores_what_expected_md_derives_in_every_gradebook",
+        &[Tool::Ghc, Tool::Bwrap],
+    ) {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let csv = out.path().join("book.csv");
+    let reports = out.path().join("reports");
+    let grade = |format: &str| {
+        Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .args([
+                "submissions",
+                CLASS,
+                CASES,
+                "--assignment",
+                "peg-reversal",
+                "--timeout",
+                "2s",
+                "--no-times",
+                "--format",
+                format,
+            ])
+            .arg("--cache")
+            .arg(test_support::grader_cache())
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+    };
+    let json = grade("json")
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--reports")
+        .arg(&reports)
+        .run();
+    json.code(0);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON gradebook");
+    assert_eq!(doc["provenance"]["assignment"], "peg-reversal");
+    let students = doc["students"].as_array().expect("students");
+    assert_eq!(students.len(), EXPECTED.len());
+    let mut csv_lines = vec![
+        "student,createBoard,isValidMove,isGoal,showPossibleNextStates,total,extra_credit,\
+         edge_passed,edge_cases,failed_cases,cases,notes"
+            .to_owned(),
+    ];
+    for (row, (name, passed, notes)) in students.iter().zip(EXPECTED) {
+        assert_eq!(row["student"], name);
+        let want: Vec<f64> = passed
+            .iter()
+            .zip(CASE_COUNTS)
+            .map(|(&p, n)| share(p, n))
+            .collect();
+        let got: Vec<f64> = row["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_f64().unwrap())
+            .collect();
+        assert!(
+            got.iter().zip(&want).all(|(g, w)| close(*g, *w)),
+            "{name}: {got:?}, expected {want:?}"
+        );
+        let total: f64 = want.iter().sum();
+        assert!(close(row["total"].as_f64().unwrap(), total), "{name}");
+        // Every report counts the four builds as tests, then the 69 cases;
+        // a function that did not build fails its build and its cases.
+        let failed_cases: u32 = CASE_COUNTS.iter().sum::<u32>() - passed.iter().sum::<u32>();
+        let failed_builds = match name {
+            "no-parse" | "two-candidates" => 4,
+            "missing-function" | "other-type" => 1,
+            _ => 0,
+        };
+        assert_eq!(row["cases"].as_u64(), Some(4 + 69), "{name}");
+        assert_eq!(
+            row["failed_cases"].as_u64(),
+            Some(u64::from(failed_cases + failed_builds)),
+            "{name}"
+        );
+        assert_eq!(row["notes"], serde_json::json!(notes), "{name}");
+        let cell = |s: String| {
+            if s.contains([',', '"']) {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s
+            }
+        };
+        csv_lines.push(format!(
+            "{name},{},{total:.2},0.00,0,0,{},73,{}",
+            want.iter()
+                .map(|p| format!("{p:.2}"))
+                .collect::<Vec<_>>()
+                .join(","),
+            failed_cases + failed_builds,
+            cell(notes.join("; "))
+        ));
+    }
+    // The CSV holds the same rows, its columns named by the functions.
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        csv_lines.join("\n") + "\n"
+    );
+    // The table names the functions too, and shows the same totals.
+    let table = grade("human").run();
+    table.code(0);
+    let header = table
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("student"))
+        .expect("a header line");
+    assert_eq!(
+        header.split_whitespace().collect::<Vec<_>>(),
+        [
+            "student",
+            "createBoard",
+            "isValidMove",
+            "isGoal",
+            "showPossibleNextStates",
+            "total",
+            "failed",
+            "notes"
+        ]
+    );
+    let winhugs = table
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("winhugs-prefix"))
+        .expect("winhugs-prefix's row");
+    assert!(winhugs.contains(" 92.75 "), "{winhugs}");
+    assert!(
+        winhugs.contains("by a \"Program error: \" prefix"),
+        "{winhugs}"
+    );
+    // A student's own report names what was graded and how each function fared.
+    let own = std::fs::read_to_string(reports.join("two-files.txt")).unwrap();
+    assert!(own.contains("PegGame.hs as the module Student"), "{own}");
+    let candidates = std::fs::read_to_string(reports.join("two-candidates.txt")).unwrap();
+    assert!(
+        candidates.contains("2 files define createBoard (peg final.hs, peg.hs)"),
+        "{candidates}"
+    );
+    assert!(Path::new(&reports.join("correct.results.json")).is_file());
+}
