@@ -495,24 +495,6 @@ fn peg_build_notes(builds: &[PartBuild]) -> Vec<String> {
     notes
 }
 
-/// The two texts of a one-line diff: the expected line and the actual one.
-fn diff_lines(diff: &crate::model::diff::Diff) -> (String, String) {
-    use crate::model::diff::LineKind;
-    let (mut expected, mut actual) = (String::new(), String::new());
-    for line in diff.hunks.iter().flat_map(|h| &h.lines) {
-        let text: String = line.runs.iter().map(|(_, t)| t.as_str()).collect();
-        if line.kind != LineKind::Actual {
-            expected.push_str(&text);
-            expected.push('\n');
-        }
-        if line.kind != LineKind::Expected {
-            actual.push_str(&text);
-            actual.push('\n');
-        }
-    }
-    (expected, actual)
-}
-
 /// The notes of a function's error cases whose output is an error with
 /// another message than the assignment's: what the student's message was
 /// and how it differs; and the other wrong outputs (hidden cases are never
@@ -521,14 +503,15 @@ fn message_notes<'a>(
     function: &str,
     wrong: &[&'a CaseReport],
 ) -> (Vec<String>, Vec<&'a CaseReport>) {
-    use crate::assignment::peg_reversal::{error_message, message_difference};
+    use crate::assignment::peg_reversal::message_difference;
     let mut notes = Vec::new();
     let mut rest = Vec::new();
     for case in wrong {
-        let messages = case.diff.as_ref().filter(|_| !case.hidden).and_then(|d| {
-            let (expected, actual) = diff_lines(d);
-            Some((error_message(&expected)?, error_message(&actual)?))
-        });
+        let messages = case
+            .diff
+            .as_ref()
+            .filter(|_| !case.hidden)
+            .and_then(|d| d.error_messages());
         match messages {
             Some((expected, actual)) => {
                 let how = message_difference(&expected, &actual).unwrap_or("other text");

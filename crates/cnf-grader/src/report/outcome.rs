@@ -25,6 +25,21 @@ fn wrong_output(case: &CaseReport) -> String {
     let Some(diff) = &case.diff else {
         return out;
     };
+    // A Peg Reversal error case: what the message was and how it differs.
+    if crate::assignment::Assignment::PegReversal
+        .part_of(&case.function)
+        .is_some()
+        && !case.hidden
+        && let Some((expected, actual)) = diff.error_messages()
+    {
+        let how = crate::assignment::peg_reversal::message_difference(&expected, &actual)
+            .unwrap_or("other text");
+        return format!(
+            "the error message {} differs from the assignment's {} by {how}",
+            crate::escape::line(&crate::show_string(&actual)),
+            crate::show_string(&expected)
+        );
+    }
     if let Some(difference) = diff.difference {
         out.push_str(": ");
         out.push_str(&difference.words());

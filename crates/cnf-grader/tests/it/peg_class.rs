@@ -216,4 +216,92 @@ fn the_peg_class_scores_what_expected_md_derives_in_every_gradebook() {
         "{candidates}"
     );
     assert!(Path::new(&reports.join("correct.results.json")).is_file());
+    // Each error case of the WinHugs student says what its message was.
+    let winhugs = std::fs::read_to_string(reports.join("winhugs-prefix.txt")).unwrap();
+    let said = winhugs
+        .lines()
+        .filter(|l| {
+            l.ends_with(
+                "createBoard: the error message \"Program error: The position is not valid.\" \
+                 differs from the assignment's \"The position is not valid.\" by a \
+                 \"Program error: \" prefix",
+            )
+        })
+        .count();
+    assert_eq!(said, 4, "{winhugs}");
+    // No-parse's report shows GHC's first error.
+    let no_parse = std::fs::read_to_string(reports.join("no-parse.txt")).unwrap();
+    assert!(no_parse.contains("parse error"), "{no_parse}");
+}
+
+#[test]
+fn weights_share_each_functions_points_among_its_cases() {
+    if !test_support::require(
+        "weights_share_each_functions_points_among_its_cases",
+        &[Tool::Ghc, Tool::Bwrap],
+    ) {
+        return;
+    }
+    let grade = |weights: &str| {
+        let run = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .args([
+                "submission",
+                &format!("{CLASS}/winhugs-prefix"),
+                CASES,
+                "--assignment",
+                "peg-reversal",
+                "--weights",
+                weights,
+                "--format",
+                "json",
+                "--no-times",
+            ])
+            .arg("--cache")
+            .arg(test_support::grader_cache())
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .run();
+        run.code(1);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON report");
+        let parts = doc["points"]["parts"].as_array().unwrap().clone();
+        let names: Vec<&str> = parts
+            .iter()
+            .map(|p| p["function"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "createBoard",
+                "isValidMove",
+                "isGoal",
+                "showPossibleNextStates"
+            ]
+        );
+        (
+            parts
+                .iter()
+                .map(|p| p["total"].as_f64().unwrap())
+                .collect::<Vec<_>>(),
+            doc["points"]["total"].as_f64().unwrap(),
+        )
+    };
+    // winhugs-prefix passes 33 of 37, 14 of 14, 7 of 7 and 9 of 11 cases.
+    let want = [40.0 * 33.0 / 37.0, 20.0, 20.0, 20.0 * 9.0 / 11.0];
+    for weights in [
+        "40,20,20,20",
+        "createBoard=40,isValidMove=20,isGoal=20,showPossibleNextStates=20",
+    ] {
+        let (parts, total) = grade(weights);
+        assert!(
+            parts.iter().zip(want).all(|(g, w)| close(*g, w)),
+            "{weights}: {parts:?}"
+        );
+        assert!(close(total, want.iter().sum()), "{weights}");
+    }
+    // By name, the functions not named keep their 25.
+    let (parts, _) = grade("isGoal=10");
+    let want = [25.0 * 33.0 / 37.0, 25.0, 10.0, 25.0 * 9.0 / 11.0];
+    assert!(
+        parts.iter().zip(want).all(|(g, w)| close(*g, w)),
+        "{parts:?}"
+    );
 }
