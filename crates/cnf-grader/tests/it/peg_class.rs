@@ -305,3 +305,50 @@ fn weights_share_each_functions_points_among_its_cases() {
         "{parts:?}"
     );
 }
+
+#[test]
+#[ignore = "slow: grades the Peg class three more times"]
+fn the_peg_class_in_two_shards_merges_into_the_same_gradebook() {
+    if !test_support::require(
+        "the_peg_class_in_two_shards_merges_into_the_same_gradebook",
+        &[Tool::Ghc, Tool::Bwrap],
+    ) {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let grade = |extra: &[&str]| {
+        Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+            .args([
+                "submissions",
+                CLASS,
+                CASES,
+                "--assignment",
+                "peg-reversal",
+                "--timeout",
+                "2s",
+                "--no-times",
+            ])
+            .args(extra)
+            .arg("--cache")
+            .arg(test_support::grader_cache())
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .run()
+    };
+    let whole = grade(&[]);
+    whole.code(0);
+    let mut shards = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let run = grade(&["--shard", k, "--format", "json"]);
+        run.code(0);
+        let path = out.path().join(format!("shard{}.json", &k[..1]));
+        std::fs::write(&path, &run.stdout).unwrap();
+        shards.push(path);
+    }
+    let merged = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .arg("merge")
+        .args(&shards)
+        .arg("--no-times")
+        .run();
+    merged.code(0);
+    assert_eq!(merged.stdout, whole.stdout);
+}
