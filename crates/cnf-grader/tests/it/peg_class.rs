@@ -109,6 +109,8 @@ fn the_peg_class_scores_what_expected_md_derives_in_every_gradebook() {
         .arg(&csv)
         .arg("--reports")
         .arg(&reports)
+        .arg("--html")
+        .arg(out.path().join("html"))
         .run();
     json.code(0);
     let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON gradebook");
@@ -216,6 +218,15 @@ fn the_peg_class_scores_what_expected_md_derives_in_every_gradebook() {
         "{candidates}"
     );
     assert!(Path::new(&reports.join("correct.results.json")).is_file());
+    // The HTML gradebook's columns are the functions too.
+    let index = std::fs::read_to_string(out.path().join("html/index.html")).unwrap();
+    assert!(
+        index.contains(
+            "<th class=\"num\">createBoard</th><th class=\"num\">isValidMove</th>\
+             <th class=\"num\">isGoal</th><th class=\"num\">showPossibleNextStates</th>"
+        ),
+        "{index}"
+    );
     // Each error case of the WinHugs student says what its message was.
     let winhugs = std::fs::read_to_string(reports.join("winhugs-prefix.txt")).unwrap();
     let said = winhugs

@@ -311,9 +311,15 @@ pub fn class_index(
     if named {
         out.push_str("<th>name</th><th>id</th>");
     }
-    out.push_str("<th class=\"num\">part 1</th><th class=\"num\">part 2</th>\
-                  <th class=\"num\">part 3</th><th class=\"num\">part 4</th><th class=\"num\">total</th><th class=\"num\">extra credit</th><th class=\"num\">edge</th>\
-                  <th class=\"num\">failed</th><th>notes</th></tr></thead>\n<tbody>\n");
+    // Connect Four's columns say `part 1`; another assignment's name the function.
+    for part in 1..=4 {
+        let label = provenance.assignment.part_label(part);
+        let _ = write!(out, "<th class=\"num\">{}</th>", escape(&label));
+    }
+    out.push_str(
+        "<th class=\"num\">total</th><th class=\"num\">extra credit</th><th class=\"num\">edge</th>\
+                  <th class=\"num\">failed</th><th>notes</th></tr></thead>\n<tbody>\n",
+    );
     for row in rows {
         let _ = write!(
             out,
