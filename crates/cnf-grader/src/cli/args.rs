@@ -485,6 +485,11 @@ pub(crate) struct SimilarityArgs {
     /// always base code.
     #[arg(long, value_name = "DIR")]
     pub(crate) base: Vec<PathBuf>,
+    /// The assignment: connect-four (the part files and Helpers.hs are
+    /// compared) or peg-reversal (each student's file that defines
+    /// createBoard; the description's types are base code).
+    #[arg(long, value_name = "NAME", default_value = "connect-four", value_parser = |s: &str| s.parse::<cnf_grader::assignment::Assignment>())]
+    pub(crate) assignment: cnf_grader::assignment::Assignment,
     /// Report format.
     #[arg(long, value_enum, default_value = "human")]
     pub(crate) format: SimilarityFormat,

@@ -363,3 +363,62 @@ fn the_peg_class_in_two_shards_merges_into_the_same_gradebook() {
     merged.code(0);
     assert_eq!(merged.stdout, whole.stdout);
 }
+
+#[test]
+fn similarity_compares_each_peg_students_file_that_defines_create_board() {
+    // Two students hand in the same file under other names and with other
+    // variable names; a third writes its own; a fourth has two candidates.
+    let class = tempfile::tempdir().unwrap();
+    let reference = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peg/Reference.hs"),
+    )
+    .unwrap();
+    let write = |student: &str, file: &str, text: &str| {
+        let dir = class.path().join(student);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(file), text).unwrap();
+    };
+    write("ann", "Peg Reversal Game.hs", &reference);
+    write("bob", "mine.hs", &reference.replace("board", "pegs"));
+    write(
+        "bob",
+        "Notes.hs",
+        "-- createBoard is mine\nmain = pure ()\n",
+    );
+    write(
+        "cy",
+        "cy.hs",
+        "createBoard p = [p]\nisGoal b = all white b\nwhite _ = True\n",
+    );
+    write("dee", "a.hs", "createBoard = undefined\n");
+    write("dee", "b.hs", "createBoard = undefined\n");
+    let run = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .arg("similarity")
+        .arg(class.path())
+        .args([
+            "--assignment",
+            "peg-reversal",
+            "--format",
+            "json",
+            "--no-times",
+        ])
+        .run();
+    run.code(0);
+    assert!(
+        run.stderr
+            .contains("dee: 2 files define createBoard (a.hs, b.hs), so none is compared"),
+        "{}",
+        run.stderr
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let text = doc.to_string();
+    // The copy, renamed and with another variable name, is the same code.
+    let pairs = doc["pairs"].as_array().expect("pairs");
+    let top = &pairs[0];
+    let names = [top["a"].as_str(), top["b"].as_str()];
+    assert_eq!(names, [Some("ann"), Some("bob")], "{text}");
+    assert_eq!(top["similarity"].as_f64(), Some(1.0), "{text}");
+    assert_eq!(top["matches"][0]["b"]["file"], "mine.hs", "{text}");
+    // The description's types are base code, counted in the provenance.
+    assert_eq!(doc["provenance"]["base_files"], 1, "{text}");
+}

@@ -35,6 +35,20 @@ pub const STUDENT_FILE: &str = "Student.hs";
 /// The name of the function every submission defines, by which its file is found.
 pub const FINDER: &str = "createBoard";
 
+/// The type declarations the assignment's description gives (spec §1):
+/// every student writes them, so `similarity` takes them as base code.
+pub const DESCRIPTION_TYPES: &str = "type Position = (Int,Int)
+data Color = W | B
+data Peg   = Peg Position Color
+data Move  = M Position
+type Board = [Peg]
+data State = S Move Board
+createBoard :: Position -> Board
+isValidMove :: Move -> Board -> Bool
+isGoal :: Board -> Bool
+showPossibleNextStates :: Board -> [State]
+";
+
 /// The `module … where` header of a file's tokens: the index of `module`
 /// and of its `where` (`None`: no header).
 fn header(toks: &[Token<'_>]) -> Option<(usize, usize)> {
