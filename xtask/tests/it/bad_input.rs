@@ -53,6 +53,39 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         "error: Cargo.toml:1:2: not JSON: ",
     ),
     (
+        &["cnf-grader", "submissions", "target", "--assignment", "peg"],
+        "",
+        2,
+        "error: invalid value 'peg' for '--assignment <NAME>': unknown assignment \"peg\"",
+    ),
+    (
+        &[
+            "cnf-grader",
+            "submissions",
+            "crates/cnf-grader/tests/submissions/peg-class",
+            "--assignment",
+            "peg-reversal",
+            "--weights",
+            "1,2",
+        ],
+        "",
+        2,
+        "error: --weights \"1,2\": 2 weights given; give four",
+    ),
+    (
+        &[
+            "cnf-grader",
+            "submission",
+            "crates/cnf-grader/tests/submissions/peg-class/correct",
+            "no/such/cases",
+            "--assignment",
+            "peg-reversal",
+        ],
+        "",
+        2,
+        "error: no/such/cases: no such file or folder",
+    ),
+    (
         &[
             "cnf-grader",
             "submissions",

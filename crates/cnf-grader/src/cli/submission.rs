@@ -200,6 +200,8 @@ pub(crate) fn submission_setup(
     protected: Vec<PathBuf>,
     no_times: bool,
 ) -> Result<(SubmissionOptions, WorkDir), Error> {
+    // Before any work: the point table is only flags.
+    let points = point_table(args)?;
     let cache_dir = args.cache.clone().unwrap_or_else(default_cache);
     let cache = Cache::open(&cache_dir)
         .map_err(|e| format!("--cache {}: cannot make it: {e}", cache_dir.display()))?
@@ -265,7 +267,7 @@ pub(crate) fn submission_setup(
         deadline: None,
         checkpoint: None,
         assignment: args.assignment,
-        points: point_table(args)?,
+        points,
     };
     Ok((options, work))
 }
