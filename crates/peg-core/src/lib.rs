@@ -63,6 +63,9 @@
 //!   exact errors.
 //! - [`parse`]: the nom parser for `read` syntax, on `haskell-text`'s
 //!   lexical rules, with `ParseError` (offset, line and column).
+//! - [`call`]: a grading case, one call of one of the four functions:
+//!   `Call`, `Function`, `parse_call`, and what a correct program's driver
+//!   reads and prints for it.
 //! - [`game`]: the game engine (play, undo, hint); [`play`]: the
 //!   interactive loop over any reader and writer.
 //! - [`mod@solve`]: `Shape` (bit sets, 8 symmetries), `solve`, the counting
@@ -92,6 +95,7 @@
 //! - The parser counts parentheses instead of recursing and refuses more
 //!   than `MAX_NESTING` levels.
 
+pub mod call;
 pub mod count;
 pub mod game;
 pub mod parse;
@@ -100,6 +104,7 @@ pub mod rules;
 pub mod solve;
 pub mod types;
 
+pub use call::{Call, Function, parse_call};
 pub use count::{
     MAX_LAYER_SETS, count_board, count_finishes, count_orderings, count_orderings_with,
     start_classes,
