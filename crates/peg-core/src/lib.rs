@@ -36,6 +36,8 @@
 //! peg count [--start -3,-1]           # exact number of winning games from that start
 //! peg count --all                     # the 7 classes of start holes: holes, count, time
 //! peg create 1,1 | peg count          # ways to finish any board read (also --board TEXT)
+//! peg case DIR NAME 'isGoal [Peg (0,0) W]'  # a grading case: DIR/NAME.call, DIR/NAME.expected
+//! peg case DIR --check                # derive every DIR/*.expected again, list those that differ
 //! ```
 //!
 //! `peg count` walks the sets of white pegs reachable from the start, one
@@ -75,7 +77,7 @@
 //!   counter, `count_finishes` from any set of white cells, `count_board`
 //!   for any board, `start_classes` and `write_count_table` (`count --all`).
 //! - `src/bin/peg/` (feature `cli`, on by default): `args.rs` the flags,
-//!   `main.rs` parse, call, print.
+//!   `case.rs` writing and checking grading cases, `main.rs` parse, call, print.
 //!
 //! # Invariants
 //!
