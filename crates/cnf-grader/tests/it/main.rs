@@ -31,6 +31,7 @@ mod hostile_submissions;
 mod html_report;
 #[cfg(feature = "cli")]
 mod parts;
+mod peg_reference;
 #[cfg(feature = "cli")]
 mod point_table;
 mod read_against_ghc;
