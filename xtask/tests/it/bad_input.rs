@@ -221,6 +221,24 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         2,
         "error: --method orbits",
     ),
+    (
+        &["peg", "case", "target", "bad-call", "isGoal [Peg (0,0) W"],
+        "",
+        2,
+        "error: CALL:1:20: cannot read a call",
+    ),
+    (
+        &["peg", "case", "target", "../bad-name", "isGoal []"],
+        "",
+        2,
+        "error: the case name \"../bad-name\" starts with '.' or '-'",
+    ),
+    (
+        &["peg", "case", "no/such/folder", "--check"],
+        "",
+        2,
+        "error: no/such/folder: no such file or folder",
+    ),
     // The assignment's own messages, exactly (spec), exit 1.
     (
         &["peg", "create", "9,9"],
