@@ -233,3 +233,132 @@ fn the_drivers_report_errors_exceptions_and_clash_with_no_name() {
         .stdout_is("")
         .stderr_has("grader input does not read");
 }
+
+/// A student's passes per function as `EXPECTED.md`'s table of points
+/// gives them (`P/N` at the start of each cell), or `None` where the
+/// student is not graded.
+type Passes = Option<[(usize, usize); 4]>;
+
+/// The table of points of `peg-class/EXPECTED.md`: each student and their passes.
+fn expected_md() -> BTreeMap<String, Passes> {
+    let text = std::fs::read_to_string(manifest().join("tests/submissions/peg-class/EXPECTED.md"))
+        .unwrap();
+    let table = text.split("## Points").nth(1).expect("a Points section");
+    let mut out = BTreeMap::new();
+    for line in table.lines().skip_while(|l| !l.starts_with("|---")).skip(1) {
+        if !line.starts_with('|') {
+            break;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let student = cells[1].trim_matches('`').to_owned();
+        let passes: Vec<Option<(usize, usize)>> = cells[2..6]
+            .iter()
+            .map(|cell| {
+                let fraction = cell.split_whitespace().next()?;
+                let (p, n) = fraction.split_once('/')?;
+                Some((p.parse().ok()?, n.parse().ok()?))
+            })
+            .collect();
+        let passes = if passes.iter().all(Option::is_none) {
+            assert!(line.contains("not graded"), "{line}");
+            None
+        } else {
+            let cells: Vec<(usize, usize)> = passes
+                .into_iter()
+                .map(|p| p.unwrap_or_else(|| panic!("a cell without P/N: {line}")))
+                .collect();
+            Some([cells[0], cells[1], cells[2], cells[3]])
+        };
+        out.insert(student, passes);
+    }
+    out
+}
+
+/// The `.hs` files of a student's folder that give `createBoard` its type
+/// at the start of a line: every file of the class that defines it does,
+/// and `two-files/PegTests.hs` names it at the start of a line in a
+/// comment only (a plain rule for our own files, not the grader's finder).
+fn candidates(folder: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "hs"))
+        .filter(|p| {
+            std::fs::read_to_string(p).unwrap().lines().any(|l| {
+                l.strip_prefix("createBoard")
+                    .is_some_and(|rest| rest.trim_start().starts_with("::"))
+            })
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+#[ignore = "slow: builds every student of the sample class with GHC, four drivers each"]
+fn the_sample_class_passes_the_cases_expected_md_derives() {
+    if !require("peg_reference::the_sample_class", &[Tool::Ghc]) {
+        return;
+    }
+    let expected = expected_md();
+    let class = manifest().join("tests/submissions/peg-class");
+    let mut students: Vec<String> = std::fs::read_dir(&class)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    students.sort();
+    assert_eq!(
+        students,
+        expected.keys().cloned().collect::<Vec<_>>(),
+        "EXPECTED.md has a row for every student"
+    );
+    let cases = default_cases();
+    let mut differ = Vec::new();
+    for student in &students {
+        let files = candidates(&class.join(student));
+        let Some(passes) = expected[student] else {
+            assert!(
+                files.len() > 1,
+                "{student}: not graded, so several candidates"
+            );
+            continue;
+        };
+        assert_eq!(files.len(), 1, "{student}: {files:?}");
+        let source = std::fs::read_to_string(&files[0]).unwrap();
+        // The header (if any) goes: the student is built as module Student.
+        let source: String = source
+            .lines()
+            .map(|l| if l.starts_with("module ") { "" } else { l })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let dir = tempfile::tempdir().unwrap();
+        let programs = build(dir.path(), &source);
+        let mut got = [(0, 0); 4];
+        for (name, call, want) in &cases {
+            let function = parse_call(call).unwrap().function();
+            let slot = &mut got[Function::ALL.iter().position(|f| *f == function).unwrap()];
+            slot.1 += 1;
+            let Ok(program) = &programs[&function] else {
+                continue;
+            };
+            // A student's call may never end (the `loops` student): it
+            // gets the grader's default time, and fails if it needs more.
+            let input = parse_call(call).unwrap().driver_input();
+            let run = Cli::new("timeout")
+                .arg("10")
+                .arg(program)
+                .stdin(input)
+                .label(format!("{student}: {name}"))
+                .run();
+            if run.status.success() && &run.stdout == want {
+                slot.0 += 1;
+            }
+        }
+        if got != passes {
+            differ.push(format!("{student}: EXPECTED.md {passes:?}, built {got:?}"));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
