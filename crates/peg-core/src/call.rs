@@ -153,6 +153,9 @@ impl fmt::Display for Call {
 /// What is listed when the text does not start with a function's name.
 const FUNCTION_NAMES: &str = "createBoard, isValidMove, isGoal or showPossibleNextStates";
 
+/// The most characters of an unknown function's name a message shows.
+const SHOWN_NAME: usize = 40;
+
 /// A call before its boards are checked: each board's pegs with where they start.
 enum RawCall<'a> {
     CreateBoard(Position),
@@ -173,10 +176,15 @@ fn function_name(i: &str) -> Res<'_, Function> {
     };
     match Function::from_name(word) {
         Some(f) => Ok((rest, f)),
-        None => fail_with(SyntaxError::message(
-            i,
-            format!("`{word}` is not one of the functions: give {FUNCTION_NAMES}"),
-        )),
+        None => {
+            // A long word is shown by its start, as `describe_found` shows one.
+            let shown: String = word.chars().take(SHOWN_NAME).collect();
+            let more = if shown.len() < word.len() { "…" } else { "" };
+            fail_with(SyntaxError::message(
+                i,
+                format!("`{shown}{more}` is not one of the functions: give {FUNCTION_NAMES}"),
+            ))
+        }
     }
 }
 
@@ -393,6 +401,8 @@ Peg (3,-1) B,Peg (3,0) B,Peg (3,1) B]";
             "`creatBoard` is not one of the functions: give createBoard, isValidMove, isGoal or showPossibleNextStates",
         );
         refused("[Peg (0,0) W]", 1, 1, "expected a function name");
+        let long = format!("{} []", "x".repeat(1000));
+        refused(&long, 1, 1, &format!("`{}…` is not one", "x".repeat(40)));
         refused("", 1, 1, "expected a function name");
         refused("isValidMove M (1,0) [Peg (0,0) W]", 1, 13, "expected '('");
         refused("createBoard 1,1", 1, 13, "'(' starting a position");
