@@ -14,3 +14,5 @@ mod serve;
 mod small_boards;
 mod solver_board_agree;
 mod stopping;
+#[cfg(feature = "cli")]
+mod web;

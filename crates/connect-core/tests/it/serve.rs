@@ -453,8 +453,9 @@ fn the_page_is_served_with_its_assets() {
     for (path, kind, has) in [
         ("/", "text/html", "<script src=\"/app.js\""),
         ("/", "text/html", "href=\"/style.css\""),
-        ("/app.js", "text/javascript", ""),
-        ("/style.css", "text/css", ""),
+        ("/app.js", "text/javascript", "/api/analyze?"),
+        ("/app.js", "text/javascript", "history.replaceState"),
+        ("/style.css", "text/css", "prefers-color-scheme: dark"),
     ] {
         let (status, head, body) = server.request("GET", path, &server.address, b"");
         assert_eq!(status, 200, "{path}");
