@@ -224,7 +224,8 @@ function showAnalysis() {
     col.dataset.score = a.score === null ? "" : String(a.score);
     col.classList.toggle("best", a.best);
     const label = col.querySelector(".score");
-    label.textContent = a.score === null ? (a.best ? "★" : "") : (a.score > 0 ? "+" : "") + a.score;
+    // A best column's ★ comes from the style (.best .score::after).
+    label.textContent = a.score === null ? "" : (a.score > 0 ? "+" : "") + a.score;
     if (a.score !== null) {
       label.classList.add(a.score > 0 ? "win" : a.score < 0 ? "loss" : "draw");
       const item = document.createElement("li");
