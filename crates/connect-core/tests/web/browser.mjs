@@ -265,6 +265,21 @@ try {
     equal(await page.evaluate(() => document.body.dataset.step), "1", "one move on");
     await page.click("#step-last");
     equal(await page.$eval("#part-text", (p) => p.textContent), expected, "at the end again");
+    // A student's output pasted: the first differing line is marked.
+    const lines = expected.split("\n");
+    const at = lines.findIndex((l, i) => i > 0 && /[1-9a-z]/.test(l));
+    const col = lines[at].search(/[1-9a-z]/);
+    const other = lines[at][col] === "1" ? "2" : "1";
+    lines[at] = lines[at].slice(0, col) + other + lines[at].slice(col + 1);
+    await page.type("#pasted", lines.join("\n"));
+    await page.waitForFunction(() => document.body.dataset.diffLine !== undefined, { timeout: WAIT });
+    equal(await page.evaluate(() => document.body.dataset.diffLine), String(at + 1), "the line marked");
+    const said = await page.$eval("#compare", (c) => c.textContent);
+    ok(said.includes(`row ${at} from the top, column ${col}`), said);
+    equal(await page.$$eval("#part-board .cell.diff", (c) => c.length), 1, "the cell marked");
+    await page.$eval("#pasted", (t) => { t.value = ""; });
+    await page.type("#pasted", expected);
+    await page.waitForFunction(() => document.body.dataset.diffLine === "0", { timeout: WAIT });
     // Part 1 on the same file.
     await page.click("#part-tabs button:nth-child(1)");
     const one = fs.readFileSync(path.join(root, "fixtures/test03.onePlayerOneMove.solution"), "utf8");

@@ -474,9 +474,69 @@ function showPart(part, step) {
   $("step-label").textContent =
     k === 0 ? `the file's board, ${steps.length} move${steps.length === 1 ? "" : "s"} to play`
       : `after move ${k} of ${steps.length} (column ${steps[k - 1].move})`;
-  text.textContent = k === steps.length ? result.text : shownResult(rows);
+  showText(k === steps.length ? result.text : shownResult(rows));
   document.body.dataset.part = String(result.part);
   document.body.dataset.step = String(k);
+  compare();
+}
+
+/** The part's text, a span per line so that one can be marked. */
+function showText(text) {
+  const pre = $("part-text");
+  pre.replaceChildren();
+  for (const line of text.split("\n").slice(0, -1)) {
+    const span = document.createElement("span");
+    span.textContent = line + "\n";
+    pre.append(span);
+  }
+}
+
+/**
+ * Compares the pasted output with the part's text: the first line that
+ * differs is marked in the text, its first differing cell on the board,
+ * and the move that put the right piece there is named.
+ */
+function compare() {
+  const said = $("compare");
+  const pasted = $("pasted").value;
+  delete document.body.dataset.diffLine;
+  said.textContent = "";
+  const result = parts.answer && parts.answer.parts[parts.part];
+  if (!pasted || !result || result.error) return;
+  const want = result.text.split("\n");
+  const got = pasted.replace(/\r\n/g, "\n").split("\n");
+  if (got.length === want.length + 1 && got[got.length - 1] === "") got.pop();
+  if (want[want.length - 1] === "" && got[got.length - 1] !== "") got.push("");
+  let line = 0;
+  while (line < want.length && line < got.length && want[line] === got[line]) line += 1;
+  if (line === want.length && line === got.length) {
+    said.textContent = "Your output is the part's, byte for byte.";
+    document.body.dataset.diffLine = "0";
+    return;
+  }
+  document.body.dataset.diffLine = String(line + 1);
+  const spans = $("part-text").children;
+  if (spans[line]) spans[line].classList.add("diff");
+  const row = line - 1; // line 1 is "Result"
+  const rows = result.rows;
+  let where = `line ${line + 1}`;
+  if (row >= 0 && row < rows.length) {
+    const wanted = want[line].slice(1, -1);
+    const had = (got[line] || "").replace(/^"|"$/g, "");
+    let col = 0;
+    while (col < wanted.length && wanted[col] === had[col]) col += 1;
+    where += ` (row ${row + 1} from the top, column ${col + 1})`;
+    const cell = document.querySelectorAll("#part-board .col")[col]?.children[1 + row];
+    if (cell) cell.classList.add("diff");
+    // The move that put the right piece (or left the cell empty) there.
+    const steps = result.steps || [];
+    const start = parts.answer.start[row]?.[col];
+    if (wanted[col] !== undefined && start !== wanted[col]) {
+      const k = steps.findIndex((s) => s.rows[row][col] === wanted[col]);
+      if (k >= 0) where += `; move ${k + 1} (column ${steps[k].move}) put the right piece there`;
+    }
+  }
+  said.textContent = `The first difference is at ${where}: expected ${want[line] ?? "the end"}, got ${got[line] ?? "the end"}.`;
 }
 
 /** Rows as the part's printed text shows them (each row a Haskell string). */
@@ -542,6 +602,7 @@ function start() {
     drop.classList.remove("over");
     if (e.dataTransfer.files.length) openCnf(e.dataTransfer.files[0]);
   });
+  $("pasted").addEventListener("input", () => parts.answer && showPart(parts.part, parts.step));
   $("step-first").addEventListener("click", () => stepBy(-Infinity));
   $("step-back").addEventListener("click", () => stepBy(-1));
   $("step-next").addEventListener("click", () => stepBy(1));
