@@ -450,3 +450,48 @@ fn steps(function: Function, board: &Board, moves: &[i64], players: Option<Playe
         .collect();
     Value::Array(steps)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{decode, params, shown_text, written};
+
+    #[test]
+    fn a_query_is_percent_decoded_and_plus_is_a_space() {
+        assert_eq!(decode("4453").as_deref(), Some("4453"));
+        assert_eq!(decode("12%2C1%2c10").as_deref(), Some("12,1,10"));
+        assert_eq!(decode("a+b%20c").as_deref(), Some("a b c"));
+        assert_eq!(decode("%C3%A9").as_deref(), Some("é"));
+        for bad in ["%", "%4", "%zz", "%ff", "%C3"] {
+            assert_eq!(decode(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn parameters_are_known_and_given_once() {
+        let p = params("rows=6&&pos=&cols=7", &["rows", "cols", "pos"])
+            .ok()
+            .unwrap();
+        assert_eq!(p["rows"], "6");
+        assert_eq!(p["pos"], "");
+        assert_eq!(p["cols"], "7");
+        assert!(params("rows=6&rows=7", &["rows"]).is_err());
+        assert!(params("row=6", &["rows"]).is_err());
+        assert!(params("", &["rows"]).ok().unwrap().is_empty());
+    }
+
+    #[test]
+    fn positions_are_digits_up_to_9_columns_and_commas_past() {
+        assert_eq!(written(7, &[3, 3, 4, 2]), "4453");
+        assert_eq!(written(9, &[8]), "9");
+        assert_eq!(written(12, &[11, 0, 9]), "12,1,10");
+        assert_eq!(written(12, &[]), "");
+    }
+
+    #[test]
+    fn outside_text_is_quoted_escaped_and_cut() {
+        assert_eq!(shown_text("x"), "\"x\"");
+        assert_eq!(shown_text("a\u{1b}[31m"), "\"a\\u{1b}[31m\"");
+        let long = "y".repeat(100);
+        assert_eq!(shown_text(&long), format!("\"{}…\"", "y".repeat(60)));
+    }
+}
