@@ -428,7 +428,19 @@ fn many_requests_at_once_do_not_wait_and_a_replaced_search_gives_up() {
 #[test]
 fn a_search_past_the_limit_is_given_up_and_says_so() {
     let server = Server::start(&["--no-book", "--think", "1s"]);
+    // An analysis past the limit gives a look-ahead's pick, and says so.
     let (status, answer) = server.get("/api/analyze");
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["exact"], false);
+    let note = answer["note"].as_str().unwrap();
+    assert!(
+        note.contains("longer than the server's limit of 1 s"),
+        "{note}"
+    );
+    assert!(note.contains("a look-ahead's pick"), "{note}");
+    assert_eq!(answer["best"].as_array().unwrap().len(), 1);
+    // A move past it is given up: 503 and why.
+    let (status, answer) = server.get("/api/move?level=perfect");
     assert_eq!(status, 503, "{answer}");
     assert!(
         answer["error"]

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use connect_core::cnf::{parse_cnf, render_result};
-use connect_core::computer::{Computer, Game, Hint, Level, PERFECT_DEPTH};
+use connect_core::computer::{Computer, Game, Hint, Level, MEDIUM_DEPTH, PERFECT_DEPTH};
 use connect_core::solve::{Position, Size, score_words};
 use connect_core::{Board, Function, Player, number_of_players};
 use serde_json::{Value, json};
@@ -225,22 +225,38 @@ pub(crate) fn analyze(state: &State, query: &str) -> Answer {
             let search = state.search(p.get("tab").map(String::as_str));
             let mut solver = state.solver(position.size());
             solver.set_stop(Some(search.stop.clone()));
-            scores = solver.analyze(&position, false);
-            if let Some(why) = search.given_up() {
-                return Err(Answer::error(
-                    503,
-                    &format!("the analysis was given up: {why}"),
-                ));
+            let found = solver.analyze(&position, false);
+            match search.given_up() {
+                Some(why) if search.superseded() => {
+                    return Err(Answer::error(
+                        503,
+                        &format!("the analysis was given up: {why}"),
+                    ));
+                }
+                Some(why) => {
+                    // Past --think: a short look-ahead's pick instead.
+                    scores = vec![None; cols];
+                    let mut computer = Computer::new(Level::Medium, 0);
+                    let pick = computer.choose_within(game, Some(Instant::now() + LOOK_AHEAD));
+                    best = pick.map(|c| vec![c + 1]).unwrap_or_default();
+                    note = Some(format!(
+                        "no exact scores: {why}; here a look-ahead's pick ({MEDIUM_DEPTH} moves)"
+                    ));
+                }
+                None => {
+                    scores = found;
+                    for (c, s) in scores.iter().enumerate() {
+                        words[c] =
+                            s.map(|s| score_words(position.size(), position.first_to_move(), s));
+                    }
+                    let top = scores.iter().flatten().max();
+                    best = (0..cols)
+                        .filter(|&c| top.is_some() && scores[c].as_ref() == top)
+                        .map(|c| c + 1)
+                        .collect();
+                    note = None;
+                }
             }
-            for (c, s) in scores.iter().enumerate() {
-                words[c] = s.map(|s| score_words(position.size(), position.first_to_move(), s));
-            }
-            let top = scores.iter().flatten().max();
-            best = (0..cols)
-                .filter(|&c| top.is_some() && scores[c].as_ref() == top)
-                .map(|c| c + 1)
-                .collect();
-            note = None;
         } else {
             scores = vec![None; cols];
             let mut computer = Computer::new(Level::Perfect, 0);

@@ -21,7 +21,9 @@
 //! Every search has a stop flag, set when the search runs past `--think`
 //! or when the same page (its `tab` token) asks for a newer analysis or
 //! move: a position left behind is not searched on. A search given up
-//! answers 503 with the reason. (`tiny_http` does not say when a client
+//! for a newer one answers 503 with the reason; an analysis past
+//! `--think` answers a short look-ahead's pick instead, and says so; a
+//! move past it answers 503. (`tiny_http` does not say when a client
 //! goes away: the page's `tab` token is how a search is known to be stale.)
 //!
 //! # What is refused
@@ -98,6 +100,11 @@ pub(crate) struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// Whether it was given up because a newer request came from its page.
+    pub(crate) fn superseded(&self) -> bool {
+        self.flags.superseded.load(Ordering::SeqCst)
+    }
+
     /// Why the search was given up, if it was.
     pub(crate) fn given_up(&self) -> Option<String> {
         if self.flags.superseded.load(Ordering::SeqCst) {
