@@ -206,6 +206,13 @@ try {
     const status = await page.$eval("#status", (s) => s.textContent);
     ok(status.includes("Player 1 to move"), status);
     await page.close();
+    // A link past the game's end opens the game as far as it goes, and says so.
+    const past = await fresh("?pos=12121213");
+    await analysed(past, "1212121");
+    const note = await past.$eval("#note", (n) => n.textContent);
+    ok(note.includes("pos=12121213 is not a game on this board"), note);
+    ok((await past.$eval("#status", (s) => s.textContent)).includes("Player 1 wins"), "the winner");
+    await past.close();
   });
 
   await check("scores off stay off across moves and reloads", async () => {

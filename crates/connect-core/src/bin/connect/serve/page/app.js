@@ -217,7 +217,7 @@ function showAnalysis() {
     return;
   }
   document.body.dataset.pos = pos;
-  $("note").textContent = analysed.note || "";
+  $("note").textContent = [$("note").dataset.address, analysed.note].filter(Boolean).join(" ");
   analysed.columns.forEach((a, c) => {
     const col = columns[c];
     if (!col) return;
@@ -316,6 +316,7 @@ function computerTurn() {
 // ---- changes ----------------------------------------------------------
 
 function changed() {
+  if (started) delete $("note").dataset.address;
   const url = new URL(location.href);
   url.search = query({});
   history.replaceState(null, "", url);
@@ -413,8 +414,16 @@ function fromAddress() {
   const cols = number(q.get("cols"), 1, 99, 7);
   const players = number(q.get("players"), 2, 35, 2);
   state.cols = cols;
-  const moves = parsePos(q.get("pos") || "") || [];
-  newGame(rows, cols, players, moves);
+  const given = q.get("pos") || "";
+  const moves = parsePos(given);
+  newGame(rows, cols, players, moves || []);
+  if (!moves || state.moves.length < moves.length) {
+    // Said after the first analysis would overwrite it: the note of the page.
+    $("note").dataset.address = `The address's pos=${given} is not a game on this board; the game starts ${
+      state.moves.length ? `after its first ${state.moves.length} moves` : "empty"
+    }.`;
+    $("note").textContent = $("note").dataset.address;
+  }
 }
 
 // ---- the four parts on a .cnf game ------------------------------------
@@ -608,6 +617,10 @@ function start() {
   $("step-next").addEventListener("click", () => stepBy(1));
   $("step-last").addEventListener("click", () => stepBy(Infinity));
   fromAddress();
+  started = true;
 }
+
+/** Set once the address's game is set up: later changes clear its note. */
+let started = false;
 
 start();
