@@ -261,6 +261,10 @@ fn a_bad_request_gets_400_and_says_what_is_valid() {
         ("/api/analyze?pos=1&pos=2", "pos is given twice"),
         ("/api/analyze?pos=%ff", "not percent-encoded UTF-8"),
         (
+            "/api/analyze?tab=a%20b",
+            "a page's token is 1 to 64 letters, digits, - or _",
+        ),
+        (
             "/api/move?level=genius",
             "the levels are random, easy, medium and perfect",
         ),

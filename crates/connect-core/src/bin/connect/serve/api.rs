@@ -106,6 +106,24 @@ fn number(
     }
 }
 
+/// The page's token `tab`, if given: 1 to 64 letters, digits, `-` or `_`.
+fn tab(params: &HashMap<String, String>) -> Result<Option<&str>, Answer> {
+    match params.get("tab") {
+        None => Ok(None),
+        Some(t)
+            if (1..=64).contains(&t.len())
+                && t.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+        {
+            Ok(Some(t))
+        }
+        Some(t) => Err(bad(format!(
+            "tab={}: a page's token is 1 to 64 letters, digits, - or _",
+            shown_text(t)
+        ))),
+    }
+}
+
 /// A game's setting: the board, the players and the moves played.
 struct Setting {
     rows: usize,
@@ -222,7 +240,7 @@ pub(crate) fn analyze(state: &State, query: &str) -> Answer {
             best = Vec::new();
             note = Some("the game is over: no column can be played".into());
         } else if let Some(position) = exact {
-            let search = state.search(p.get("tab").map(String::as_str));
+            let search = state.search(tab(&p)?);
             let mut solver = state.solver(position.size());
             solver.set_stop(Some(search.stop.clone()));
             let found = solver.analyze(&position, false);
@@ -260,7 +278,7 @@ pub(crate) fn analyze(state: &State, query: &str) -> Answer {
         } else {
             scores = vec![None; cols];
             let mut computer = Computer::new(Level::Perfect, 0);
-            let search = state.search(p.get("tab").map(String::as_str));
+            let search = state.search(tab(&p)?);
             computer.set_stop(Some(search.stop.clone()));
             let hint = computer.hint_within(game, Some(Instant::now() + LOOK_AHEAD));
             best = match hint {
@@ -348,7 +366,7 @@ pub(crate) fn computer_move(state: &State, query: &str) -> Answer {
                 "pos: the game is over ({why}); there is no move to make"
             )));
         }
-        let search = state.search(p.get("tab").map(String::as_str));
+        let search = state.search(tab(&p)?);
         let mut computer = Computer::new(level, seed);
         computer.set_stop(Some(search.stop.clone()));
         if let Ok(size) = Size::new(s.cols, s.rows)
