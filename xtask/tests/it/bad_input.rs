@@ -265,6 +265,24 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         "error: <stdin>:1: move 7: column 4 is full\n",
     ),
     (
+        &["connect", "serve", "--think", "2x"],
+        "",
+        2,
+        "error: invalid value '2x' for '--think <DURATION>': \"2x\" is not a time",
+    ),
+    (
+        &["connect", "serve", "--address", "localhost"],
+        "",
+        2,
+        "error: invalid value 'localhost' for '--address <ADDR>': invalid IP address syntax",
+    ),
+    (
+        &["connect", "serve", "--book", "no/such/book"],
+        "",
+        2,
+        "error: no/such/book: no such file or folder (relative to the current folder, ",
+    ),
+    (
         &["connect", "solve", "--book", "no/such/book"],
         "",
         2,
