@@ -10,6 +10,11 @@
 //! fixtures/**/NAME.cnf, fixtures/**/NAME.FUNCTION.solution
 //! ```
 //!
+//! With `--assignment peg-reversal`, the fixtures shipped are the Peg
+//! Reversal cases (`fixtures/**/NAME.call`, `fixtures/**/NAME.expected`)
+//! and a file `assignment` holding the name, which `run_autograder` passes
+//! to the grader.
+//!
 //! Decisions: the zip is written to a temporary file beside `--out` and
 //! renamed over it, so a failed build leaves the old zip whole and no file
 //! of an old zip (a fixture deleted since, say) can survive; only `.cnf`
@@ -41,7 +46,12 @@ pub(crate) struct KitArgs {
     pub(crate) out: PathBuf,
     /// A grader binary to ship instead of building one.
     pub(crate) grader: Option<PathBuf>,
+    /// The assignment (`None`: Connect Four, the grader's default).
+    pub(crate) assignment: Option<String>,
 }
+
+/// The assignments the grader knows, as `--assignment` names them.
+const ASSIGNMENTS: [&str; 2] = ["connect-four", "peg-reversal"];
 
 /// Parses `[--fixtures DIR] [--out FILE] [--grader FILE]` (`--opt=value`
 /// too); relative paths are taken from `root`.
@@ -49,6 +59,7 @@ pub(crate) fn parse(args: &[String], root: &Path) -> Result<KitArgs, String> {
     let mut fixtures = None;
     let mut out = None;
     let mut grader = None;
+    let mut assignment = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -59,10 +70,29 @@ pub(crate) fn parse(args: &[String], root: &Path) -> Result<KitArgs, String> {
             "--fixtures" => &mut fixtures,
             "--out" => &mut out,
             "--grader" => &mut grader,
+            "--assignment" => {
+                let value = match inline {
+                    Some(value) => value,
+                    None => rest
+                        .next()
+                        .cloned()
+                        .ok_or_else(|| format!("{name} needs a value"))?,
+                };
+                if !ASSIGNMENTS.contains(&value.as_str()) {
+                    return Err(format!(
+                        "--assignment {value:?}: the assignments are {}",
+                        ASSIGNMENTS.join(", ")
+                    ));
+                }
+                if assignment.replace(value).is_some() {
+                    return Err(format!("{name} is given twice"));
+                }
+                continue;
+            }
             _ => {
                 return Err(format!(
-                    "unknown option {arg:?}; the options are --fixtures DIR, --out FILE and \
-                     --grader FILE"
+                    "unknown option {arg:?}; the options are --fixtures DIR, --out FILE, \
+                     --grader FILE and --assignment NAME"
                 ));
             }
         };
@@ -84,6 +114,7 @@ pub(crate) fn parse(args: &[String], root: &Path) -> Result<KitArgs, String> {
         fixtures: fixtures.unwrap_or_else(|| root.join("fixtures")),
         out: out.unwrap_or_else(|| root.join("target/gradescope/autograder.zip")),
         grader,
+        assignment,
     })
 }
 
@@ -93,6 +124,8 @@ struct Entry {
     name: String,
     from: PathBuf,
     mode: u32,
+    /// Its bytes, when it is written by the task rather than copied.
+    text: Option<String>,
 }
 
 /// Files by their name in the zip and where they are.
@@ -100,7 +133,12 @@ type Named = Vec<(String, PathBuf)>;
 
 /// The shipped fixtures under `dir`, in name order, and the names of the
 /// files left out.
-fn fixture_files(dir: &Path) -> Result<(Named, Vec<String>), String> {
+fn fixture_files(dir: &Path, peg: bool) -> Result<(Named, Vec<String>), String> {
+    let shipped: [&str; 2] = if peg {
+        [".call", ".expected"]
+    } else {
+        [".cnf", ".solution"]
+    };
     let mut kept = Vec::new();
     let mut left = Vec::new();
     let mut folders = vec![(dir.to_path_buf(), "fixtures".to_owned())];
@@ -127,7 +165,7 @@ fn fixture_files(dir: &Path) -> Result<(Named, Vec<String>), String> {
                 ));
             } else if kind.is_dir() {
                 folders.push((path, inside));
-            } else if kind.is_file() && (file.ends_with(".cnf") || file.ends_with(".solution")) {
+            } else if kind.is_file() && shipped.iter().any(|e| file.ends_with(e)) {
                 kept.push((inside, path));
             } else {
                 left.push(inside);
@@ -140,29 +178,41 @@ fn fixture_files(dir: &Path) -> Result<(Named, Vec<String>), String> {
 }
 
 /// The zip's entries, in name order.
-fn entries(root: &Path, fixtures: Named, grader: &Path) -> Vec<Entry> {
+fn entries(root: &Path, fixtures: Named, grader: &Path, assignment: Option<&str>) -> Vec<Entry> {
     let kit = root.join("gradescope");
     let mut all = vec![
         Entry {
             name: "bin/cnf-grader".to_owned(),
             from: grader.to_path_buf(),
             mode: 0o755,
+            text: None,
         },
         Entry {
             name: "run_autograder".to_owned(),
             from: kit.join("run_autograder"),
             mode: 0o755,
+            text: None,
         },
         Entry {
             name: "setup.sh".to_owned(),
             from: kit.join("setup.sh"),
             mode: 0o755,
+            text: None,
         },
     ];
+    if let Some(assignment) = assignment {
+        all.push(Entry {
+            name: "assignment".to_owned(),
+            from: PathBuf::from("assignment"),
+            mode: 0o644,
+            text: Some(format!("{assignment}\n")),
+        });
+    }
     all.extend(fixtures.into_iter().map(|(name, from)| Entry {
         name,
         from,
         mode: 0o644,
+        text: None,
     }));
     all.sort_by(|a, b| a.name.cmp(&b.name));
     all
@@ -183,7 +233,10 @@ fn write_zip(entries: &[Entry], out: &Path) -> Result<u64, String> {
         .map_err(|e| format!("--out {}: cannot make a temporary file: {e}", out.display()))?;
     let mut zip = zip::ZipWriter::new(temp);
     for entry in entries {
-        let bytes = fs::read(&entry.from).map_err(|e| format!("{}: {e}", entry.from.display()))?;
+        let bytes = match &entry.text {
+            Some(text) => text.clone().into_bytes(),
+            None => fs::read(&entry.from).map_err(|e| format!("{}: {e}", entry.from.display()))?,
+        };
         let options = SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated)
             .unix_permissions(entry.mode)
@@ -291,8 +344,16 @@ pub(crate) fn gradescope_kit(
     args: &KitArgs,
 ) -> Result<(), String> {
     // Check the fixtures before a long build.
-    let (fixtures, left) = fixture_files(&args.fixtures)?;
-    if !fixtures.iter().any(|(name, _)| name.ends_with(".solution")) {
+    let peg = args.assignment.as_deref() == Some("peg-reversal");
+    let (fixtures, left) = fixture_files(&args.fixtures, peg)?;
+    if peg && !fixtures.iter().any(|(name, _)| name.ends_with(".expected")) {
+        return Err(format!(
+            "--fixtures {}: no .expected file in it, so there is nothing to grade \
+             (a Peg Reversal case is a NAME.call file with its NAME.expected)",
+            args.fixtures.display()
+        ));
+    }
+    if !peg && !fixtures.iter().any(|(name, _)| name.ends_with(".solution")) {
         return Err(format!(
             "--fixtures {}: no .solution file in it, so there is nothing to grade \
              (a case is a NAME.FUNCTION.solution file next to NAME.cnf)",
@@ -317,22 +378,22 @@ pub(crate) fn gradescope_kit(
             format!("needs glibc {major}.{minor} ({ubuntu})")
         }
     };
-    let entries = entries(root, fixtures, &grader);
+    let entries = entries(root, fixtures, &grader, args.assignment.as_deref());
     let size = write_zip(&entries, &args.out)?;
     let cases = entries
         .iter()
-        .filter(|e| e.name.ends_with(".solution"))
+        .filter(|e| e.name.ends_with(if peg { ".call" } else { ".solution" }))
         .count();
     eprintln!(
         "xtask gradescope-kit: wrote {} ({} files, {size} bytes): setup.sh, run_autograder, \
          bin/cnf-grader ({libc}), {} fixture files with {cases} cases",
         args.out.display(),
         entries.len(),
-        entries.len() - 3,
+        entries.len() - 3 - usize::from(args.assignment.is_some()),
     );
     if !left.is_empty() {
         eprintln!(
-            "xtask gradescope-kit: left out of the zip (neither .cnf nor .solution): {}",
+            "xtask gradescope-kit: left out of the zip (not a fixture file): {}",
             left.join(", ")
         );
     }
@@ -353,6 +414,7 @@ mod tests {
                 fixtures: "/r/fixtures".into(),
                 out: "/r/target/gradescope/autograder.zip".into(),
                 grader: None,
+                assignment: None,
             })
         );
         assert_eq!(
@@ -361,7 +423,17 @@ mod tests {
                 fixtures: "/r/fx".into(),
                 out: "/tmp/a.zip".into(),
                 grader: None,
+                assignment: None,
             })
+        );
+        assert_eq!(
+            parse(&args(&["--assignment", "peg-reversal"]), root).map(|a| a.assignment),
+            Ok(Some("peg-reversal".to_owned()))
+        );
+        assert!(
+            parse(&args(&["--assignment=peg"]), root)
+                .unwrap_err()
+                .contains("connect-four, peg-reversal")
         );
         assert!(
             parse(&args(&["--out"]), root)

@@ -28,7 +28,7 @@ const USAGE: &str = "usage: cargo xtask grade [PATH...] [OPTIONS]   grade fixtur
      cargo xtask fuzz [TARGET] [--time 60s]  fuzz one target (cnf, solution, peg, mastermind,\n       \
      \x20                                       diff, units, escape) or all of them in turn, each for\n       \
      \x20                                       --time\n       \
-     cargo xtask gradescope-kit [--fixtures DIR] [--out FILE] [--grader FILE]\n       \
+     cargo xtask gradescope-kit [--fixtures DIR] [--out FILE] [--grader FILE] [--assignment NAME]\n       \
      \x20                                       write a fresh Gradescope autograder zip (default\n       \
      \x20                                       fixtures/ into target/gradescope/autograder.zip),\n       \
      \x20                                       with a release grader (static where the musl target\n       \

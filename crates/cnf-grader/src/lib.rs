@@ -1,4 +1,5 @@
-//! Reading, checking and grading the course's Connect Four game files.
+//! Reading, checking and grading the course's Connect Four game files, and
+//! grading students' projects of an assignment (Connect Four, Peg Reversal).
 //!
 //! The `.cnf` format is one Haskell value, `([String], [Int])`, read as
 //! Haskell's `read` reads it; a `.solution` file is what the course's
@@ -39,6 +40,11 @@
 //! - [`mod@format`]: the text formats, `.cnf` and `.solution`, playing a
 //!   game text, durations and sizes; it runs no process and reads no file
 //!   (the binaries read game files through `frontend::input`);
+//! - [`assignment`]: what differs between the assignments graded (their
+//!   parts' names, point tables, default fixtures, how a Peg Reversal
+//!   submission's file is found and made the module `Student`); it imports
+//!   nothing of the crate but [`escape`], so the model and every report can
+//!   read it;
 //! - [`escape`] (how outside text is shown), [`output`] (output paths
 //!   checked before any work) and [`mod@sandbox`] (the grader's face of the
 //!   `sandbox` crate) import nothing of this crate.
@@ -94,6 +100,24 @@
 //!    gradebook), which pick the renderer; `cli/submission.rs` still picks
 //!    the CSV layout and each student's own page itself.
 //!
+//! # Assignments
+//!
+//! An assignment lives in [`assignment`]: its variant of
+//! [`assignment::Assignment`] (names, point table, default fixtures, the
+//! `--assignment` value) and its folder (`assignment/connect_four.rs`,
+//! `assignment/peg_reversal/`, the latter with its Haskell drivers). Its
+//! cases are found by `grade/` ([`grade::discover`] for Connect Four's
+//! `.cnf`, [`grade::peg`] for Peg Reversal's `.call`), gathered in a
+//! [`grade::peg::Suite`]; its submissions are prepared, built and run in
+//! `submission/` (`prepare.rs` and `run.rs` for Connect Four,
+//! `submission/peg.rs` for Peg Reversal), through the same compilation
+//! (`submission/build.rs`), sandbox, cache, `--resume`, shards and
+//! reports. A third assignment needs: its variant (and its arms in
+//! `Assignment`'s methods), its folder under `assignment/`, its cases'
+//! reader and `Suite` variant in `grade/`, and its `prepare` and `run`
+//! arms in `submission/` (`prepare_student`, `grade_many_indexed`); the
+//! model, the reports and the command line follow from the variant.
+//!
 //! # Adding things
 //!
 //! - A report format: `report/NEW.rs` and `report/mod.rs` (its `mod` line,
@@ -133,6 +157,7 @@
 //!   it is escaped.
 #![deny(missing_docs)]
 
+pub mod assignment;
 pub mod escape;
 pub mod format;
 pub mod grade;

@@ -220,6 +220,15 @@ pub(crate) struct BuildArgs {
     /// report (default: such a part is missing, and scores 0).
     #[arg(long)]
     pub(crate) accept_name_case: bool,
+    /// The assignment: connect-four (the four part files) or peg-reversal
+    /// (the student's one .hs file that defines createBoard).
+    #[arg(long, value_name = "NAME", default_value = "connect-four", value_parser = |s: &str| s.parse::<cnf_grader::assignment::Assignment>())]
+    pub(crate) assignment: cnf_grader::assignment::Assignment,
+    /// Points of each part in all: four numbers (e.g. 25,25,25,25) or some
+    /// parts by function name (e.g. createBoard=40,isGoal=10); default:
+    /// the assignment's table (Peg Reversal: 25 each).
+    #[arg(long, value_name = "LIST")]
+    pub(crate) weights: Option<String>,
 
     #[command(flatten)]
     pub(crate) sandbox: SandboxArgs,
@@ -227,10 +236,11 @@ pub(crate) struct BuildArgs {
 
 #[derive(Args)]
 pub(crate) struct SubmissionArgs {
-    /// The folder with csce322assignment03part01.hs ... part04.hs (and maybe Helpers.hs).
+    /// The folder with csce322assignment03part01.hs ... part04.hs (and maybe
+    /// Helpers.hs), or with the student's .hs file (--assignment peg-reversal).
     pub(crate) dir: PathBuf,
-    /// Fixture folders or files to grade on.
-    #[arg(default_value = "fixtures/")]
+    /// Fixture folders or files to grade on (default: fixtures/, or
+    /// fixtures/peg-reversal/ with --assignment peg-reversal).
     pub(crate) fixtures: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) build: BuildArgs,
@@ -263,8 +273,8 @@ pub(crate) struct ReportArgs {
 pub(crate) struct SubmissionsArgs {
     /// The folder whose sub-folders are the students' submissions.
     pub(crate) root: PathBuf,
-    /// Fixture folders or files to grade on.
-    #[arg(default_value = "fixtures/")]
+    /// Fixture folders or files to grade on (default: fixtures/, or
+    /// fixtures/peg-reversal/ with --assignment peg-reversal).
     pub(crate) fixtures: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) build: BuildArgs,
@@ -475,6 +485,11 @@ pub(crate) struct SimilarityArgs {
     /// always base code.
     #[arg(long, value_name = "DIR")]
     pub(crate) base: Vec<PathBuf>,
+    /// The assignment: connect-four (the part files and Helpers.hs are
+    /// compared) or peg-reversal (each student's file that defines
+    /// createBoard; the description's types are base code).
+    #[arg(long, value_name = "NAME", default_value = "connect-four", value_parser = |s: &str| s.parse::<cnf_grader::assignment::Assignment>())]
+    pub(crate) assignment: cnf_grader::assignment::Assignment,
     /// Report format.
     #[arg(long, value_enum, default_value = "human")]
     pub(crate) format: SimilarityFormat,

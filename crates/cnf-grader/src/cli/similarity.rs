@@ -62,9 +62,25 @@ pub(crate) fn similarity_command(args: SimilarityArgs) -> Result<ExitCode, Error
             helpers: false,
         }
     };
-    let base = similarity::read_base(&args.base, &limits).map_err(|e| format!("--base {e}"))?;
-    let class =
-        similarity::read_class(&args.class, &selection, &limits).map_err(|e| e.to_string())?;
+    let peg = args.assignment == cnf_grader::assignment::Assignment::PegReversal;
+    if peg && !args.part.is_empty() {
+        return Err(
+            "--part names Connect Four's parts; a Peg Reversal student has one file, \
+                    compared whole"
+                .to_owned()
+                .into(),
+        );
+    }
+    let mut base = similarity::read_base(&args.base, &limits).map_err(|e| format!("--base {e}"))?;
+    if peg {
+        base.insert(0, similarity::peg_base());
+    }
+    let class = if peg {
+        similarity::read_peg_class(&args.class, &limits)
+    } else {
+        similarity::read_class(&args.class, &selection, &limits)
+    }
+    .map_err(|e| e.to_string())?;
     for refused in &class.refused {
         frontend::warn(&format!("{}: {refused}", escape::path(&args.class)));
     }

@@ -8,11 +8,15 @@ use std::process::ExitCode;
 use crate::INTERRUPTED;
 use crate::cli::args::*;
 use crate::cli::output::*;
+use cnf_grader::assignment::{Assignment, parse_weights};
 use cnf_grader::escape;
-use cnf_grader::grade::discover::{Fixture, check_outside};
+use cnf_grader::grade::discover::DiscoverError;
+use cnf_grader::grade::discover::Fixture;
+use cnf_grader::grade::peg::{Suite, discover_peg};
 use cnf_grader::grade::run::{GradeOptions, case_count, select};
 use cnf_grader::model::class::StudentResult;
 use cnf_grader::model::points::Scoring;
+use cnf_grader::model::points::Table;
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::model::run::ShardInfo;
 use cnf_grader::model::submission::NO_SANDBOX_WARNING;
@@ -30,6 +34,56 @@ use cnf_grader::submission::{
     grade_submission,
 };
 use cnf_grader::write::bless::write_atomically;
+
+/// The fixture folders given, or the assignment's default.
+pub(crate) fn fixture_paths(paths: &[PathBuf], assignment: Assignment) -> Vec<PathBuf> {
+    if paths.is_empty() {
+        vec![PathBuf::from(assignment.default_fixtures())]
+    } else {
+        paths.to_vec()
+    }
+}
+
+/// What to grade submissions of `assignment` on, or why there is nothing.
+pub(crate) fn submission_suite(paths: &[PathBuf], assignment: Assignment) -> Result<Suite, Error> {
+    match assignment {
+        Assignment::ConnectFour => Ok(Suite::ConnectFour(submission_fixtures(paths)?)),
+        Assignment::PegReversal => {
+            let cases = discover_peg(paths).map_err(|e| match &e {
+                DiscoverError::Path { path, source }
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    no_such_path(
+                        path,
+                        "the folder that holds the Peg Reversal cases (NAME.call with \
+                         NAME.expected), e.g. the project's fixtures/peg-reversal/",
+                    )
+                }
+                _ => e.to_string(),
+            })?;
+            if cases.is_empty() {
+                let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                return Err(format!(
+                    "no cases to grade under {} (a case is a NAME.call file with its \
+                     NAME.expected; `peg case` writes them)",
+                    paths.join(" ")
+                )
+                .into());
+            }
+            Ok(Suite::PegReversal(cases))
+        }
+    }
+}
+
+/// The weights of `--weights`, as the assignment's point table.
+fn point_table(args: &BuildArgs) -> Result<Table, Error> {
+    match &args.weights {
+        None => Ok(Table::of(args.assignment)),
+        Some(text) => parse_weights(args.assignment, text)
+            .map(|w| Table::weighted(args.assignment, w))
+            .map_err(|e| Error::Usage(format!("--weights {text:?}: {e}"))),
+    }
+}
 
 /// The fixtures to grade submissions on, or why there are none.
 pub(crate) fn submission_fixtures(paths: &[PathBuf]) -> Result<Vec<Fixture>, Error> {
@@ -210,6 +264,8 @@ pub(crate) fn submission_setup(
         accept_name_case: args.accept_name_case,
         deadline: None,
         checkpoint: None,
+        assignment: args.assignment,
+        points: point_table(args)?,
     };
     Ok((options, work))
 }
@@ -247,36 +303,38 @@ pub(crate) fn submission_command(args: SubmissionArgs) -> Result<ExitCode, Error
 /// Grades the submission and writes its report; `started` is when the
 /// command began (Gradescope's `execution_time` is the whole run's).
 fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitCode, Error> {
+    let assignment = args.build.assignment;
     if !args.dir.exists() {
-        return Err(no_such_path(
-            &args.dir,
-            "the folder with csce322assignment03part01.hs ... part04.hs",
-        )
-        .into());
+        return Err(no_such_path(&args.dir, assignment.submission_words()).into());
     }
     if !args.dir.is_dir() {
         return Err(format!(
-            "{}: not a folder (expected the folder with csce322assignment03part01.hs ... part04.hs)",
-            args.dir.display()
-        ).into());
+            "{}: not a folder (expected {})",
+            args.dir.display(),
+            assignment.submission_words()
+        )
+        .into());
     }
-    let fixtures = submission_fixtures(&args.fixtures)?;
-    check_outside(&fixtures, &args.dir, "the submission").map_err(|e| e.to_string())?;
-    let protected = protected_paths(&args.fixtures, &[args.report.output.as_deref()]);
+    let fixture_paths = fixture_paths(&args.fixtures, assignment);
+    let suite = submission_suite(&fixture_paths, assignment)?;
+    suite
+        .check_outside(&args.dir, "the submission")
+        .map_err(|e| e.to_string())?;
+    let protected = protected_paths(&fixture_paths, &[args.report.output.as_deref()]);
     let (mut options, _work) = submission_setup(&args.build, protected, args.report.no_times)?;
     options.deadline = args.budget.map(|budget| started + budget);
     if let (Format::Gradescope, Some(path)) = (args.report.format, &args.report.output) {
         // results.json is kept up to date as grading goes, so a run that is
         // stopped (Gradescope's own limit) keeps what was earned.
         let path = path.clone();
-        let fixtures = args.fixtures.clone();
+        let fixtures = fixture_paths.clone();
         options.checkpoint = Some(Checkpoint(std::sync::Arc::new(move |report| {
             let report = report.relative_to(&absolute(&fixtures));
             let text = cnf_grader::report::gradescope::submission(&report, started.elapsed());
             let _ = write_atomically(&path, text.as_bytes());
         })));
     }
-    let report = grade_submission(&args.dir, &fixtures, &options).map_err(|e| {
+    let report = grade_submission(&args.dir, &suite, &options).map_err(|e| {
         if e.is_grader_fault() {
             Error::NotGraded(format!(
                 "not graded: {e} (the grader's own failure, not the submission's: fix it and \
@@ -307,7 +365,7 @@ fn grade_one(args: &SubmissionArgs, started: std::time::Instant) -> Result<ExitC
     // Gradescope's results and the HTML page are the student's: fixtures
     // relative to their folder.
     let report = if matches!(args.report.format, Format::Gradescope | Format::Html) {
-        report.relative_to(&absolute(&args.fixtures))
+        report.relative_to(&absolute(&fixture_paths))
     } else {
         report
     };
@@ -375,8 +433,12 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Err
                 .into(),
         );
     }
-    let fixtures = submission_fixtures(&args.fixtures)?;
-    check_outside(&fixtures, &args.root, "the class folder").map_err(|e| e.to_string())?;
+    let assignment = args.build.assignment;
+    let fixture_paths = fixture_paths(&args.fixtures, assignment);
+    let suite = submission_suite(&fixture_paths, assignment)?;
+    suite
+        .check_outside(&args.root, "the class folder")
+        .map_err(|e| e.to_string())?;
     let all_names = class_members(&args.root, roster.as_ref()).map_err(|e| e.to_string())?;
     if let Some(dir) = &outputs.html
         && let Some(name) = all_names
@@ -402,7 +464,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Err
         all_names.iter().filter(|n| shard.contains(n)).count()
     });
     let protected = protected_paths(
-        &args.fixtures,
+        &fixture_paths,
         &[
             Some(&args.root),
             args.roster.as_deref(),
@@ -413,11 +475,11 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Err
         ],
     );
     let (options, _work) = submission_setup(&args.build, protected, args.no_times)?;
-    let provenance = options.provenance(&fixtures);
+    let provenance = options.provenance(&suite);
     let bar = ClassBar::new(count);
     let students = grade_class(
         &args.root,
-        &fixtures,
+        &suite,
         &options,
         ClassOptions {
             resume: args.resume,
@@ -441,7 +503,7 @@ pub(crate) fn submissions_command(args: SubmissionsArgs) -> Result<ExitCode, Err
             shard,
             entries: all_names.len(),
         }),
-        fixtures: Some(&args.fixtures),
+        fixtures: Some(&fixture_paths),
     };
     write_class(
         &class,
@@ -582,7 +644,7 @@ pub(crate) fn write_class(
         )?;
     }
     if let Some((path, layout)) = csv {
-        let (text, left_out) = layout.render(&rows);
+        let (text, left_out) = layout.render_of(&rows, provenance.assignment);
         if !left_out.is_empty() {
             frontend::warn(&format!(
                 "{}: left out of the Canvas CSV, as the roster does not name them: {}",

@@ -4,4 +4,5 @@
 
 pub mod discover;
 pub mod exec;
+pub mod peg;
 pub mod run;

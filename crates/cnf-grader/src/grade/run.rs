@@ -524,66 +524,15 @@ fn grade_case(
                 }
                 report.stderr = Some(text);
             }
-            let failure = match result.outcome {
-                Outcome::Exited { code: 0, stdout } => match String::from_utf8(stdout) {
-                    Ok(text) => Ok(text),
-                    Err(e) => {
-                        let offset = e.utf8_error().valid_up_to();
-                        Err(Failure::NotUtf8 {
-                            offset,
-                            byte: e.as_bytes()[offset],
-                        })
-                    }
-                },
-                Outcome::Exited { code, .. } if (129..=128 + 64).contains(&code) => {
-                    Err(Failure::Signalled {
-                        signal: code - 128,
-                        via_shell: true,
-                    })
-                }
-                Outcome::Exited {
-                    code: code @ (126 | 127),
-                    ..
-                } => Err(Failure::CommandNotFound { code }),
-                Outcome::Exited { code, .. } => Err(Failure::Exited { code }),
-                Outcome::Signalled(signal) => Err(Failure::Signalled {
-                    signal,
-                    via_shell: false,
-                }),
-                Outcome::TimeLimit(clock) => {
-                    let limits = crate::sandbox::TimeLimits::cpu(config.timeout);
-                    Err(match clock {
-                        crate::sandbox::Clock::Cpu => Failure::TimeLimit {
-                            clock: crate::model::case::Clock::Cpu,
-                            limit: limits.cpu,
-                            again: false,
-                        },
-                        crate::sandbox::Clock::Wall => Failure::TimeLimit {
-                            clock: crate::model::case::Clock::Wall,
-                            limit: limits.wall,
-                            again: twice,
-                        },
-                    })
-                }
-                Outcome::OutputCap => Err(Failure::OutputCap {
-                    cap: config.max_output,
-                }),
-                Outcome::MemoryLimit => {
-                    // Only a sandboxed run has memory limits: a plain run
-                    // never ends this way.
-                    let limits = config
-                        .sandbox
-                        .as_ref()
-                        .map(|s| s.sandbox.limits.clone())
-                        .unwrap_or_default();
-                    Err(Failure::MemoryLimit {
-                        memory: limits.memory,
-                        scratch: limits.scratch,
-                        peak: result.usage.peak_memory,
-                    })
-                }
-                Outcome::CouldNotStart(cause) => Err(Failure::CouldNotStart { cause }),
-            };
+            let limits = config.sandbox.as_ref().map(|s| &s.sandbox.limits);
+            let failure = judge_run(
+                result.outcome,
+                twice,
+                config.timeout,
+                config.max_output,
+                limits,
+                result.usage.peak_memory,
+            );
             match failure {
                 Ok(text) => text,
                 Err(failure) => {
@@ -602,6 +551,74 @@ fn grade_case(
         report.diff = Some(diff);
     }
     report
+}
+
+/// What a run's outcome means for its case: the output as text, or the
+/// failure (`twice`: the run was a second one, after the wall clock
+/// stopped the first; `limits`: the sandbox's, `None` for a plain run,
+/// which never ends by a memory limit; `peak`: the most memory seen).
+pub(crate) fn judge_run(
+    outcome: Outcome,
+    twice: bool,
+    timeout: Duration,
+    max_output: usize,
+    limits: Option<&crate::sandbox::Limits>,
+    peak: u64,
+) -> Result<String, Failure> {
+    match outcome {
+        Outcome::Exited { code: 0, stdout } => match String::from_utf8(stdout) {
+            Ok(text) => Ok(text),
+            Err(e) => {
+                let offset = e.utf8_error().valid_up_to();
+                Err(Failure::NotUtf8 {
+                    offset,
+                    byte: e.as_bytes()[offset],
+                })
+            }
+        },
+        Outcome::Exited { code, .. } if (129..=128 + 64).contains(&code) => {
+            Err(Failure::Signalled {
+                signal: code - 128,
+                via_shell: true,
+            })
+        }
+        Outcome::Exited {
+            code: code @ (126 | 127),
+            ..
+        } => Err(Failure::CommandNotFound { code }),
+        Outcome::Exited { code, .. } => Err(Failure::Exited { code }),
+        Outcome::Signalled(signal) => Err(Failure::Signalled {
+            signal,
+            via_shell: false,
+        }),
+        Outcome::TimeLimit(clock) => {
+            let limits = crate::sandbox::TimeLimits::cpu(timeout);
+            Err(match clock {
+                crate::sandbox::Clock::Cpu => Failure::TimeLimit {
+                    clock: crate::model::case::Clock::Cpu,
+                    limit: limits.cpu,
+                    again: false,
+                },
+                crate::sandbox::Clock::Wall => Failure::TimeLimit {
+                    clock: crate::model::case::Clock::Wall,
+                    limit: limits.wall,
+                    again: twice,
+                },
+            })
+        }
+        Outcome::OutputCap => Err(Failure::OutputCap { cap: max_output }),
+        Outcome::MemoryLimit => {
+            // Only a sandboxed run has memory limits: a plain run
+            // never ends this way.
+            let limits = limits.cloned().unwrap_or_default();
+            Err(Failure::MemoryLimit {
+                memory: limits.memory,
+                scratch: limits.scratch,
+                peak,
+            })
+        }
+        Outcome::CouldNotStart(cause) => Err(Failure::CouldNotStart { cause }),
+    }
 }
 
 #[cfg(test)]

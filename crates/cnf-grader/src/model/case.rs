@@ -247,6 +247,17 @@ pub enum Failure {
         part: u8,
         /// How the compilation ended.
         cause: crate::model::submission::CompileCause,
+        /// The part's function, when the assignment names parts by their
+        /// functions (Peg Reversal).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        function: Option<String>,
+    },
+    /// The compilation entry of a part when no single file of the
+    /// submission is its source (Peg Reversal: the files that define
+    /// `createBoard`, none or several).
+    NoSubmission {
+        /// The files that could be it (escaped), none or several.
+        candidates: Vec<String>,
     },
     /// The case was not run.
     NotRun {
@@ -274,6 +285,8 @@ pub enum NotRun {
         /// The part's source file name.
         file: String,
     },
+    /// No single file of the submission is its part's source.
+    NoSubmission,
     /// Its part had already timed out on this many cases in a row.
     PartTimedOut {
         /// The cases in a row.
@@ -299,10 +312,14 @@ impl Failure {
             Failure::NotUtf8 { .. } => FailureKind::NotUtf8,
             Failure::OutputCap { .. } => FailureKind::OverCap,
             Failure::CouldNotStart { .. } => FailureKind::SpawnFailed,
-            Failure::Missing { .. } | Failure::NotSubmitted { .. } => FailureKind::MissingPart,
+            Failure::Missing { .. }
+            | Failure::NotSubmitted { .. }
+            | Failure::NoSubmission { .. } => FailureKind::MissingPart,
             Failure::CompileFailed { .. } => FailureKind::CompileError,
             Failure::NotRun { why } => match why {
-                NotRun::Missing { .. } | NotRun::NotSubmitted { .. } => FailureKind::MissingPart,
+                NotRun::Missing { .. } | NotRun::NotSubmitted { .. } | NotRun::NoSubmission => {
+                    FailureKind::MissingPart
+                }
                 NotRun::NotCompiled { .. } => FailureKind::CompileError,
                 NotRun::PartTimedOut { .. } => FailureKind::PartTimedOut,
                 NotRun::OverBudget => FailureKind::OverBudget,

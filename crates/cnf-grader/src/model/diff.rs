@@ -262,6 +262,26 @@ pub struct DiffLine {
 }
 
 impl Diff {
+    /// The two messages when both texts are a driver's error line,
+    /// `error "MESSAGE"` (Peg Reversal's error cases): the expected one,
+    /// then the actual one.
+    pub fn error_messages(&self) -> Option<(String, String)> {
+        use crate::assignment::peg_reversal::error_message;
+        let (mut expected, mut actual) = (String::new(), String::new());
+        for line in self.hunks.iter().flat_map(|h| &h.lines) {
+            let text: String = line.runs.iter().map(|(_, t)| t.as_str()).collect();
+            if line.kind != LineKind::Actual {
+                expected.push_str(&text);
+                expected.push('\n');
+            }
+            if line.kind != LineKind::Expected {
+                actual.push_str(&text);
+                actual.push('\n');
+            }
+        }
+        Some((error_message(&expected)?, error_message(&actual)?))
+    }
+
     /// The diff from `expected` to `actual`, or `None` when they are equal.
     pub fn new(expected: &str, actual: &str) -> Option<Diff> {
         if expected == actual {

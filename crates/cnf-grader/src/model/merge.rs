@@ -311,7 +311,22 @@ fn recompute(file: &str, mut student: StudentResult) -> Result<StudentResult, Me
             let scoring = crate::model::points::Scoring {
                 edge_in_base: report.points.edge.in_base,
             };
-            let points = crate::model::points::points_compiled(&report.cases, compiled, scoring);
+            // Connect Four's table is fixed; another assignment's may be
+            // weighted (`--weights`): its parts' maxima are the report's.
+            let assignment = report.points.assignment();
+            let table = if assignment.is_default() {
+                crate::model::points::Table::default()
+            } else {
+                let mut allocation = assignment.allocation();
+                for (slot, part) in allocation.iter_mut().zip(&report.points.parts) {
+                    *slot = (part.compilation_max, part.test_cases_max);
+                }
+                crate::model::points::Table {
+                    assignment,
+                    allocation,
+                }
+            };
+            let points = crate::model::points::points_by(&report.cases, compiled, scoring, &table);
             let claimed = &report.points;
             let checks = [
                 ("points.total", claimed.total, points.total),

@@ -19,8 +19,9 @@
 
 use std::fmt::Write as _;
 
-use connect_core::Function;
 use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::assignment::Assignment;
 
 use crate::model::case::{CaseReport, Group, Status};
 
@@ -95,53 +96,116 @@ pub struct Scoring {
     pub edge_in_base: bool,
 }
 
-/// A function's name, as [`Function::name`] gives it (an alias, so that
+/// A function's name, as [`Assignment::functions`] gives it (an alias, so that
 /// serde reads it with `function_name` and does not borrow it).
 pub type FunctionName = &'static str;
 
-/// Reads a function's name back as the name [`Function`] itself holds.
+/// Reads a function's name back as the name an assignment itself holds.
 fn function_name<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
     let name = String::deserialize(d)?;
-    Function::from_name(&name)
-        .map(Function::name)
+    Assignment::ALL
+        .iter()
+        .flat_map(|a| a.functions())
+        .find(|f| *f == name)
         .ok_or_else(|| serde::de::Error::custom(format!("unknown function {name:?}")))
 }
 
-/// The assignment's allocation: (compilation, test cases) per part.
+/// The Connect Four assignment's allocation: (compilation, test cases) per part.
 pub const ALLOCATION: [(f64, f64); 4] = [(10.0, 10.0), (10.0, 10.0), (10.0, 20.0), (10.0, 20.0)];
+
+/// An assignment's point table: its parts' names and (compilation, test
+/// cases) points per part.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Table {
+    /// The assignment (its parts' names).
+    pub assignment: Assignment,
+    /// (compilation, test cases) per part, part 1 first.
+    pub allocation: [(f64, f64); 4],
+}
+
+impl Table {
+    /// The assignment's own table ([`Assignment::allocation`]).
+    pub fn of(assignment: Assignment) -> Table {
+        Table {
+            assignment,
+            allocation: assignment.allocation(),
+        }
+    }
+
+    /// The assignment's table with each part worth `weights` points in all
+    /// (`--weights`): the compilation points keep their share of the part.
+    pub fn weighted(assignment: Assignment, weights: [f64; 4]) -> Table {
+        let mut allocation = assignment.allocation();
+        for ((compilation, tests), weight) in allocation.iter_mut().zip(weights) {
+            let total = *compilation + *tests;
+            let share = if total > 0.0 {
+                *compilation / total
+            } else {
+                0.0
+            };
+            *compilation = weight * share;
+            *tests = weight - *compilation;
+        }
+        Table {
+            assignment,
+            allocation,
+        }
+    }
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Table::of(Assignment::default())
+    }
+}
 
 /// Scores a run's cases (edge cases apart).
 pub fn points(cases: &[CaseReport]) -> Points {
-    score(cases, None, Scoring::default())
+    score(cases, None, Scoring::default(), &Table::default())
 }
 
 /// Scores a run's cases as `scoring` says.
 pub fn points_with(cases: &[CaseReport], scoring: Scoring) -> Points {
-    score(cases, None, scoring)
+    score(cases, None, scoring, &Table::default())
 }
 
 /// Scores a run's cases when it is known which parts compiled (part 1
 /// first): their compilation points follow that, not the cases.
 pub fn points_compiled(cases: &[CaseReport], compiled: [bool; 4], scoring: Scoring) -> Points {
-    score(cases, Some(compiled), scoring)
+    score(cases, Some(compiled), scoring, &Table::default())
 }
 
-fn score(cases: &[CaseReport], known: Option<[bool; 4]>, scoring: Scoring) -> Points {
+/// Scores a submission's cases by an assignment's point table, when it is
+/// known which parts compiled (part 1 first).
+pub fn points_by(
+    cases: &[CaseReport],
+    compiled: [bool; 4],
+    scoring: Scoring,
+    table: &Table,
+) -> Points {
+    score(cases, Some(compiled), scoring, table)
+}
+
+fn score(
+    cases: &[CaseReport],
+    known: Option<[bool; 4]>,
+    scoring: Scoring,
+    table: &Table,
+) -> Points {
     let counted = |c: &&CaseReport| match c.group {
         Group::Base => true,
         Group::Edge => scoring.edge_in_base,
         Group::ExtraCredit => false,
     };
-    let parts: Vec<PartPoints> = Function::ALL
-        .iter()
-        .zip(ALLOCATION)
-        .map(|(&function, (compilation_max, test_cases_max))| {
+    let parts: Vec<PartPoints> = (1..=4u8)
+        .zip(table.allocation)
+        .map(|(part, (compilation_max, test_cases_max))| {
             let all = cases
                 .iter()
-                .filter(|c| c.part == Some(function.part()) && c.status != Status::Error);
+                .filter(|c| c.part == Some(part) && c.status != Status::Error);
             let mine = all.clone().filter(counted);
             let compiled = match known {
-                Some(known) => known[usize::from(function.part() - 1)],
+                Some(known) => known[usize::from(part - 1)],
                 None => all.clone().any(|c| match c.status {
                     Status::Pass => true,
                     Status::Fail => c.kind().is_some_and(|k| k.ran()),
@@ -157,8 +221,8 @@ fn score(cases: &[CaseReport], known: Option<[bool; 4]>, scoring: Scoring) -> Po
                 test_cases_max * passed as f64 / graded as f64
             };
             PartPoints {
-                part: function.part(),
-                function: function.name(),
+                part,
+                function: table.assignment.function(part),
                 compiled,
                 compilation,
                 compilation_max,
@@ -207,8 +271,20 @@ fn score(cases: &[CaseReport], known: Option<[bool; 4]>, scoring: Scoring) -> Po
 }
 
 impl Points {
+    /// The assignment these points are of, known by its parts' names.
+    pub fn assignment(&self) -> Assignment {
+        let first = self.parts.first().map(|p| p.function);
+        Assignment::ALL
+            .into_iter()
+            .find(|a| Some(a.functions()[0]) == first)
+            .unwrap_or_default()
+    }
+
     /// The score table, one line per part and a total line.
     pub fn table(&self) -> String {
+        if self.parts.iter().all(|p| p.compilation_max == 0.0) {
+            return self.table_without_compilation();
+        }
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -235,6 +311,44 @@ impl Points {
             "",
             "",
             format!("{:.2}/{:.0}", self.total, self.total_max)
+        );
+        for line in self.apart() {
+            let _ = writeln!(out, "{line}");
+        }
+        out
+    }
+
+    /// The score table of an assignment whose parts earn nothing for
+    /// compiling (Peg Reversal): one line per function and a total line.
+    fn table_without_compilation(&self) -> String {
+        let mut out = String::new();
+        let w = self
+            .parts
+            .iter()
+            .map(|p| p.function.len())
+            .max()
+            .unwrap_or(0)
+            .max("function".len());
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:>10}  {:>12}",
+            "function", "test cases", "total"
+        );
+        for p in &self.parts {
+            let _ = writeln!(
+                out,
+                "{:<w$}  {:>10}  {:>12}",
+                p.function,
+                format!("({}/{})", p.passed, p.cases),
+                format!("{:.2}/{}", p.total, trim_points(p.total_max)),
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:>10}  {:>12}",
+            "total",
+            "",
+            format!("{:.2}/{}", self.total, trim_points(self.total_max))
         );
         for line in self.apart() {
             let _ = writeln!(out, "{line}");
@@ -276,12 +390,22 @@ impl Points {
     }
 }
 
+/// Points available, as a whole number when they are one (`25`, `12.5`).
+fn trim_points(p: f64) -> String {
+    if p.fract() == 0.0 {
+        format!("{p:.0}")
+    } else {
+        format!("{p}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
     use super::*;
     use crate::model::case::{Clock, Failure};
+    use connect_core::Function;
 
     fn case(part: u8, status: Status, failure: Option<Failure>) -> CaseReport {
         CaseReport {

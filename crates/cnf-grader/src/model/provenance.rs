@@ -23,6 +23,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::assignment::Assignment;
 use crate::model::compare::Compare;
 use sha2::{Digest as _, Sha256};
 
@@ -73,6 +74,9 @@ pub struct Provenance {
     /// When it was graded (UTC, RFC 3339), unless left out for reproducible reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
+    /// The assignment graded (left out for Connect Four, the default).
+    #[serde(default, skip_serializing_if = "Assignment::is_default")]
+    pub assignment: Assignment,
 }
 
 impl Provenance {
@@ -86,7 +90,13 @@ impl Provenance {
             compare,
             sandbox: in_process(),
             date: None,
+            assignment: Assignment::default(),
         }
+    }
+
+    /// The same provenance, of grading `assignment`.
+    pub fn with_assignment(self, assignment: Assignment) -> Provenance {
+        Provenance { assignment, ..self }
     }
 
     /// The provenance as a student's page shows it: the sandbox's backend
@@ -140,6 +150,9 @@ impl Provenance {
     /// 2026-12-01T13:30:00Z`.
     pub fn line(&self) -> String {
         let mut parts = vec![format!("graded by cnf-grader {}", self.grader)];
+        if !self.assignment.is_default() {
+            parts.push(format!("assignment {}", self.assignment));
+        }
         if let Some(ghc) = &self.ghc {
             parts.push(format!("GHC {ghc}"));
         }
@@ -164,6 +177,9 @@ impl Provenance {
     /// The fields as (name, value) pairs, for JUnit properties and HTML.
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         let mut out = vec![("grader", format!("cnf-grader {}", self.grader))];
+        if !self.assignment.is_default() {
+            out.push(("assignment", self.assignment.name().to_owned()));
+        }
         if let Some(ghc) = &self.ghc {
             out.push(("ghc", ghc.clone()));
         }
@@ -205,6 +221,7 @@ mod tests {
             compare: Compare::TrailingWhitespace,
             sandbox: "bubblewrap 0.8.0".to_owned(),
             date: Some("2026-12-01T13:30:00Z".to_owned()),
+            assignment: Default::default(),
         };
         assert_eq!(
             p.line(),

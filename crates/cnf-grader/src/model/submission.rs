@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::assignment::Assignment;
 use crate::model::case::{CaseReport, Failure, FailureKind, Status, Totals};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
@@ -11,10 +12,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// The file name of a part's source, e.g. `csce322assignment03part01.hs`.
-pub fn part_file(part: u8) -> String {
-    format!("csce322assignment03part{part:02}.hs")
-}
+pub use crate::assignment::connect_four::part_file;
 
 /// The modules of GHC's `base` that a file at the top of a submission
 /// replaces (`Prelude.hs`, ...): GHC looks for a module's file among the
@@ -50,6 +48,12 @@ pub enum BuildOutcome {
     Refused(Refused),
     /// GHC did not build it.
     Failed(CompileError),
+    /// No single file of the submission is its source (Peg Reversal: the
+    /// files that define `createBoard`, none or several).
+    NotFound {
+        /// Those files, none or several.
+        candidates: Vec<String>,
+    },
 }
 
 /// One part's build.
@@ -77,6 +81,11 @@ impl PartBuild {
 
     /// The report entry of this build: a case named `compile`.
     pub fn as_case(&self) -> CaseReport {
+        self.as_case_of(Assignment::default())
+    }
+
+    /// The report entry of this build of `assignment`'s part.
+    pub fn as_case_of(&self, assignment: Assignment) -> CaseReport {
         let part = self.part;
         let (status, failure, stderr) = match &self.outcome {
             BuildOutcome::Compiled => (Status::Pass, None, None),
@@ -101,12 +110,34 @@ impl PartBuild {
                 Some(Failure::CompileFailed {
                     part,
                     cause: error.cause.clone(),
+                    function: (!assignment.is_default())
+                        .then(|| assignment.function(part).to_owned()),
                 }),
                 (!error.output.is_empty()).then(|| error.output.clone()),
             ),
+            BuildOutcome::NotFound { candidates } => (
+                Status::Fail,
+                Some(Failure::NoSubmission {
+                    candidates: candidates
+                        .iter()
+                        .map(|c| crate::escape::line(c).into_owned())
+                        .collect(),
+                }),
+                None,
+            ),
+        };
+        let fixture = if assignment.is_default() {
+            self.source.to_string_lossy().into_owned()
+        } else {
+            // One file builds every part: the entry names its part too.
+            format!(
+                "{} ({})",
+                self.source.to_string_lossy(),
+                assignment.function(part)
+            )
         };
         CaseReport {
-            fixture: self.source.to_string_lossy().into_owned(),
+            fixture,
             function: "compile".to_owned(),
             part: None,
             solution: String::new(),
@@ -209,6 +240,36 @@ impl SubmissionReport {
         report
     }
 
+    /// The assignment graded, as its points name their parts.
+    pub fn assignment(&self) -> Assignment {
+        self.points.assignment()
+    }
+
+    /// What was compiled, for a report's first line: `the default
+    /// Helpers.hs` (Connect Four, see [`SubmissionReport::helpers_words`]),
+    /// or `Peg.hs as the module Student` (Peg Reversal).
+    pub fn compiled_words(&self) -> String {
+        if self.assignment().is_default() {
+            return format!(
+                "{} Helpers.hs{}",
+                self.helpers_words(),
+                self.helpers_changed()
+            );
+        }
+        match self.builds.first().map(|b| (&b.outcome, &b.source)) {
+            Some((BuildOutcome::NotFound { .. }, _)) | None => {
+                "no file graded (see the notes)".to_owned()
+            }
+            Some((_, source)) => format!(
+                "{} as the module Student",
+                source.file_name().map_or_else(
+                    || "?".into(),
+                    |n| crate::escape::line(&n.to_string_lossy()).into_owned()
+                )
+            ),
+        }
+    }
+
     /// Which `Helpers.hs` was used, in words, before its name: `its own`
     /// or `the default`.
     pub fn helpers_words(&self) -> &'static str {
@@ -238,7 +299,7 @@ impl SubmissionReport {
     pub fn all_cases(&self) -> Vec<CaseReport> {
         self.builds
             .iter()
-            .map(PartBuild::as_case)
+            .map(|b| b.as_case_of(self.assignment()))
             .chain(self.cases.iter().cloned())
             .collect()
     }
@@ -263,31 +324,37 @@ impl SubmissionReport {
     /// Short remarks for a gradebook: missing parts, compile errors,
     /// timeouts and crashes, own `Helpers.hs`.
     pub fn notes(&self) -> Vec<String> {
+        let assignment = self.assignment();
+        let label = |part: u8| assignment.part_label(part);
         let mut notes = Vec::new();
-        for build in &self.builds {
-            match &build.outcome {
-                BuildOutcome::Compiled => {}
-                BuildOutcome::Missing { found: None } => {
-                    notes.push(format!("part {} missing", build.part));
-                }
-                BuildOutcome::Missing { found: Some(f) } => {
-                    notes.push(format!("part {} missing (found {f})", build.part));
-                }
-                BuildOutcome::Refused(refused) => {
-                    notes.push(format!(
-                        "part {} not submitted ({})",
-                        build.part,
-                        refused.why.short()
-                    ));
-                }
-                BuildOutcome::Failed(error) if error.timed_out() => {
-                    notes.push(format!(
-                        "part {} did not compile: compile timed out",
-                        build.part
-                    ));
-                }
-                BuildOutcome::Failed(_) => {
-                    notes.push(format!("part {} did not compile", build.part));
+        if assignment == Assignment::PegReversal {
+            notes.extend(peg_build_notes(&self.builds));
+        } else {
+            for build in &self.builds {
+                match &build.outcome {
+                    BuildOutcome::Compiled | BuildOutcome::NotFound { .. } => {}
+                    BuildOutcome::Missing { found: None } => {
+                        notes.push(format!("{} missing", label(build.part)));
+                    }
+                    BuildOutcome::Missing { found: Some(f) } => {
+                        notes.push(format!("{} missing (found {f})", label(build.part)));
+                    }
+                    BuildOutcome::Refused(refused) => {
+                        notes.push(format!(
+                            "{} not submitted ({})",
+                            label(build.part),
+                            refused.why.short()
+                        ));
+                    }
+                    BuildOutcome::Failed(error) if error.timed_out() => {
+                        notes.push(format!(
+                            "{} did not compile: compile timed out",
+                            label(build.part)
+                        ));
+                    }
+                    BuildOutcome::Failed(_) => {
+                        notes.push(format!("{} did not compile", label(build.part)));
+                    }
                 }
             }
         }
@@ -329,21 +396,31 @@ impl SubmissionReport {
             let (timeouts, crashes) = (count(FailureKind::Timeout), count(FailureKind::Crash));
             let out_of_memory = count(FailureKind::MemoryLimit);
             if timeouts > 0 {
-                notes.push(format!("part {part}: {timeouts} timed out"));
+                notes.push(format!("{}: {timeouts} timed out", label(part)));
             }
             if crashes > 0 {
-                notes.push(format!("part {part}: {crashes} crashed"));
+                notes.push(format!("{}: {crashes} crashed", label(part)));
             }
             if out_of_memory > 0 {
-                notes.push(format!("part {part}: {out_of_memory} ran out of memory"));
+                notes.push(format!(
+                    "{}: {out_of_memory} ran out of memory",
+                    label(part)
+                ));
             }
             let wrong: Vec<&CaseReport> = self
                 .cases
                 .iter()
                 .filter(|c| c.part == Some(part) && c.kind() == Some(FailureKind::WrongOutput))
                 .collect();
+            let wrong = if assignment == Assignment::PegReversal {
+                let (messages, rest) = message_notes(&label(part), &wrong);
+                notes.extend(messages);
+                rest
+            } else {
+                wrong
+            };
             if !wrong.is_empty() {
-                notes.push(wrong_output_note(part, &wrong));
+                notes.push(wrong_output_note(&label(part), &wrong));
             }
         }
         if self.own_helpers {
@@ -362,6 +439,97 @@ impl SubmissionReport {
     }
 }
 
+/// The notes of a Peg Reversal submission's builds: no file or several
+/// that define `createBoard` (none graded), a file that does not compile
+/// (every function failed alike), or each function that did not.
+fn peg_build_notes(builds: &[PartBuild]) -> Vec<String> {
+    let label = |part| Assignment::PegReversal.part_label(part);
+    let mut notes = Vec::new();
+    if let Some(build) = builds.first()
+        && let BuildOutcome::NotFound { candidates } = &build.outcome
+    {
+        notes.push(if candidates.is_empty() {
+            "no .hs file defines createBoard: not graded".to_owned()
+        } else {
+            format!(
+                "{} files define createBoard ({}): not graded",
+                candidates.len(),
+                candidates.join(" and ")
+            )
+        });
+        return notes;
+    }
+    let failed: Vec<&CompileError> = builds
+        .iter()
+        .filter_map(|b| match &b.outcome {
+            BuildOutcome::Failed(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    if failed.len() == builds.len() && failed.windows(2).all(|w| w[0] == w[1]) {
+        let timed_out = failed.first().is_some_and(|e| e.timed_out());
+        notes.push(if timed_out {
+            "the file did not compile: compile timed out".to_owned()
+        } else {
+            "the file did not compile".to_owned()
+        });
+        return notes;
+    }
+    for build in builds {
+        match &build.outcome {
+            BuildOutcome::Failed(error) if error.timed_out() => notes.push(format!(
+                "{} did not compile: compile timed out",
+                label(build.part)
+            )),
+            BuildOutcome::Failed(_) => {
+                notes.push(format!("{} did not compile", label(build.part)));
+            }
+            BuildOutcome::Refused(refused) => notes.push(format!(
+                "not graded: the file was not read ({})",
+                refused.why.short()
+            )),
+            _ => {}
+        }
+    }
+    notes.dedup();
+    notes
+}
+
+/// The notes of a function's error cases whose output is an error with
+/// another message than the assignment's: what the student's message was
+/// and how it differs; and the other wrong outputs (hidden cases are never
+/// described).
+fn message_notes<'a>(
+    function: &str,
+    wrong: &[&'a CaseReport],
+) -> (Vec<String>, Vec<&'a CaseReport>) {
+    use crate::assignment::peg_reversal::message_difference;
+    let mut notes = Vec::new();
+    let mut rest = Vec::new();
+    for case in wrong {
+        let messages = case
+            .diff
+            .as_ref()
+            .filter(|_| !case.hidden)
+            .and_then(|d| d.error_messages());
+        match messages {
+            Some((expected, actual)) => {
+                let how = message_difference(&expected, &actual).unwrap_or("other text");
+                let note = format!(
+                    "{function}: error message {} differs from {} by {how}",
+                    crate::show_string(&actual),
+                    crate::show_string(&expected)
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
+            None => rest.push(*case),
+        }
+    }
+    (notes, rest)
+}
+
 /// Most kinds of difference a wrong-output note names.
 const NOTED_KINDS: usize = 2;
 
@@ -369,12 +537,9 @@ const NOTED_KINDS: usize = 2;
 /// (hidden cases are counted, not described), and which comparison would
 /// take them as right: "part 1: 5 wrong outputs: an extra empty line at
 /// the end (--compare trailing-whitespace would pass them)".
-fn wrong_output_note(part: u8, wrong: &[&CaseReport]) -> String {
+fn wrong_output_note(part: &str, wrong: &[&CaseReport]) -> String {
     let n = wrong.len();
-    let mut note = format!(
-        "part {part}: {n} wrong output{}",
-        if n == 1 { "" } else { "s" }
-    );
+    let mut note = format!("{part}: {n} wrong output{}", if n == 1 { "" } else { "s" });
     let shown: Vec<&CaseReport> = wrong.iter().copied().filter(|c| !c.hidden).collect();
     let mut kinds: Vec<String> = Vec::new();
     for case in &shown {

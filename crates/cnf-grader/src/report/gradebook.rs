@@ -36,6 +36,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::assignment::Assignment;
 use crate::model::class::{ReadBook, Row, StudentResult};
 use crate::model::provenance::Provenance;
 use crate::model::run::ShardInfo;
@@ -44,6 +45,16 @@ use crate::model::run::ShardInfo;
 /// with a header line; with a roster, each student's name and id follow the
 /// folder.
 pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
+    table_of(
+        rows,
+        provenance,
+        provenance.map(|p| p.assignment).unwrap_or_default(),
+    )
+}
+
+/// The table of a class graded on `assignment` (its parts' columns:
+/// `part1` … for Connect Four, the function names for Peg Reversal).
+pub fn table_of(rows: &[Row], provenance: Option<&Provenance>, assignment: Assignment) -> String {
     let rows: Vec<Row> = rows.iter().map(Row::shown).collect();
     let rows = rows.as_slice();
     let width = |what: &str, of: &dyn Fn(&Row) -> usize| {
@@ -63,11 +74,12 @@ pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
     // The extra-credit and edge columns only when the fixtures have such cases.
     let extra = rows.iter().any(|r| r.extra_cases > 0);
     let edges = rows.iter().any(|r| r.edge_cases > 0);
-    let _ = write!(
-        out,
-        "  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}",
-        "part1", "part2", "part3", "part4", "total"
-    );
+    let columns: Vec<String> = (1..=4).map(|p| assignment.part_column(p)).collect();
+    let cw: Vec<usize> = columns.iter().map(|c| c.len().max(6)).collect();
+    for (column, w) in columns.iter().zip(&cw) {
+        let _ = write!(out, "  {column:>w$}");
+    }
+    let _ = write!(out, "  {:>6}", "total");
     if extra {
         let _ = write!(out, "  {:>6}", "extra");
     }
@@ -87,12 +99,12 @@ pub fn table(rows: &[Row], provenance: Option<&Provenance>) -> String {
         }
         if r.not_graded {
             // The grader's own failure: no points, not zeros.
-            for _ in 0..5 {
-                let _ = write!(out, "  {:>6}", "-");
+            for w in cw.iter().chain(&[6]) {
+                let _ = write!(out, "  {:>w$}", "-");
             }
         } else {
-            for p in r.parts {
-                let _ = write!(out, "  {p:>6.2}");
+            for (p, w) in r.parts.iter().zip(&cw) {
+                let _ = write!(out, "  {p:>w$.2}");
             }
             let _ = write!(out, "  {:>6.2}", r.total);
         }
@@ -136,8 +148,14 @@ impl CsvLayout {
     /// The class's gradebook as CSV in this layout, with the students it
     /// leaves out (Canvas's layout keeps only those the roster names).
     pub fn render(&self, rows: &[Row]) -> (String, Vec<String>) {
+        self.render_of(rows, Assignment::default())
+    }
+
+    /// The class's gradebook graded on `assignment` as CSV in this layout
+    /// (see [`CsvLayout::render`]).
+    pub fn render_of(&self, rows: &[Row], assignment: Assignment) -> (String, Vec<String>) {
         match self {
-            CsvLayout::Full => (csv(rows), Vec::new()),
+            CsvLayout::Full => (csv_of(rows, assignment), Vec::new()),
             CsvLayout::Canvas { assignment } => canvas_csv(rows, assignment),
         }
     }
@@ -158,18 +176,21 @@ fn csv_lines(records: &[Vec<String>]) -> String {
 
 /// The CSV file: a header line, then one line per student.
 pub fn csv(rows: &[Row]) -> String {
+    csv_of(rows, Assignment::default())
+}
+
+/// The CSV file of a class graded on `assignment`: its parts' columns are
+/// named as [`Assignment::part_column`] names them.
+pub fn csv_of(rows: &[Row], assignment: Assignment) -> String {
     let named = rows.iter().any(|r| r.name.is_some());
     let mut records = Vec::new();
     let mut header: Vec<String> = vec!["student".into()];
     if named {
         header.extend(["name".into(), "id".into()]);
     }
+    header.extend((1..=4).map(|p| assignment.part_column(p)));
     header.extend(
         [
-            "part1",
-            "part2",
-            "part3",
-            "part4",
             "total",
             "extra_credit",
             "edge_passed",

@@ -117,7 +117,7 @@ pub fn class(format: BookFormat, rows: &[Row], view: &ClassView<'_>) -> String {
                 info.shard,
                 students.len(),
                 info.entries,
-                gradebook::table(rows, None)
+                gradebook::table_of(rows, None, view.provenance.assignment)
             ),
         },
         BookFormat::Json => {

@@ -25,6 +25,21 @@ fn wrong_output(case: &CaseReport) -> String {
     let Some(diff) = &case.diff else {
         return out;
     };
+    // A Peg Reversal error case: what the message was and how it differs.
+    if crate::assignment::Assignment::PegReversal
+        .part_of(&case.function)
+        .is_some()
+        && !case.hidden
+        && let Some((expected, actual)) = diff.error_messages()
+    {
+        let how = crate::assignment::peg_reversal::message_difference(&expected, &actual)
+            .unwrap_or("other text");
+        return format!(
+            "the error message {} differs from the assignment's {} by {how}",
+            crate::escape::line(&crate::show_string(&actual)),
+            crate::show_string(&expected)
+        );
+    }
     if let Some(difference) = diff.difference {
         out.push_str(": ");
         out.push_str(&difference.words());
@@ -114,9 +129,33 @@ pub fn describe(failure: &Failure, function: &str) -> String {
         Failure::NotSubmitted { part, refused } => {
             format!("not submitted: {refused} (part {part} scores 0)")
         }
-        Failure::CompileFailed { part, cause } => format!(
+        Failure::CompileFailed {
+            part,
+            cause,
+            function: None,
+        } => format!(
             "did not compile: {} (part {part} scores 0)",
             compile_cause(cause, *part)
+        ),
+        Failure::CompileFailed {
+            part,
+            cause,
+            function: Some(function),
+        } => format!(
+            "did not compile: {} ({} scores 0)",
+            compile_cause(cause, *part),
+            crate::escape::line(function)
+        ),
+        Failure::NoSubmission { candidates } if candidates.is_empty() => {
+            "not graded: no .hs file of the submission defines createBoard, so none is \
+             the submission (every function scores 0)"
+                .to_owned()
+        }
+        Failure::NoSubmission { candidates } => format!(
+            "not graded: {} files define createBoard ({}), so none is the submission: \
+             hand in one (every function scores 0)",
+            candidates.len(),
+            candidates.join(", ")
         ),
         Failure::NotRun { why } => match why {
             NotRun::Missing { file } => format!("not run: {file} is missing"),
@@ -124,6 +163,9 @@ pub fn describe(failure: &Failure, function: &str) -> String {
                 format!("not run: {file} was not submitted (it was not read)")
             }
             NotRun::NotCompiled { file } => format!("not run: {file} did not compile"),
+            NotRun::NoSubmission => {
+                "not run: no single file of the submission defines createBoard".to_owned()
+            }
             NotRun::PartTimedOut { in_a_row } => {
                 format!("not run: the part timed out on {in_a_row} cases in a row")
             }

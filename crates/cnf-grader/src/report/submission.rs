@@ -11,10 +11,9 @@ use crate::report::{ReportOptions, Style};
 /// GHC, then where the sources were found and what was not read.
 pub fn header(report: &SubmissionReport, ghc_version: &str) -> String {
     let mut out = format!(
-        "submission {}: {} Helpers.hs{}, GHC {}\n",
+        "submission {}: {}, GHC {}\n",
         crate::escape::path(&report.dir),
-        report.helpers_words(),
-        report.helpers_changed(),
+        report.compiled_words(),
         crate::escape::line(ghc_version)
     );
     for line in reading_notes(report) {

@@ -127,6 +127,74 @@ impl Default for Selection {
     }
 }
 
+/// A Peg Reversal student's file to compare: the one that defines
+/// `createBoard`, as grading finds it, or a note when none or several do.
+fn peg_student_of(name: &str, submission: &source::Submission) -> StudentSource {
+    let files: Vec<(&str, &[u8])> = submission
+        .files
+        .iter()
+        .map(|f| (f.name.as_str(), f.bytes.as_slice()))
+        .collect();
+    let mut student = StudentSource {
+        name: name.to_owned(),
+        files: Vec::new(),
+        notes: Vec::new(),
+    };
+    match crate::assignment::peg_reversal::choose(&files) {
+        Ok(file) => student.files.push(SourceText {
+            name: file.to_owned(),
+            text: submission
+                .file(file)
+                .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
+                .unwrap_or_default(),
+        }),
+        Err(candidates) if candidates.is_empty() => student
+            .notes
+            .push("no .hs file defines createBoard, so none is compared".to_owned()),
+        Err(candidates) => student.notes.push(format!(
+            "{} files define createBoard ({}), so none is compared",
+            candidates.len(),
+            candidates
+                .iter()
+                .map(|c| escape::line(c).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+    student
+}
+
+/// Reads every student of a Peg Reversal class folder `root`: each one's
+/// file that defines `createBoard` ([`peg_student_of`]).
+pub fn read_peg_class(root: &Path, limits: &ReadLimits) -> Result<ClassSources, ReadError> {
+    let listing = source::list_class(root)?;
+    let students = listing
+        .folders
+        .par_iter()
+        .map(|name| match source::read_class_member(root, name, limits) {
+            Ok(submission) => peg_student_of(name, &submission),
+            Err(e) => StudentSource {
+                name: name.clone(),
+                files: Vec::new(),
+                notes: vec![format!("cannot be read: {}", e.source)],
+            },
+        })
+        .collect();
+    Ok(ClassSources {
+        students,
+        refused: listing.refused,
+    })
+}
+
+/// The base code every Peg Reversal student shares: the description's
+/// type declarations and signatures.
+pub fn peg_base() -> SourceText {
+    SourceText {
+        name: "the description's types (built in)".to_owned(),
+        text: crate::assignment::peg_reversal::DESCRIPTION_TYPES.to_owned(),
+    }
+}
+
 impl Selection {
     /// The names of the files compared.
     fn names(&self) -> Vec<String> {

@@ -9,12 +9,10 @@ use crate::grade::exec::{Outcome, run_command_in, shell_quote};
 use crate::model::provenance::digest;
 use crate::model::submission::BuildOutcome;
 use crate::model::submission::PartBuild;
-use crate::model::submission::part_file;
 use crate::model::submission::{CompileCause, CompileError};
 use crate::sandbox::Bind;
 use crate::submission::SubmissionOptions;
 use crate::submission::ghc::compile_error;
-use crate::submission::part_exe;
 use crate::submission::prepare::Prepared;
 
 /// The flags every part is compiled with (part of the cache key).
@@ -46,7 +44,7 @@ pub(crate) fn compile_part(
     part: u8,
     options: &SubmissionOptions,
 ) -> Result<PartBuild, String> {
-    let source = p.read.dir.join(part_file(part));
+    let source = p.source(part);
     let built = |outcome, duration, exe| PartBuild {
         part,
         source: source.clone(),
@@ -61,7 +59,7 @@ pub(crate) fn compile_part(
         GHC_FLAGS.as_bytes(),
         &[part],
     ]);
-    let exe = part_exe(part);
+    let exe = p.exe_name(part);
     if let Some(path) = options
         .cache
         .as_ref()
@@ -83,7 +81,7 @@ pub(crate) fn compile_part(
              -o {scratch}/{exe} {} 1>&2 || exit $?; [ -L {scratch}/{exe} ] && exit {NOT_REGULAR}; \
              [ -e {scratch}/{exe} ] || exit {NO_EXE}; [ -f {scratch}/{exe} ] || exit {NOT_REGULAR}; \
              dd if={scratch}/{exe} iflag=nofollow,nonblock bs=64K status=none || exit {NOT_REGULAR}",
-            shell_quote(&part_file(part)),
+            shell_quote(&p.compile_file(part)),
         )
     };
     let max_exe = max_exe(options);

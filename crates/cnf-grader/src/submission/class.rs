@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::grade::discover::Fixture;
+use crate::grade::peg::Suite;
 use crate::model::class::Member;
 use crate::model::class::Outcome;
 use crate::model::class::Row;
@@ -211,7 +211,7 @@ pub fn class_members(root: &Path, roster: Option<&Roster>) -> Result<Vec<String>
 /// per part compiled.
 pub fn grade_class(
     root: &Path,
-    fixtures: &[Fixture],
+    suite: &Suite,
     options: &SubmissionOptions,
     class: ClassOptions,
     progress: &(dyn Fn(ClassProgress) + Sync),
@@ -229,7 +229,7 @@ pub fn grade_class(
         .into_iter()
         .partition(|n| listing.folders.binary_search(n).is_ok());
     // One hash of the fixtures serves the result keys and every report.
-    let provenance = options.provenance(fixtures);
+    let provenance = options.provenance(suite);
     let tree = &provenance.fixtures;
     // Each folder is read once: its key, then (unless a saved result
     // matches) its build folder, from the same bytes.
@@ -305,7 +305,7 @@ pub fn grade_class(
     };
     let graded = grade_many_indexed(
         prepared,
-        fixtures,
+        suite,
         options,
         &provenance,
         options.jobs,

@@ -67,6 +67,7 @@ pub mod build;
 pub mod cache;
 pub mod class;
 pub mod ghc;
+pub mod peg;
 pub mod prepare;
 pub mod roster;
 pub mod run;
@@ -77,7 +78,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::grade::discover::Fixture;
+use crate::grade::peg::Suite;
 use crate::model::provenance::Provenance;
 use crate::sandbox::Sandbox;
 use crate::submission::cache::Cache;
@@ -92,9 +93,7 @@ pub use crate::submission::workdir::{WorkDir, kill_processes_in};
 /// The course's `Helpers.hs` (spec §7), used when a submission has none.
 pub const DEFAULT_HELPERS: &str = include_str!("../../haskell/Helpers.hs");
 
-pub(crate) fn part_exe(part: u8) -> String {
-    format!("csce322assignment03part{part:02}")
-}
+pub(crate) use crate::assignment::connect_four::part_exe;
 
 /// How to build and run submissions.
 #[derive(Debug, Clone)]
@@ -132,6 +131,10 @@ pub struct SubmissionOptions {
     pub deadline: Option<std::time::Instant>,
     /// Where a submission's report so far is saved as grading goes.
     pub checkpoint: Option<Checkpoint>,
+    /// The assignment graded (`--assignment`).
+    pub assignment: crate::assignment::Assignment,
+    /// Its point table (`--weights`; [`crate::model::points::Table::of`] the assignment).
+    pub points: crate::model::points::Table,
 }
 
 /// Saves a submission's report so far (e.g. Gradescope's `results.json`,
@@ -155,8 +158,8 @@ impl std::fmt::Debug for Checkpoint {
 }
 
 impl SubmissionOptions {
-    /// The provenance of grading on `fixtures` with these options.
-    pub fn provenance(&self, fixtures: &[Fixture]) -> Provenance {
+    /// The provenance of grading on `suite` with these options.
+    pub fn provenance(&self, suite: &Suite) -> Provenance {
         Provenance {
             ghc: Some(self.ghc.version.clone()),
             sandbox: self.sandbox.as_ref().map_or_else(
@@ -164,11 +167,9 @@ impl SubmissionOptions {
                 Sandbox::description,
             ),
             date: self.date.clone(),
-            ..Provenance::new(
-                crate::grade::discover::fixtures_digest(fixtures),
-                self.compare,
-            )
+            ..Provenance::new(suite.digest(), self.compare)
         }
+        .with_assignment(self.assignment)
     }
 
     /// Every option that can change a grade, by name (as on the command
@@ -237,6 +238,24 @@ impl SubmissionOptions {
             ("--compare", self.compare.name().to_owned()),
             ("--accept-name-case", self.accept_name_case.to_string()),
         ]
+        .into_iter()
+        .chain(
+            // Only another assignment's, so Connect Four's keys stay as they were.
+            (!self.assignment.is_default())
+                .then(|| ("--assignment", self.assignment.name().to_owned())),
+        )
+        .chain(
+            (self.points != crate::model::points::Table::of(self.assignment)).then(|| {
+                let weights: Vec<String> = self
+                    .points
+                    .allocation
+                    .iter()
+                    .map(|(c, t)| (c + t).to_string())
+                    .collect();
+                ("--weights", weights.join(","))
+            }),
+        )
+        .collect()
     }
 
     /// What every option that can change a grade says, for result keys.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
+use crate::assignment::Assignment;
 pub use crate::grade::discover::fixtures_digest;
 use crate::model::provenance::digest;
 use crate::model::submission::Refused;
@@ -39,11 +40,42 @@ pub(crate) struct Prepared {
     pub(crate) sources: String,
     /// The sandbox of this student (its own user id when the grader is root).
     pub(crate) sandbox: Option<Sandbox>,
+    /// The assignment it is graded on.
+    pub(crate) assignment: Assignment,
+    /// Peg Reversal: the student's file (the one that defines `createBoard`).
+    pub(crate) student: Option<String>,
+    /// Peg Reversal: the files that define `createBoard`, when not exactly one.
+    pub(crate) candidates: Vec<String>,
 }
 
 impl Prepared {
     pub(crate) fn src(&self) -> PathBuf {
         self.build.path().join("src")
+    }
+
+    /// The file GHC compiles for part `part` (in [`Prepared::src`]).
+    pub(crate) fn compile_file(&self, part: u8) -> String {
+        match self.assignment {
+            Assignment::ConnectFour => part_file(part),
+            Assignment::PegReversal => crate::submission::peg::driver_file(part),
+        }
+    }
+
+    /// The name of part `part`'s executable.
+    pub(crate) fn exe_name(&self, part: u8) -> String {
+        match self.assignment {
+            Assignment::ConnectFour => part_exe(part),
+            Assignment::PegReversal => self.assignment.function(part).to_owned(),
+        }
+    }
+
+    /// Part `part`'s source in the submission's folder, as reports name it.
+    pub(crate) fn source(&self, part: u8) -> PathBuf {
+        match (self.assignment, &self.student) {
+            (Assignment::ConnectFour, _) => self.read.dir.join(part_file(part)),
+            (Assignment::PegReversal, Some(file)) => self.read.dir.join(file),
+            (Assignment::PegReversal, None) => self.read.dir.clone(),
+        }
     }
 }
 
@@ -105,6 +137,21 @@ pub(crate) fn misnamed_part(names: &[String], part: u8) -> Option<String> {
         .map(|(n, _)| n.clone())
 }
 
+/// A new private build folder (mode 0700) in `work`.
+pub(crate) fn build_folder(work: &Path) -> Result<TempDir, SubmissionError> {
+    tempfile::Builder::new()
+        .prefix("student-")
+        .tempdir_in(work)
+        .and_then(|d| {
+            use std::os::unix::fs::PermissionsExt as _;
+            fs::set_permissions(d.path(), fs::Permissions::from_mode(0o700)).map(|()| d)
+        })
+        .map_err(|source| SubmissionError::Build {
+            path: work.to_owned(),
+            source,
+        })
+}
+
 /// Copies a submission as read (`submission`, from the folder `dir`) into
 /// a new private build folder in `work`; with `accept_name_case`, a part
 /// file named in another case (`CSCE322Assignment03Part01.hs`) is copied
@@ -160,17 +207,7 @@ pub(crate) fn prepare(
         })
         .map(|f| f.name.clone())
         .collect();
-    let build = tempfile::Builder::new()
-        .prefix("student-")
-        .tempdir_in(work)
-        .and_then(|d| {
-            use std::os::unix::fs::PermissionsExt as _;
-            fs::set_permissions(d.path(), fs::Permissions::from_mode(0o700)).map(|()| d)
-        })
-        .map_err(|source| SubmissionError::Build {
-            path: work.to_owned(),
-            source,
-        })?;
+    let build = build_folder(work)?;
     let failed = |path: &Path| {
         let path = path.to_owned();
         move |source| SubmissionError::Build { path, source }
@@ -231,6 +268,9 @@ pub(crate) fn prepare(
         shadows,
         sources: digest(pieces.iter().map(Vec::as_slice)),
         sandbox,
+        assignment: Assignment::ConnectFour,
+        student: None,
+        candidates: Vec::new(),
     })
 }
 
@@ -256,13 +296,18 @@ pub(crate) fn prepare_student(
             path: dir.to_owned(),
             source,
         })?;
-    prepare(
-        dir,
-        submission,
-        &options.work_dir,
-        sandbox,
-        options.accept_name_case,
-    )
+    match options.assignment {
+        Assignment::ConnectFour => prepare(
+            dir,
+            submission,
+            &options.work_dir,
+            sandbox,
+            options.accept_name_case,
+        ),
+        Assignment::PegReversal => {
+            crate::submission::peg::prepare_peg(dir, submission, &options.work_dir, sandbox)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,12 +9,14 @@ use std::time::Duration;
 use connect_core::Function;
 use rayon::prelude::*;
 
+use crate::assignment::Assignment;
 pub use crate::grade::discover::fixtures_digest;
 use crate::grade::discover::{Case, Fixture};
 use crate::grade::exec::{ExecConfig, ExecSandbox};
+use crate::grade::peg::Suite;
 use crate::grade::run::{GradeOptions, Runner, grade, not_run, unpaired};
 use crate::model::case::{CaseReport, Failure, NotRun};
-use crate::model::points::points_compiled;
+use crate::model::points::points_by;
 use crate::model::provenance::Provenance;
 use crate::model::submission::BuildOutcome;
 use crate::model::submission::PartBuild;
@@ -35,15 +37,15 @@ use crate::submission::source;
 /// at once.
 pub fn grade_submission(
     dir: &Path,
-    fixtures: &[Fixture],
+    suite: &Suite,
     options: &SubmissionOptions,
 ) -> Result<SubmissionReport, SubmissionError> {
     let read = source::read_submission(dir, &options.read_limits);
     let prepared = vec![prepare_student(dir, read, options)];
-    let provenance = options.provenance(fixtures);
+    let provenance = options.provenance(suite);
     let mut all = grade_many_indexed(
         prepared,
-        fixtures,
+        suite,
         options,
         &provenance,
         Some(4),
@@ -63,7 +65,7 @@ pub fn grade_submission(
 #[allow(clippy::too_many_arguments)] // reason: one more observer than the rest
 pub(crate) fn grade_many_indexed<T: Send>(
     prepared: Vec<Result<Prepared, SubmissionError>>,
-    fixtures: &[Fixture],
+    suite: &Suite,
     options: &SubmissionOptions,
     provenance: &Provenance,
     compile_jobs: Option<usize>,
@@ -117,8 +119,14 @@ pub(crate) fn grade_many_indexed<T: Send>(
                 .map(|part| {
                     let at = usize::from(part - 1);
                     let (source, outcome) = match p {
+                        Ok(p) if p.assignment == Assignment::PegReversal => (
+                            p.source(part),
+                            BuildOutcome::NotFound {
+                                candidates: p.candidates.clone(),
+                            },
+                        ),
                         Ok(p) => (
-                            p.read.dir.join(part_file(part)),
+                            p.source(part),
                             match &p.refused[at] {
                                 Some(refused) => BuildOutcome::Refused(refused.clone()),
                                 None => BuildOutcome::Missing {
@@ -165,8 +173,14 @@ pub(crate) fn grade_many_indexed<T: Send>(
         students
             .into_par_iter()
             .map(|(at, (prepared, builds))| {
-                let result = prepared
-                    .and_then(|p| run_parts(p, builds, fixtures, options, provenance, case_jobs));
+                let result = prepared.and_then(|p| match suite {
+                    Suite::ConnectFour(fixtures) => {
+                        run_parts(p, builds, fixtures, options, provenance, case_jobs)
+                    }
+                    Suite::PegReversal(cases) => crate::submission::peg::run_functions(
+                        p, builds, cases, options, provenance, case_jobs,
+                    ),
+                });
                 finish(at, result)
             })
             .collect()
@@ -176,7 +190,7 @@ pub(crate) fn grade_many_indexed<T: Send>(
 
 /// Removes from the cache the executables these builds compiled (not those
 /// the cache already had): a student who is not graded leaves nothing in it.
-fn forget_builds(builds: &[PartBuild], options: &SubmissionOptions) {
+pub(crate) fn forget_builds(builds: &[PartBuild], options: &SubmissionOptions) {
     let Some(cache) = &options.cache else { return };
     let kept = cache.dir().join("builds");
     for build in builds {
@@ -309,7 +323,7 @@ pub(crate) fn run_parts(
         renamed: prepared.renamed.clone(),
         shadows: prepared.shadows.clone(),
         builds: builds.clone(),
-        points: points_compiled(&cases, built, options.scoring),
+        points: points_by(&cases, built, options.scoring, &options.points),
         cases,
         sandboxed: prepared.sandbox.is_some(),
         compare: options.compare,

@@ -235,6 +235,7 @@ fn provenance() -> Provenance {
         compare: Compare::Exact,
         sandbox: "bubblewrap 0.8.0".to_owned(),
         date: None,
+        assignment: Default::default(),
     }
 }
 

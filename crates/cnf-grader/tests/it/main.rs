@@ -33,6 +33,8 @@ mod html_report;
 mod parts;
 mod peg_reference;
 #[cfg(feature = "cli")]
+mod peg_class;
+#[cfg(feature = "cli")]
 mod point_table;
 mod read_against_ghc;
 mod roundtrip;

@@ -226,15 +226,26 @@ pub fn submission(
         report.points.total, report.points.total_max
     );
     head(&mut out, &title);
-    let _ = writeln!(
-        out,
-        "<h1>{}</h1>\n<p class=\"facts\">Submission <code>{}</code> · {} <code>Helpers.hs</code>{} · GHC <code>{}</code></p>",
-        escape(&title),
-        escape(&report.dir.display().to_string()),
-        report.helpers_words(),
-        escape(&report.helpers_changed()),
-        escape(ghc_version)
-    );
+    if report.assignment().is_default() {
+        let _ = writeln!(
+            out,
+            "<h1>{}</h1>\n<p class=\"facts\">Submission <code>{}</code> · {} <code>Helpers.hs</code>{} · GHC <code>{}</code></p>",
+            escape(&title),
+            escape(&report.dir.display().to_string()),
+            report.helpers_words(),
+            escape(&report.helpers_changed()),
+            escape(ghc_version)
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "<h1>{}</h1>\n<p class=\"facts\">Submission <code>{}</code> · {} · GHC <code>{}</code></p>",
+            escape(&title),
+            escape(&report.dir.display().to_string()),
+            escape(&report.compiled_words()),
+            escape(ghc_version)
+        );
+    }
     let options = crate::report::submission::options(report, times, student);
     body(&mut out, &report.all_cases(), &options, &report.notes());
     tail(&mut out, Some(&report.provenance.for_students()));
@@ -300,9 +311,15 @@ pub fn class_index(
     if named {
         out.push_str("<th>name</th><th>id</th>");
     }
-    out.push_str("<th class=\"num\">part 1</th><th class=\"num\">part 2</th>\
-                  <th class=\"num\">part 3</th><th class=\"num\">part 4</th><th class=\"num\">total</th><th class=\"num\">extra credit</th><th class=\"num\">edge</th>\
-                  <th class=\"num\">failed</th><th>notes</th></tr></thead>\n<tbody>\n");
+    // Connect Four's columns say `part 1`; another assignment's name the function.
+    for part in 1..=4 {
+        let label = provenance.assignment.part_label(part);
+        let _ = write!(out, "<th class=\"num\">{}</th>", escape(&label));
+    }
+    out.push_str(
+        "<th class=\"num\">total</th><th class=\"num\">extra credit</th><th class=\"num\">edge</th>\
+                  <th class=\"num\">failed</th><th>notes</th></tr></thead>\n<tbody>\n",
+    );
     for row in rows {
         let _ = write!(
             out,

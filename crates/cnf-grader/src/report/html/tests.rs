@@ -65,6 +65,7 @@ fn provenance(compare: Compare) -> Provenance {
         compare,
         sandbox: "bubblewrap 0.8.0".into(),
         date: Some("2026-12-01T00:00:00Z".into()),
+        assignment: Default::default(),
     }
 }
 
