@@ -31,9 +31,9 @@ mod hostile_submissions;
 mod html_report;
 #[cfg(feature = "cli")]
 mod parts;
-mod peg_reference;
 #[cfg(feature = "cli")]
 mod peg_class;
+mod peg_reference;
 #[cfg(feature = "cli")]
 mod point_table;
 mod read_against_ghc;
