@@ -85,6 +85,20 @@ pub fn render_cnf(board: &Board, moves: &[i64]) -> String {
     out
 }
 
+/// What a part prints for its resulting board, as the course's program
+/// printed it with `print`: `"Result"`, each row as a Haskell string, then
+/// `""`, every line ending with LF (the grader's `.solution` text).
+pub fn render_result(board: &Board) -> String {
+    let mut out = String::with_capacity((board.width() + 3) * (board.height() + 2) + 10);
+    out.push_str("\"Result\"\n");
+    for row in board.row_strings() {
+        out.push_str(&show_string(&row));
+        out.push('\n');
+    }
+    out.push_str("\"\"\n");
+    out
+}
+
 /// A row string as it appeared in the file.
 struct RowLiteral<'a> {
     value: String,

@@ -45,7 +45,9 @@
 //!   Pons's digit notation or from a [`Board`], and back), `bits.rs` (the
 //!   integer a bitboard is held in), `search.rs` (the search), `book.rs`
 //!   (the opening book the solver computes itself; `books/7x6.txt` is
-//!   built in) and `mod.rs` ([`solve::Solver`] and the score convention).
+//!   built in) and `mod.rs` ([`solve::Solver`], [`solve::Solver::share`]
+//!   for searches side by side over one table, the score convention and
+//!   [`solve::score_words`]).
 //! - [`computer`]: the game of 2–35 players and the computer player.
 //! - `src/bin/connect/` (feature `cli`): the `connect` binary: `args.rs`
 //!   its flags; `main.rs` `solve` and `best` (one position per line, a bad
@@ -53,7 +55,8 @@
 //!   2 at the end) and the `--book FILE` / `--no-book` choice every
 //!   subcommand shares; `book.rs` `connect book` (progress on standard
 //!   error, the file written whole through a temporary file and a rename);
-//!   `play.rs` the terminal game.
+//!   `play.rs` the terminal game; `serve/` `connect serve`, the page in
+//!   the browser and its JSON API.
 //!
 //! # Invariants
 //!

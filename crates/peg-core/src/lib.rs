@@ -36,6 +36,8 @@
 //! peg count [--start -3,-1]           # exact number of winning games from that start
 //! peg count --all                     # the 7 classes of start holes: holes, count, time
 //! peg create 1,1 | peg count          # ways to finish any board read (also --board TEXT)
+//! peg case DIR NAME 'isGoal [Peg (0,0) W]'  # a grading case: DIR/NAME.call, DIR/NAME.expected
+//! peg case DIR --check                # derive every DIR/*.expected again, list those that differ
 //! ```
 //!
 //! `peg count` walks the sets of white pegs reachable from the start, one
@@ -63,6 +65,9 @@
 //!   exact errors.
 //! - [`parse`]: the nom parser for `read` syntax, on `haskell-text`'s
 //!   lexical rules, with `ParseError` (offset, line and column).
+//! - [`call`]: a grading case, one call of one of the four functions:
+//!   `Call`, `Function`, `parse_call`, and what a correct program's driver
+//!   reads and prints for it.
 //! - [`game`]: the game engine (play, undo, hint); [`play`]: the
 //!   interactive loop over any reader and writer.
 //! - [`mod@solve`]: `Shape` (bit sets, 8 symmetries), `solve`, the counting
@@ -72,7 +77,7 @@
 //!   counter, `count_finishes` from any set of white cells, `count_board`
 //!   for any board, `start_classes` and `write_count_table` (`count --all`).
 //! - `src/bin/peg/` (feature `cli`, on by default): `args.rs` the flags,
-//!   `main.rs` parse, call, print.
+//!   `case.rs` writing and checking grading cases, `main.rs` parse, call, print.
 //!
 //! # Invariants
 //!
@@ -92,6 +97,7 @@
 //! - The parser counts parentheses instead of recursing and refuses more
 //!   than `MAX_NESTING` levels.
 
+pub mod call;
 pub mod count;
 pub mod game;
 pub mod parse;
@@ -100,6 +106,7 @@ pub mod rules;
 pub mod solve;
 pub mod types;
 
+pub use call::{Call, Function, parse_call};
 pub use count::{
     MAX_LAYER_SETS, count_board, count_finishes, count_orderings, count_orderings_with,
     start_classes,

@@ -102,7 +102,7 @@ impl fmt::Display for RenderedError<'_> {
 }
 
 /// A recoverable failure described by `e`.
-fn fail_with<'a, O>(e: SyntaxError<'a>) -> Res<'a, O> {
+pub(crate) fn fail_with<'a, O>(e: SyntaxError<'a>) -> Res<'a, O> {
     Err(nom::Err::Error(e))
 }
 
@@ -226,7 +226,11 @@ fn int_bare(i: &str) -> Res<'_, i64> {
 /// With `bare_ok == false` (a constructor application in argument position)
 /// at least one pair is required; inside parentheses precedence is reset.
 /// `p` must not itself start with `(` (a tuple is read by [`position`]).
-fn parens<'a, O>(i: &'a str, bare_ok: bool, p: &dyn Fn(&'a str) -> Res<'a, O>) -> Res<'a, O> {
+pub(crate) fn parens<'a, O>(
+    i: &'a str,
+    bare_ok: bool,
+    p: &dyn Fn(&'a str) -> Res<'a, O>,
+) -> Res<'a, O> {
     let (i, ()) = ws(i)?;
     let (i, n) = open_parens(i)?;
     if n == 0 && !bare_ok {
@@ -256,7 +260,7 @@ fn int(i: &str) -> Res<'_, i64> {
 /// `(x,y)` in any number of redundant parentheses, which may also wrap `x`:
 /// of the `n` opening parentheses counted first, one is the tuple's, those
 /// closed right after `x` wrap `x`, and the rest wrap the tuple.
-fn position(i: &str) -> Res<'_, Position> {
+pub(crate) fn position(i: &str) -> Res<'_, Position> {
     let (i, ()) = ws(i)?;
     let (i, n) = open_parens(i)?;
     if n == 0 {
@@ -321,7 +325,7 @@ fn peg(i: &str, arg: bool) -> Res<'_, Peg> {
 }
 
 /// A move; `arg` says it is a constructor argument (precedence 11).
-fn mv(i: &str, arg: bool) -> Res<'_, Move> {
+pub(crate) fn mv(i: &str, arg: bool) -> Res<'_, Move> {
     parens(i, !arg, &|i| {
         let (i, _) = ident("M", "'M'")(i)?;
         let (i, pos) = position(i)?;
@@ -364,7 +368,7 @@ fn located_peg(i: &str) -> Res<'_, (Peg, &str)> {
     Ok((rest, (p, i)))
 }
 
-fn board_raw(i: &str) -> Res<'_, Vec<(Peg, &str)>> {
+pub(crate) fn board_raw(i: &str) -> Res<'_, Vec<(Peg, &str)>> {
     list(i, &located_peg)
 }
 
@@ -404,7 +408,7 @@ fn too_deep(full: &str) -> Option<ParseError> {
 }
 
 /// Runs `p` over the whole text (whitespace allowed around it).
-fn run<'a, O>(
+pub(crate) fn run<'a, O>(
     full: &'a str,
     what: &'static str,
     p: impl Fn(&'a str) -> Res<'a, O>,
@@ -456,7 +460,7 @@ pub fn parse_move(text: &str) -> Result<Move, ParseError> {
     run(text, "a move (M (x,y))", |i| mv(i, false))
 }
 
-fn check_board(full: &str, located: Vec<(Peg, &str)>) -> Result<Board, ParseError> {
+pub(crate) fn check_board(full: &str, located: Vec<(Peg, &str)>) -> Result<Board, ParseError> {
     let starts: Vec<&str> = located.iter().map(|(_, s)| *s).collect();
     let pegs = located.into_iter().map(|(p, _)| p).collect();
     Board::new(pegs).map_err(|e| {

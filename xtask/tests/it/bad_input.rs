@@ -254,6 +254,24 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         2,
         "error: --method orbits",
     ),
+    (
+        &["peg", "case", "target", "bad-call", "isGoal [Peg (0,0) W"],
+        "",
+        2,
+        "error: CALL:1:20: cannot read a call",
+    ),
+    (
+        &["peg", "case", "target", "../bad-name", "isGoal []"],
+        "",
+        2,
+        "error: the case name \"../bad-name\" starts with '.' or '-'",
+    ),
+    (
+        &["peg", "case", "no/such/folder", "--check"],
+        "",
+        2,
+        "error: no/such/folder: no such file or folder",
+    ),
     // The assignment's own messages, exactly (spec), exit 1.
     (
         &["peg", "create", "9,9"],
@@ -278,6 +296,24 @@ const CASES: &[(&[&str], &str, i32, &str)] = &[
         "44444444\n",
         2,
         "error: <stdin>:1: move 7: column 4 is full\n",
+    ),
+    (
+        &["connect", "serve", "--think", "2x"],
+        "",
+        2,
+        "error: invalid value '2x' for '--think <DURATION>': \"2x\" is not a time",
+    ),
+    (
+        &["connect", "serve", "--address", "localhost"],
+        "",
+        2,
+        "error: invalid value 'localhost' for '--address <ADDR>': invalid IP address syntax",
+    ),
+    (
+        &["connect", "serve", "--book", "no/such/book"],
+        "",
+        2,
+        "error: no/such/book: no such file or folder (relative to the current folder, ",
     ),
     (
         &["connect", "solve", "--book", "no/such/book"],

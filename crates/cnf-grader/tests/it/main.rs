@@ -33,6 +33,7 @@ mod html_report;
 mod parts;
 #[cfg(feature = "cli")]
 mod peg_class;
+mod peg_reference;
 #[cfg(feature = "cli")]
 mod point_table;
 mod read_against_ghc;

@@ -156,6 +156,25 @@ impl Solver {
         with_engine!(self, e, e.set_stop(stop))
     }
 
+    /// A solver of the same size, book and threads whose searches share
+    /// this one's table, so that searches running side by side (each on
+    /// its own solver) fill and read one table, as the threads of one
+    /// search do; on boards of more than 52 bits, whose table slots are
+    /// not written in one store, it gets a table of its own of the same
+    /// size. Its stop flag is its own ([`Solver::set_stop`]).
+    pub fn share(&self) -> Solver {
+        let inner = match &self.inner {
+            Inner::Standard(e) => Inner::Standard(e.sharing()),
+            Inner::Small(e) => Inner::Small(e.sharing()),
+            Inner::Large(e) => Inner::Large(e.sharing()),
+        };
+        Solver {
+            size: self.size,
+            inner,
+            book: self.book.clone(),
+        }
+    }
+
     /// A solver whose table has 2^`log_size` entries (10 to 30).
     pub fn with_table_bits(size: Size, log_size: u32) -> Solver {
         let log = log_size.clamp(10, 30);
@@ -330,5 +349,99 @@ impl Solver {
             return Some(-self.solve(&child));
         }
         self.book_score(&child).map(|s| -s)
+    }
+}
+
+/// A score (module docs) in words, from the side to move's view, the side
+/// to move being the first player when `first_to_move`: `draw`, `wins with
+/// its 4th stone`, `loses to the opponent's 21st stone` (the k-th stone of
+/// the winner's own, counted from its first of the game).
+pub fn score_words(size: Size, first_to_move: bool, score: i32) -> String {
+    if score == 0 {
+        return "draw".to_string();
+    }
+    let area = size.area() as i32;
+    let share = |first: bool| if first { (area + 1) / 2 } else { area / 2 };
+    if score > 0 {
+        let k = share(first_to_move) + 1 - score;
+        format!("wins with its {} stone", ordinal(k))
+    } else {
+        let k = share(!first_to_move) + 1 + score;
+        format!("loses to the opponent's {} stone", ordinal(k))
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, … `11th`, `12th`, `13th`, `21st`.
+fn ordinal(n: i32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Position, Size, Solver, ordinal, score_words};
+
+    #[test]
+    fn ordinals_follow_english() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th"
+            ]
+        );
+    }
+
+    #[test]
+    fn scores_in_words_count_the_winners_own_stones() {
+        let size = Size::STANDARD;
+        // After 112233 the first player completes the bottom row with its
+        // 4th stone in column 4: 22 - 4 = 18.
+        assert_eq!(score_words(size, true, 18), "wins with its 4th stone");
+        // The empty board: the first player wins with its 21st (last) stone.
+        assert_eq!(score_words(size, true, 1), "wins with its 21st stone");
+        // The second player, to move, losing to the first's 4th stone.
+        assert_eq!(
+            score_words(size, false, -18),
+            "loses to the opponent's 4th stone"
+        );
+        // The second player's share is 21 too on 7x6: its 5th stone scores 17.
+        assert_eq!(score_words(size, false, 17), "wins with its 5th stone");
+        assert_eq!(score_words(size, true, 0), "draw");
+        // 5x5: 13 stones for the first, 12 for the second.
+        let odd = Size::new(5, 5).unwrap();
+        assert_eq!(score_words(odd, true, 1), "wins with its 13th stone");
+        assert_eq!(
+            score_words(odd, true, -1),
+            "loses to the opponent's 12th stone"
+        );
+    }
+
+    #[test]
+    fn a_shared_table_gives_the_same_scores_side_by_side() {
+        // End-Easy's first line, with its published score.
+        let size = Size::STANDARD;
+        let p = Position::from_moves(size, "2252576253462244111563365343671351441").unwrap();
+        let first = Solver::with_table_bits(size, 16);
+        let scores: Vec<i32> = std::thread::scope(|s| {
+            let runs: Vec<_> = (0..3)
+                .map(|_| {
+                    let mut solver = first.share();
+                    s.spawn(move || solver.solve(&p))
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        assert_eq!(scores, [-1, -1, -1]);
     }
 }

@@ -396,6 +396,28 @@ impl<B: Bits, const W: u32, const H: u32, const N: usize> Engine<B, W, H, N> {
         self.threads = if B::ATOMIC { threads.max(1) } else { 1 };
     }
 
+    /// An engine of the same board and settings whose searches read and
+    /// fill this one's table, where its slots are written in one store
+    /// (the table Lazy SMP's threads share); elsewhere a table of its own
+    /// of the same size.
+    pub(crate) fn sharing(&self) -> Engine<B, W, H, N> {
+        let table = if B::ATOMIC {
+            Arc::clone(&self.table)
+        } else {
+            Arc::new(Table::new(self.table.log, self.table.key_bits))
+        };
+        Engine {
+            geo: self.geo.clone(),
+            table,
+            symmetric: self.symmetric,
+            nodes: 0,
+            threads: self.threads,
+            stop: None,
+            jitter: 0,
+            root_empty: 0,
+        }
+    }
+
     /// Gives up each search once `stop` is set (`None`: never).
     pub(crate) fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
         self.stop = stop;

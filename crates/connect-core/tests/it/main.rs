@@ -9,6 +9,10 @@ mod opening_book;
 mod other_sizes;
 mod perfect_player;
 mod properties;
+#[cfg(feature = "cli")]
+mod serve;
 mod small_boards;
 mod solver_board_agree;
 mod stopping;
+#[cfg(feature = "cli")]
+mod web;

@@ -4,6 +4,8 @@
 
 mod board_count;
 #[cfg(feature = "cli")]
+mod case_files;
+#[cfg(feature = "cli")]
 mod cli;
 mod full_board_census;
 mod game_and_count;

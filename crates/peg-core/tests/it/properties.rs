@@ -1,10 +1,10 @@
 //! Property tests: show/read round trips, next states, the solver, and the counter.
 
 use peg_core::{
-    Board, Color, CountMethod, Move, Peg, Position, Shape, State, all_positions, count_orderings,
-    count_orderings_by_enumeration, count_orderings_with, create_board, is_goal, is_valid_move,
-    parse_board, parse_move, parse_peg, parse_position, parse_state, parse_states, show_list,
-    show_possible_next_states, solve,
+    Board, Call, Color, CountMethod, Move, Peg, Position, Shape, State, all_positions,
+    count_orderings, count_orderings_by_enumeration, count_orderings_with, create_board, is_goal,
+    is_valid_move, parse_board, parse_call, parse_move, parse_peg, parse_position, parse_state,
+    parse_states, show_list, show_possible_next_states, solve,
 };
 use proptest::prelude::*;
 use proptest::sample::subsequence;
@@ -83,7 +83,36 @@ fn respace(text: &str, seeds: &[u8]) -> String {
     out
 }
 
+/// Any call of the four functions on any position, move and valid board.
+fn any_call() -> impl Strategy<Value = Call> {
+    prop_oneof![
+        any_position().prop_map(Call::CreateBoard),
+        (any_position(), any_board()).prop_map(|(p, b)| Call::IsValidMove(Move(p), b)),
+        any_board().prop_map(Call::IsGoal),
+        any_board().prop_map(Call::ShowPossibleNextStates),
+    ]
+}
+
 proptest! {
+    #[test]
+    fn write_then_read_call(call in any_call(), seeds in proptest::collection::vec(any::<u8>(), 1..16)) {
+        let text = call.to_string();
+        prop_assert!(text.starts_with(call.function().name()));
+        prop_assert_eq!(&parse_call(&text).unwrap(), &call);
+        prop_assert_eq!(&parse_call(&respace(&text, &seeds)).unwrap(), &call);
+        // What the driver reads is the arguments' `show`, one line.
+        let input = call.driver_input();
+        prop_assert!(input.ends_with('\n') && !input[..input.len() - 1].contains('\n'));
+        match &call {
+            Call::CreateBoard(p) => prop_assert_eq!(parse_position(&input).unwrap(), *p),
+            Call::IsValidMove(m, b) => prop_assert_eq!(input, format!("({m},{b})\n")),
+            Call::IsGoal(b) | Call::ShowPossibleNextStates(b) => {
+                prop_assert_eq!(&parse_board(&input).unwrap(), b)
+            }
+        }
+        prop_assert!(call.expected().ends_with('\n'));
+    }
+
     #[test]
     fn show_then_read_position(p in any_position()) {
         prop_assert_eq!(parse_position(&p.to_string()).unwrap(), p);

@@ -49,6 +49,29 @@ pub(crate) enum Command {
     /// standard error, and with --play and --output each finished level is
     /// written at once.
     Book(BookArgs),
+    /// Serve a page to play and analyse Connect Four in a browser, and its JSON API.
+    ///
+    /// Prints `serving on http://ADDRESS:PORT/` once it listens, then
+    /// answers until stopped (Ctrl-C). The page and the API are described
+    /// in the guide (docs/connect-four.md, "In the browser").
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ServeArgs {
+    /// The port to listen on; 0 picks a free one (the address printed says which).
+    #[arg(long, default_value_t = 8040, value_name = "N")]
+    pub(crate) port: u16,
+    /// The address to listen on: this machine only by default; another
+    /// address (e.g. 0.0.0.0) lets other machines play.
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub(crate) address: std::net::IpAddr,
+    /// The most one analysis or computer move may search before it is
+    /// given up: 500ms, 2s, 1m, 1h, or 0 for no limit.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_think)]
+    pub(crate) think: std::time::Duration,
+    #[command(flatten)]
+    pub(crate) book: BookChoice,
 }
 
 /// Which opening book the solver answers from.

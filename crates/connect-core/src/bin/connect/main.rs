@@ -13,6 +13,7 @@ use frontend::Failure;
 mod args;
 mod book;
 mod play;
+mod serve;
 
 use args::{BestArgs, BookChoice, Cli, Command, SearchChoice, SolveArgs};
 
@@ -26,6 +27,7 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Best(args) => best(args),
         Command::Play(args) => play::play(args),
         Command::Book(args) => book::book(args),
+        Command::Serve(args) => serve::serve(args),
     }
 }
 

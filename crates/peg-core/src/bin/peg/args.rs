@@ -1,5 +1,7 @@
 //! The command line of `peg`: its subcommands and their flags.
 
+use std::path::PathBuf;
+
 use clap::{Parser, Subcommand};
 use frontend::ColorWhen;
 use peg_core::{Position, all_positions, parse_position_arg};
@@ -88,6 +90,26 @@ pub(crate) enum Command {
         /// parallel). Only grouped counts a board.
         #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
         method: MethodArg,
+    },
+    /// Write a grading case: DIR/NAME.call (the call) and DIR/NAME.expected
+    /// (what a correct program's driver prints for it); or, with --check,
+    /// derive every DIR/*.expected again and list those that differ.
+    ///
+    /// The call is written as at the interpreter's prompt, e.g.
+    /// 'isValidMove (M (1,0)) [Peg (0,0) W,Peg (1,0) B]' or 'createBoard (-2,2)'.
+    #[command(override_usage = "peg case DIR NAME CALL\n       peg case DIR --check")]
+    Case {
+        /// The folder of cases (created if missing when a case is written).
+        dir: PathBuf,
+        /// The case's name: letters, digits, '-', '_' and '.', not starting with '.' or '-'.
+        #[arg(required_unless_present = "check")]
+        name: Option<String>,
+        /// The call, e.g. 'isGoal [Peg (0,0) W]'.
+        #[arg(required_unless_present = "check")]
+        call: Option<String>,
+        /// Derive every DIR/NAME.expected again from DIR/NAME.call; list those that differ (exit 1).
+        #[arg(long, conflicts_with_all = ["name", "call"])]
+        check: bool,
     },
 }
 

@@ -16,6 +16,7 @@ use peg_core::{
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 mod args;
+mod case;
 
 use args::{Cli, Command, MethodArg};
 
@@ -135,6 +136,45 @@ fn run(cli: Cli) -> Result<ExitCode, Failure> {
             for m in moves {
                 writeln!(out, "{m}")?;
             }
+        }
+        Command::Case {
+            dir,
+            name,
+            call,
+            check,
+        } => {
+            if check {
+                let checked = case::check_dir(&dir).map_err(Input)?;
+                for error in &checked.unreadable {
+                    eprintln!("{}{error}", frontend::PREFIX);
+                }
+                write!(out, "{}", checked.report)?;
+                let good = checked.cases - checked.differ - checked.unreadable.len();
+                writeln!(
+                    out,
+                    "{} {}: {good} as derived, {} differ, {} do not read",
+                    checked.cases,
+                    if checked.cases == 1 { "case" } else { "cases" },
+                    checked.differ,
+                    checked.unreadable.len()
+                )?;
+                out.flush()?;
+                return Ok(if !checked.unreadable.is_empty() {
+                    ExitCode::from(2)
+                } else if checked.differ > 0 {
+                    ExitCode::from(1)
+                } else {
+                    ExitCode::SUCCESS
+                });
+            }
+            let (Some(name), Some(call)) = (name, call) else {
+                return Err(Input(
+                    "peg case needs a NAME and a CALL, or --check".to_string(),
+                ));
+            };
+            let call = case::read_call(&call).map_err(Input)?;
+            let expected = case::write_case(&dir, &name, &call).map_err(Input)?;
+            write!(out, "{expected}")?;
         }
         Command::Count {
             start,

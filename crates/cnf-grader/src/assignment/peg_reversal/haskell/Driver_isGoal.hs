@@ -1,0 +1,18 @@
+-- | Runs one case of isGoal: reads a board such as @[Peg (0,0) W]@ and
+-- prints 'show' of the student's answer, or the error (see 'G.runCase').
+module Main (main) where
+
+import qualified GraderInput as G
+import qualified Student as S
+
+-- | The function, at the type the assignment gives it: another type is a
+-- compile error that names the function.
+isGoal :: [S.Peg] -> Bool
+isGoal = S.isGoal
+
+peg :: G.Peg -> S.Peg
+peg (G.Peg position G.W) = S.Peg position S.W
+peg (G.Peg position G.B) = S.Peg position S.B
+
+main :: IO ()
+main = G.runCase (\board -> show (isGoal (map peg board)))
