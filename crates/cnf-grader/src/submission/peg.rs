@@ -6,10 +6,13 @@
 //! - the submission is the folder's one `.hs` file that defines
 //!   `createBoard` ([`crate::assignment::peg_reversal::choose`]), read
 //!   through [`crate::submission::source`] like any source (no link
-//!   followed, `--max-source`); its other files are not copied (a helper
-//!   file named `GraderInput.hs` or `Student.hs` cannot replace the
-//!   grader's); with no such file or several, no function is built, every
-//!   case fails as not run, and the report names the candidates;
+//!   followed, `--max-source`); the folder's other `.hs` files are copied
+//!   beside it, so a module of the student's own that it imports compiles
+//!   too (GHC compiles only what is imported), except a file named as one
+//!   the grader writes (`Student.hs`, `GraderInput.hs`, `Driver_*.hs`),
+//!   which cannot replace the grader's; with no such file or several, no
+//!   function is built, every case fails as not run, every function scores
+//!   0, and the report names the candidates;
 //! - the build folder holds `Student.hs` (the file, its header rewritten:
 //!   [`crate::assignment::peg_reversal::student_module`]), the grader's
 //!   `GraderInput.hs` and the four drivers (`assignment/peg_reversal/haskell/`);
@@ -67,6 +70,13 @@ pub(crate) fn driver_file(part: u8) -> String {
     format!("Driver_{}.hs", Assignment::PegReversal.function(part))
 }
 
+/// Whether a file name is one the grader writes into a Peg build folder
+/// (`Student.hs`, `GraderInput.hs`, a driver), so a student's own file of
+/// that name is not copied over it.
+fn is_graders_name(name: &str) -> bool {
+    name == STUDENT_FILE || name == "GraderInput.hs" || name.starts_with("Driver_")
+}
+
 /// Finds the student's file in a submission as read and writes the build
 /// folder: `Student.hs`, `GraderInput.hs` and the drivers.
 pub(crate) fn prepare_peg(
@@ -116,6 +126,15 @@ pub(crate) fn prepare_peg(
         for (part, driver) in (1..=4u8).zip(DRIVERS) {
             write_new(&driver_file(part), driver.as_bytes())?;
             pieces.push(driver.as_bytes().to_vec());
+        }
+        for other in submission
+            .files
+            .iter()
+            .filter(|f| f.name != *name && !is_graders_name(&f.name))
+        {
+            write_new(&other.name, &other.bytes)?;
+            pieces.push(other.name.as_bytes().to_vec());
+            pieces.push(other.bytes.clone());
         }
     }
     if let Some(uid) = sandbox.as_ref().and_then(|s| s.uid) {

@@ -51,7 +51,9 @@ const EXPECTED: [(&str, [u32; 4], &[&str]); 10] = [
     (
         "two-candidates",
         [0, 0, 0, 0],
-        &["2 files define createBoard (peg final.hs and peg.hs): not graded"],
+        &[
+            "no submission: 2 files define createBoard (peg final.hs and peg.hs); keep one and grade again (every function scores 0)",
+        ],
     ),
     ("two-files", [37, 14, 7, 11], &[]),
     (
@@ -421,4 +423,66 @@ fn similarity_compares_each_peg_students_file_that_defines_create_board() {
     assert_eq!(top["matches"][0]["b"]["file"], "mine.hs", "{text}");
     // The description's types are base code, counted in the provenance.
     assert_eq!(doc["provenance"]["base_files"], 1, "{text}");
+}
+
+#[test]
+fn a_module_of_the_students_own_is_compiled_beside_the_file_and_cannot_replace_the_graders() {
+    if !test_support::require(
+        "a_module_of_the_students_own_is_compiled_beside_the_file_and_cannot_replace_the_graders",
+        &[Tool::Ghc, Tool::Bwrap],
+    ) {
+        return;
+    }
+    // The correct student's file, its isGoal written with a helper of a
+    // module of its own; beside it a GraderInput.hs that does not compile,
+    // which must not take the place of the grader's.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let correct = std::fs::read_to_string(root.join(CLASS).join("correct/Peg Reversal Game.hs"))
+        .expect("the correct student's file");
+    let own = "isGoal :: Board -> Bool\nisGoal [] = True\nisGoal (Peg _ B : _) = False\nisGoal (_ : rest) = isGoal rest\n";
+    assert!(correct.contains(own), "the correct file's isGoal changed");
+    let file = format!(
+        "import PegHelpers (allTrue)\n{}",
+        correct.replace(
+            own,
+            "isGoal :: Board -> Bool\nisGoal board = allTrue [c == W | Peg _ c <- board]\n"
+        )
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let student = dir.path().join("helper-module");
+    std::fs::create_dir(&student).unwrap();
+    std::fs::write(student.join("Peg Game.hs"), file).unwrap();
+    std::fs::write(
+        student.join("PegHelpers.hs"),
+        "module PegHelpers (allTrue) where\n\nallTrue :: [Bool] -> Bool\nallTrue = and\n",
+    )
+    .unwrap();
+    std::fs::write(
+        student.join("GraderInput.hs"),
+        "module GraderInput where\nthis is not Haskell\n",
+    )
+    .unwrap();
+    let run = Cli::new(env!("CARGO_BIN_EXE_cnf-grader"))
+        .arg("submission")
+        .arg(&student)
+        .args([
+            CASES,
+            "--assignment",
+            "peg-reversal",
+            "--format",
+            "json",
+            "--no-times",
+        ])
+        .arg("--cache")
+        .arg(test_support::grader_cache())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .run();
+    run.code(0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON report");
+    // Every case passes, as for the correct student: 25 points a function.
+    assert!(
+        close(doc["points"]["total"].as_f64().unwrap(), 100.0),
+        "{}",
+        run.stdout
+    );
 }
