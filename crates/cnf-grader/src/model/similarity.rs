@@ -287,8 +287,8 @@ if and boolean case, where and let, $, . and parentheses, eta-reduced and full d
 
 /// What every report says still hides a copy.
 pub const BLIND_SPOTS: &str = "Not seen: a rewrite with other logic (another algorithm or \
-another split into functions), shared runs shorter than k tokens, and files other than the part \
-files and an own Helpers.hs. A score is evidence for a person to read, not a verdict.";
+another split into functions), shared runs shorter than k tokens, and files other than those \
+compared (the part files and an own Helpers.hs, or the one file that defines createBoard). A score is evidence for a person to read, not a verdict.";
 
 /// Where a similarity report came from, and with which settings.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -449,10 +449,10 @@ fn peg_build_notes(builds: &[PartBuild]) -> Vec<String> {
         && let BuildOutcome::NotFound { candidates } = &build.outcome
     {
         notes.push(if candidates.is_empty() {
-            "no .hs file defines createBoard: not graded".to_owned()
+            "no submission: no .hs file defines createBoard (every function scores 0)".to_owned()
         } else {
             format!(
-                "{} files define createBoard ({}): not graded",
+                "no submission: {} files define createBoard ({}); keep one and grade again (every function scores 0)",
                 candidates.len(),
                 candidates.join(" and ")
             )
@@ -485,7 +485,7 @@ fn peg_build_notes(builds: &[PartBuild]) -> Vec<String> {
                 notes.push(format!("{} did not compile", label(build.part)));
             }
             BuildOutcome::Refused(refused) => notes.push(format!(
-                "not graded: the file was not read ({})",
+                "no submission: the file was not read ({})",
                 refused.why.short()
             )),
             _ => {}

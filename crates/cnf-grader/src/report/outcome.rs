@@ -147,13 +147,13 @@ pub fn describe(failure: &Failure, function: &str) -> String {
             crate::escape::line(function)
         ),
         Failure::NoSubmission { candidates } if candidates.is_empty() => {
-            "not graded: no .hs file of the submission defines createBoard, so none is \
-             the submission (every function scores 0)"
+            "no submission: no .hs file of the submission defines createBoard \
+             (every function scores 0)"
                 .to_owned()
         }
         Failure::NoSubmission { candidates } => format!(
-            "not graded: {} files define createBoard ({}), so none is the submission: \
-             hand in one (every function scores 0)",
+            "no submission: {} files define createBoard ({}), so none is the \
+             submission: keep one and grade again (every function scores 0)",
             candidates.len(),
             candidates.join(", ")
         ),
