@@ -18,7 +18,9 @@
 //! A third assignment needs: its variant here (with its arm in each
 //! `match` below), its folder (`assignment/NAME/`: how its sources are found
 //! and prepared, its cases' format), and its arm where a part is built and a
-//! case is run (`crate::submission::prepare` and `crate::submission::run`).
+//! case is run (`prepare_student` and `grade_many_indexed` in
+//! `crate::submission::run`, and `Prepared`'s methods in
+//! `crate::submission::prepare`).
 
 pub mod connect_four;
 pub mod peg_reversal;

@@ -246,7 +246,7 @@ pub enum Failure {
         /// The part, 1 to 4.
         part: u8,
         /// How the compilation ended.
-        cause: crate::model::submission::CompileCause,
+        cause: CompileCause,
         /// The part's function, when the assignment names parts by their
         /// functions (Peg Reversal).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -444,4 +444,62 @@ impl Totals {
         }
         s
     }
+}
+
+/// Why a part did not compile.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CompileError {
+    /// What happened (in words: `crate::report::outcome`).
+    pub cause: CompileCause,
+    /// The first lines of what GHC said.
+    pub output: String,
+}
+
+impl CompileError {
+    /// Whether GHC ran past the compile time limit.
+    pub fn timed_out(&self) -> bool {
+        matches!(self.cause, CompileCause::TimeLimit { .. })
+    }
+}
+
+/// How a compilation that left no executable ended, as data.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CompileCause {
+    /// GHC exited with this non-zero code.
+    Exited {
+        /// The exit code.
+        code: i32,
+    },
+    /// GHC succeeded but wrote no executable (no `Main` module with `main`).
+    NoExecutable,
+    /// GHC was killed by a signal.
+    Signalled {
+        /// The signal's number.
+        signal: i32,
+    },
+    /// GHC ran past the compile time limit and was killed.
+    TimeLimit {
+        /// The limit, in milliseconds in JSON.
+        #[serde(with = "millis")]
+        limit: Duration,
+    },
+    /// GHC printed more than the executable's size limit and was killed.
+    OutputCap,
+    /// The executable was not a regular file when it was taken (a symbolic
+    /// link, a FIFO, a folder: something a preprocessor or Template Haskell
+    /// left running put in its place); it was not read.
+    NotRegular,
+    /// GHC passed the sandbox's memory or scratch limit and was killed.
+    MemoryLimit,
+    /// GHC could not be started.
+    CouldNotStart {
+        /// Why, as the system said it.
+        cause: String,
+    },
+    /// The executable was built but could not be kept.
+    NotKept {
+        /// Why, as the system said it.
+        cause: String,
+    },
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::assignment::Assignment;
-use crate::model::case::{CaseReport, Failure, FailureKind, Status, Totals};
+use crate::model::case::{CaseReport, CompileError, Failure, FailureKind, Status, Totals};
 use crate::model::points::Points;
 use crate::model::provenance::Provenance;
 use std::fmt;
@@ -602,64 +602,6 @@ fn wrong_output_note(part: &str, wrong: &[&CaseReport]) -> String {
 
 /// Most entries not read that a gradebook's notes name one by one.
 pub(crate) const MAX_NOTED: usize = 3;
-
-/// Why a part did not compile.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CompileError {
-    /// What happened (in words: `crate::report::outcome`).
-    pub cause: CompileCause,
-    /// The first lines of what GHC said.
-    pub output: String,
-}
-
-impl CompileError {
-    /// Whether GHC ran past the compile time limit.
-    pub fn timed_out(&self) -> bool {
-        matches!(self.cause, CompileCause::TimeLimit { .. })
-    }
-}
-
-/// How a compilation that left no executable ended, as data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum CompileCause {
-    /// GHC exited with this non-zero code.
-    Exited {
-        /// The exit code.
-        code: i32,
-    },
-    /// GHC succeeded but wrote no executable (no `Main` module with `main`).
-    NoExecutable,
-    /// GHC was killed by a signal.
-    Signalled {
-        /// The signal's number.
-        signal: i32,
-    },
-    /// GHC ran past the compile time limit and was killed.
-    TimeLimit {
-        /// The limit, in milliseconds in JSON.
-        #[serde(with = "crate::model::case::millis")]
-        limit: Duration,
-    },
-    /// GHC printed more than the executable's size limit and was killed.
-    OutputCap,
-    /// The executable was not a regular file when it was taken (a symbolic
-    /// link, a FIFO, a folder: something a preprocessor or Template Haskell
-    /// left running put in its place); it was not read.
-    NotRegular,
-    /// GHC passed the sandbox's memory or scratch limit and was killed.
-    MemoryLimit,
-    /// GHC could not be started.
-    CouldNotStart {
-        /// Why, as the system said it.
-        cause: String,
-    },
-    /// The executable was built but could not be kept.
-    NotKept {
-        /// Why, as the system said it.
-        cause: String,
-    },
-}
 
 /// Why an entry of a submission was not read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,8 +4,9 @@
 use std::borrow::Cow;
 
 use crate::format::units::{show_duration, show_size};
+use crate::model::case::CompileCause;
 use crate::model::case::{CaseReport, Clock, Failure, NotRun};
-use crate::model::submission::{CompileCause, part_file, size_words};
+use crate::model::submission::{part_file, size_words};
 
 /// What went wrong with a case, in one sentence (empty for a pass): the
 /// failure put into words, or the fixture's problem for an `ERROR`.

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 pub use crate::grade::discover::fixtures_digest;
 use crate::grade::exec::{Outcome, run_command_in, shell_quote};
+use crate::model::case::{CompileCause, CompileError};
 use crate::model::provenance::digest;
 use crate::model::submission::BuildOutcome;
 use crate::model::submission::PartBuild;
-use crate::model::submission::{CompileCause, CompileError};
 use crate::sandbox::Bind;
 use crate::submission::SubmissionOptions;
 use crate::submission::ghc::compile_error;
@@ -171,5 +171,21 @@ pub(crate) fn compile_part(
         Err(e) => Err(format!(
             "part {part}: the grader could not keep the executable GHC built: {e}"
         )),
+    }
+}
+
+/// Removes from the cache the executables these builds compiled (not those
+/// the cache already had): a student who is not graded leaves nothing in it.
+pub(crate) fn forget_builds(builds: &[PartBuild], options: &SubmissionOptions) {
+    let Some(cache) = &options.cache else { return };
+    let kept = cache.dir().join("builds");
+    for build in builds {
+        if let Some(exe) = &build.exe
+            && build.duration > Duration::ZERO
+            && let Some(folder) = exe.parent()
+            && folder.starts_with(&kept)
+        {
+            let _ = fs::remove_dir_all(folder);
+        }
     }
 }

@@ -13,9 +13,9 @@ use crate::model::submission::Refused;
 use crate::model::submission::SubmissionReport;
 use crate::submission::SubmissionError;
 use crate::submission::SubmissionOptions;
-use crate::submission::prepare::prepare_student;
 use crate::submission::roster::Roster;
 use crate::submission::run::grade_many_indexed;
+use crate::submission::run::prepare_student;
 use crate::submission::source;
 use crate::submission::source::Submission;
 

@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::grade::exec::{Outcome, shell_quote};
-use crate::model::submission::{CompileCause, CompileError};
+use crate::model::case::{CompileCause, CompileError};
 use crate::sandbox::Sandbox;
 
 /// Lines of GHC's error kept for the report.

@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::assignment::Assignment;
-use crate::assignment::peg_reversal::{STUDENT_FILE, choose, student_module};
+use crate::assignment::peg_reversal::{STUDENT_FILE, choose, driver_file, student_module};
 use crate::grade::exec::{ExecResult, run_command_in, shell_quote, with_second_chance};
 use crate::grade::peg::PegCase;
 use crate::grade::run::judge_run;
@@ -49,8 +49,8 @@ use crate::model::points::points_by;
 use crate::model::provenance::{Provenance, digest};
 use crate::model::submission::{BuildOutcome, PartBuild, SubmissionReport};
 use crate::sandbox::{Bind, Sandbox, TimeLimits, give_to};
+use crate::submission::build::forget_builds;
 use crate::submission::prepare::{Prepared, Reading, build_folder};
-use crate::submission::run::forget_builds;
 use crate::submission::source::Submission;
 use crate::submission::{SubmissionError, SubmissionOptions, pool};
 
@@ -64,11 +64,6 @@ const DRIVERS: [&str; 4] = [
     include_str!("../assignment/peg_reversal/haskell/Driver_isGoal.hs"),
     include_str!("../assignment/peg_reversal/haskell/Driver_showPossibleNextStates.hs"),
 ];
-
-/// The file name of part `part`'s driver, e.g. `Driver_createBoard.hs`.
-pub(crate) fn driver_file(part: u8) -> String {
-    format!("Driver_{}.hs", Assignment::PegReversal.function(part))
-}
 
 /// Whether a file name is one the grader writes into a Peg build folder
 /// (`Student.hs`, `GraderInput.hs`, a driver), so a student's own file of

@@ -14,7 +14,6 @@ use crate::model::submission::part_file;
 use crate::sandbox::Sandbox;
 use crate::submission::DEFAULT_HELPERS;
 use crate::submission::SubmissionError;
-use crate::submission::SubmissionOptions;
 use crate::submission::part_exe;
 use crate::submission::source;
 use crate::submission::source::Submission;
@@ -57,7 +56,7 @@ impl Prepared {
     pub(crate) fn compile_file(&self, part: u8) -> String {
         match self.assignment {
             Assignment::ConnectFour => part_file(part),
-            Assignment::PegReversal => crate::submission::peg::driver_file(part),
+            Assignment::PegReversal => crate::assignment::peg_reversal::driver_file(part),
         }
     }
 
@@ -272,42 +271,6 @@ pub(crate) fn prepare(
         student: None,
         candidates: Vec::new(),
     })
-}
-
-/// Reads and prepares one student's folder. Its sandbox is the student's
-/// own ([`crate::sandbox::Sandbox::for_one_party`]): as root under
-/// bubblewrap, a user id no other student has, in this grader or in any
-/// other on the machine, held until the student's grading is done.
-pub(crate) fn prepare_student(
-    dir: &Path,
-    read: Result<Submission, source::ReadError>,
-    options: &SubmissionOptions,
-) -> Result<Prepared, SubmissionError> {
-    let submission = read.map_err(|e| SubmissionError::Folder {
-        path: dir.to_owned(),
-        source: e.source,
-    })?;
-    let sandbox = options
-        .sandbox
-        .as_ref()
-        .map(|s| s.for_one_party())
-        .transpose()
-        .map_err(|source| SubmissionError::Sandbox {
-            path: dir.to_owned(),
-            source,
-        })?;
-    match options.assignment {
-        Assignment::ConnectFour => prepare(
-            dir,
-            submission,
-            &options.work_dir,
-            sandbox,
-            options.accept_name_case,
-        ),
-        Assignment::PegReversal => {
-            crate::submission::peg::prepare_peg(dir, submission, &options.work_dir, sandbox)
-        }
-    }
 }
 
 #[cfg(test)]

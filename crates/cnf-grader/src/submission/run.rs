@@ -27,11 +27,12 @@ use crate::submission::ClassProgress;
 use crate::submission::SubmissionError;
 use crate::submission::SubmissionOptions;
 use crate::submission::build::compile_part;
+use crate::submission::build::forget_builds;
 use crate::submission::part_exe;
 use crate::submission::pool;
 use crate::submission::prepare::Prepared;
-use crate::submission::prepare::prepare_student;
-use crate::submission::source;
+use crate::submission::prepare::prepare;
+use crate::submission::source::{self, Submission};
 
 /// Grades one submission folder on these fixtures; its four parts compile
 /// at once.
@@ -188,18 +189,38 @@ pub(crate) fn grade_many_indexed<T: Send>(
     Ok(results)
 }
 
-/// Removes from the cache the executables these builds compiled (not those
-/// the cache already had): a student who is not graded leaves nothing in it.
-pub(crate) fn forget_builds(builds: &[PartBuild], options: &SubmissionOptions) {
-    let Some(cache) = &options.cache else { return };
-    let kept = cache.dir().join("builds");
-    for build in builds {
-        if let Some(exe) = &build.exe
-            && build.duration > Duration::ZERO
-            && let Some(folder) = exe.parent()
-            && folder.starts_with(&kept)
-        {
-            let _ = fs::remove_dir_all(folder);
+/// Reads and prepares one student's folder. Its sandbox is the student's
+/// own ([`crate::sandbox::Sandbox::for_one_party`]): as root under
+/// bubblewrap, a user id no other student has, in this grader or in any
+/// other on the machine, held until the student's grading is done.
+pub(crate) fn prepare_student(
+    dir: &Path,
+    read: Result<Submission, source::ReadError>,
+    options: &SubmissionOptions,
+) -> Result<Prepared, SubmissionError> {
+    let submission = read.map_err(|e| SubmissionError::Folder {
+        path: dir.to_owned(),
+        source: e.source,
+    })?;
+    let sandbox = options
+        .sandbox
+        .as_ref()
+        .map(|s| s.for_one_party())
+        .transpose()
+        .map_err(|source| SubmissionError::Sandbox {
+            path: dir.to_owned(),
+            source,
+        })?;
+    match options.assignment {
+        Assignment::ConnectFour => prepare(
+            dir,
+            submission,
+            &options.work_dir,
+            sandbox,
+            options.accept_name_case,
+        ),
+        Assignment::PegReversal => {
+            crate::submission::peg::prepare_peg(dir, submission, &options.work_dir, sandbox)
         }
     }
 }

@@ -14,12 +14,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use cnf_grader::model::case::{CaseReport, Clock, Failure, NotRun, Status};
+use cnf_grader::model::case::{CompileCause, CompileError};
 use cnf_grader::model::class::StudentResult;
 use cnf_grader::model::compare::Compare;
 use cnf_grader::model::points::points_compiled;
 use cnf_grader::model::provenance::Provenance;
 use cnf_grader::model::submission::{BuildOutcome, PartBuild, SubmissionReport};
-use cnf_grader::model::submission::{CompileCause, CompileError};
 use cnf_grader::report::ReportOptions;
 use cnf_grader::report::gradebook;
 use cnf_grader::report::json::json;

@@ -195,6 +195,14 @@ pub fn message_difference(expected: &str, actual: &str) -> Option<&'static str> 
     Some("other text")
 }
 
+/// The file name of part `part`'s driver, e.g. `Driver_createBoard.hs`.
+pub fn driver_file(part: u8) -> String {
+    format!(
+        "Driver_{}.hs",
+        super::Assignment::PegReversal.function(part)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
