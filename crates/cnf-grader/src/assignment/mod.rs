@@ -120,6 +120,12 @@ impl Assignment {
         self.allocation().iter().any(|(c, _)| *c > 0.0)
     }
 
+    /// Whether it has Connect Four's extra credit and edge cases, so that
+    /// its gradebooks carry their columns (Peg Reversal's have neither).
+    pub fn has_extra_credit(self) -> bool {
+        matches!(self, Assignment::ConnectFour)
+    }
+
     /// The fixtures folder graded on when none is given.
     pub fn default_fixtures(self) -> &'static str {
         match self {

@@ -189,6 +189,9 @@ pub fn csv_of(rows: &[Row], assignment: Assignment) -> String {
         header.extend(["name".into(), "id".into()]);
     }
     header.extend((1..=4).map(|p| assignment.part_column(p)));
+    // Columns an assignment without extra credit and edge cases leaves out.
+    let extra = assignment.has_extra_credit();
+    let optional = ["extra_credit", "edge_passed", "edge_cases"];
     header.extend(
         [
             "total",
@@ -199,6 +202,8 @@ pub fn csv_of(rows: &[Row], assignment: Assignment) -> String {
             "cases",
             "notes",
         ]
+        .into_iter()
+        .filter(|c| extra || !optional.contains(c))
         .map(String::from),
     );
     records.push(header);
@@ -218,11 +223,15 @@ pub fn csv_of(rows: &[Row], assignment: Assignment) -> String {
             }
         };
         record.extend(r.parts.iter().map(|p| points(*p)));
+        record.push(points(r.total));
+        if extra {
+            record.extend([
+                points(r.extra_credit),
+                r.edge_passed.to_string(),
+                r.edge_cases.to_string(),
+            ]);
+        }
         record.extend([
-            points(r.total),
-            points(r.extra_credit),
-            r.edge_passed.to_string(),
-            r.edge_cases.to_string(),
             r.failed_cases.to_string(),
             r.cases.to_string(),
             cell(&r.notes.join("; ")),
