@@ -464,6 +464,40 @@ fn a_search_past_the_limit_is_given_up_and_says_so() {
 }
 
 #[test]
+fn clients_that_announce_a_body_and_never_send_it_hold_up_no_one() {
+    let server = Server::start(&[]);
+    // More than the server's 8 receiving threads, each answered and then
+    // held: tiny_http reads a body over 1 KiB to its end before the
+    // request is dropped, and these bodies never come. Each is answered
+    // before the next connects.
+    let held: Vec<TcpStream> = (0..12)
+        .map(|i| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            let (method, path, status) = if i % 2 == 0 {
+                ("POST", "/nowhere", b"HTTP/1.1 404")
+            } else {
+                ("GET", "/api/analyze?pos=4", b"HTTP/1.1 200")
+            };
+            let head = format!(
+                "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 100000\r\n\r\n",
+                server.address
+            );
+            stream.write_all(head.as_bytes()).unwrap();
+            let mut got = [0; 12];
+            stream.read_exact(&mut got).unwrap();
+            assert_eq!(&got, status, "{i}: {}", String::from_utf8_lossy(&got));
+            stream
+        })
+        .collect();
+    let (status, _, body) = server.request("GET", "/", &server.address, b"");
+    assert_eq!(status, 200);
+    assert!(String::from_utf8(body).unwrap().contains("/app.js"));
+    let (status, answer) = server.get("/api/analyze?pos=44");
+    assert_eq!(status, 200, "{answer}");
+    drop(held);
+}
+
+#[test]
 fn the_page_is_served_with_its_assets() {
     let server = Server::start(&[]);
     for (path, kind, has) in [
