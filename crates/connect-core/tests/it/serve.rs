@@ -497,6 +497,67 @@ fn clients_that_announce_a_body_and_never_send_it_hold_up_no_one() {
     drop(held);
 }
 
+/// A connection to `server` with `head` sent, and a safeguard against a hang.
+fn sent(server: &Server, head: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(&server.address).expect("the server listens");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(300)))
+        .unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    stream
+}
+
+/// The first 12 bytes of the answer on `stream`: `HTTP/1.1 NNN`.
+fn status_line(stream: &mut TcpStream) -> String {
+    let mut got = [0; 12];
+    stream.read_exact(&mut got).expect("an answer");
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+#[test]
+fn a_request_announcing_an_enormous_body_does_not_end_the_server() {
+    let server = Server::start(&[]);
+    // Each round's answer comes before the server reads the rest of the
+    // body, which never comes: the next round is the server going on.
+    for round in 0..3 {
+        let mut stream = sent(
+            &server,
+            &format!(
+                "GET /api/analyze?pos=4 HTTP/1.1\r\nHost: {}\r\nContent-Length: 100000000000000\r\n\r\nxx",
+                server.address
+            ),
+        );
+        assert_eq!(status_line(&mut stream), "HTTP/1.1 200", "round {round}");
+        drop(stream);
+        let (status, answer) = server.get("/api/analyze?pos=44");
+        assert_eq!(status, 200, "round {round}: {answer}");
+    }
+}
+
+#[test]
+fn connections_that_arrive_together_are_all_answered() {
+    let server = Server::start(&[]);
+    // Kept alive after their answer, as a browser keeps them: each holds
+    // a thread of the server while it stays open. All connect first, so
+    // the server takes them in one burst.
+    let mut streams: Vec<TcpStream> = (0..16)
+        .map(|_| TcpStream::connect(&server.address).expect("the server listens"))
+        .collect();
+    for stream in &mut streams {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(300)))
+            .unwrap();
+        let head = format!(
+            "GET /style.css HTTP/1.1\r\nHost: {}\r\n\r\n",
+            server.address
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+    }
+    for (i, stream) in streams.iter_mut().enumerate() {
+        assert_eq!(status_line(stream), "HTTP/1.1 200", "connection {i}");
+    }
+}
+
 #[test]
 fn the_page_is_served_with_its_assets() {
     let server = Server::start(&[]);
