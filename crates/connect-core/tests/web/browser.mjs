@@ -215,6 +215,28 @@ try {
     await past.close();
   });
 
+  await check("an address's bad sizes and markup are said as text, never run", async () => {
+    const page = await fresh("?rows=1000000&cols=7&players=0&pos=<img src=x onerror=window.hacked=1>");
+    await analysed(page, "");
+    const note = await page.$eval("#note", (n) => n.textContent);
+    ok(note.includes("rows=1000000 is not a number of rows (1 to 99); the page takes 6"), note);
+    ok(note.includes("players=0 is not a number of players (2 to 35); the page takes 2"), note);
+    ok(note.includes("pos=<img src=x onerror=window.hacked=1> is not a game on this board"), note);
+    equal(await page.$$eval("#note *", (e) => e.length), 0, "elements in the note");
+    // A .cnf whose strings hold markup: its error is text too.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "connect-cnf-"));
+    const file = path.join(dir, "<img src=x onerror=window.hacked=2>.cnf");
+    fs.writeFileSync(file, '(["<img src=x onerror=window.hacked=1>"],[1])');
+    await (await page.$("#cnf")).uploadFile(file);
+    await page.waitForSelector("#cnf-error:not([hidden])", { timeout: WAIT });
+    const error = await page.$eval("#cnf-error", (e) => e.textContent);
+    ok(error.startsWith("<img src=x onerror=window.hacked=2>.cnf:"), error);
+    equal(await page.$$eval("#cnf-error *", (e) => e.length), 0, "elements in the error");
+    equal(await page.evaluate(() => window.hacked), undefined, "the markup's script");
+    fs.rmSync(dir, { recursive: true });
+    await page.close();
+  });
+
   await check("scores off stay off across moves and reloads", async () => {
     const page = await fresh("?pos=44");
     await analysed(page, "44");
