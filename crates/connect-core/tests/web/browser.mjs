@@ -280,6 +280,24 @@ try {
     await page.close();
   });
 
+  await check("undo stops the computer playing itself, and keeps what was undone", async () => {
+    const page = await fresh("?pos=4453");
+    await analysed(page, "4453");
+    await page.click('#computer-players input[value="1"]');
+    await page.click('#computer-players input[value="2"]');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("pos").length >= 6, { timeout: WAIT });
+    await page.keyboard.press("u");
+    const pos = await addressPos(page);
+    equal(await page.$$eval("#computer-players input:checked", (c) => c.length), 0, "the computer's boxes ticked");
+    await analysed(page, pos);
+    equal(await addressPos(page), pos, "the position undone to");
+    equal(await page.$eval("#redo", (b) => b.disabled), false, "redo disabled");
+    await page.keyboard.press("r");
+    await analysed(page, await addressPos(page));
+    equal((await addressPos(page)).length, pos.length + 1, "one move redone");
+    await page.close();
+  });
+
   await check("a .cnf stepped to its end prints part04's solution", async () => {
     const page = await fresh("?pos=");
     await analysed(page, "");

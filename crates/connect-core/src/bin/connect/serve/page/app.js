@@ -305,7 +305,7 @@ function computerTurn() {
       if (controller.signal.aborted || written(state.moves) !== before) return;
       // A moment to see the move, computer against computer.
       setTimeout(() => {
-        if (written(state.moves) === before) play(answer.col - 1);
+        if (written(state.moves) === before && state.computer.has(now().toMove)) play(answer.col - 1);
       }, state.computer.size === state.players ? 250 : 0);
     })
     .catch((e) => {
@@ -340,8 +340,20 @@ function person(col) {
   play(col);
 }
 
+/**
+ * Stepping through a game the computer plays on every side stops it:
+ * else it plays again at once, and what was undone is lost. Its boxes
+ * are unticked; ticking one again goes on.
+ */
+function pauseSelfPlay() {
+  if (state.computer.size < state.players) return;
+  state.computer.clear();
+  drawComputerChoice();
+}
+
 function undo() {
   if (!state.moves.length) return;
+  pauseSelfPlay();
   state.undone.push(state.moves.pop());
   // Undoing against the computer goes back to the person's turn.
   while (state.moves.length && state.computer.has(now().toMove) && state.computer.size < state.players) {
@@ -352,12 +364,14 @@ function undo() {
 
 function redo() {
   if (!state.undone.length) return;
+  pauseSelfPlay();
   state.moves.push(state.undone.pop());
   changed();
 }
 
 /** Goes to the position after `n` moves of the move list. */
 function jump(n) {
+  pauseSelfPlay();
   const all = state.moves.concat([...state.undone].reverse());
   state.moves = all.slice(0, n);
   state.undone = all.slice(n).reverse();
