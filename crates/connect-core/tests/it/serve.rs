@@ -577,7 +577,26 @@ fn the_page_is_served_with_its_assets() {
         );
         let body = String::from_utf8(body).unwrap();
         assert!(body.contains(has), "{path} lacks {has}");
+        // No script but the page's own file, no other base, no other
+        // site's frame, no sniffing another type, no referrer sent on.
+        for header in [
+            "content-security-policy: default-src 'self';",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "x-content-type-options: nosniff",
+            "referrer-policy: no-referrer",
+        ] {
+            assert!(head.contains(header), "{path} lacks {header}: {head}");
+        }
     }
+    // The page has no inline script or style for the policy to refuse.
+    let (_, _, page) = server.request("GET", "/", &server.address, b"");
+    let page = String::from_utf8(page).unwrap();
+    assert!(
+        !page.contains("<script>") && !page.contains("style="),
+        "{page}"
+    );
 }
 
 #[test]

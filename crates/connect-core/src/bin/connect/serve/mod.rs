@@ -377,8 +377,10 @@ fn answer(state: &State, hosts: Option<&[String]>, mut request: Request) {
         .with_header(header("X-Content-Type-Options", "nosniff"))
         .with_header(header(
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
-        ));
+            // base-uri and form-action are not covered by default-src.
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        ))
+        .with_header(header("Referrer-Policy", "no-referrer"));
     // A client gone before its answer is no failure of the server.
     let _ = request.respond(response);
 }
