@@ -295,7 +295,14 @@ impl Server {
                     Ok((sock, _)) => {
                         use util::RefinedTcpStream;
                         let (read_closable, write_closable) = match ssl {
-                            None => RefinedTcpStream::new(sock),
+                            None => match RefinedTcpStream::try_new(sock) {
+                                Ok(pair) => pair,
+                                Err(e) => {
+                                    log::error!("Error accepting new client: {}", e);
+                                    thread::sleep(std::time::Duration::from_millis(100));
+                                    continue;
+                                }
+                            },
                             #[cfg(any(feature = "ssl-openssl", feature = "ssl-rustls"))]
                             Some(ref ssl) => {
                                 // trying to apply SSL over the connection

@@ -29,10 +29,16 @@ struct Server {
 impl Server {
     /// Starts the server with `flags` and waits for the line with its address.
     fn start(flags: &[&str]) -> Server {
-        let mut child = connect()
-            .args(["serve", "--port", "0", "--table-mb", "16"])
-            .args(flags)
-            .spawn();
+        Server::run(
+            connect()
+                .args(["serve", "--port", "0", "--table-mb", "16"])
+                .args(flags),
+        )
+    }
+
+    /// Runs `command`, a `connect serve --port 0`, and waits for its address.
+    fn run(command: Cli) -> Server {
+        let mut child = command.spawn();
         let stdout = child.stdout.take().expect("piped");
         let mut line = String::new();
         BufReader::new(stdout)
@@ -556,6 +562,48 @@ fn connections_that_arrive_together_are_all_answered() {
     for (i, stream) in streams.iter_mut().enumerate() {
         assert_eq!(status_line(stream), "HTTP/1.1 200", "connection {i}");
     }
+}
+
+#[test]
+fn a_server_out_of_file_descriptors_takes_connections_again_once_they_are_freed() {
+    let prlimit = std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !prlimit {
+        let line = "skipped: serve::a_server_out_of_file_descriptors_takes_connections_again_once_they_are_freed: \
+                    needs prlimit (`apt-get install util-linux`)";
+        let _ = writeln!(std::io::stderr(), "{line}");
+        return;
+    }
+    // 48 descriptors: about 20 connections (each two), then accept fails.
+    let server = Server::run(Cli::new("prlimit").env("NO_COLOR", "1").args([
+        "--nofile=48:48",
+        env!("CARGO_BIN_EXE_connect"),
+        "serve",
+        "--port",
+        "0",
+    ]));
+    let mut held: Vec<TcpStream> = (0..40)
+        .map(|_| {
+            sent(
+                &server,
+                &format!(
+                    "GET /style.css HTTP/1.1\r\nHost: {}\r\n\r\n",
+                    server.address
+                ),
+            )
+        })
+        .collect();
+    // The first 16 are surely taken; the server goes on to the rest and
+    // runs out of descriptors.
+    for (i, stream) in held.iter_mut().take(16).enumerate() {
+        assert_eq!(status_line(stream), "HTTP/1.1 200", "connection {i}");
+    }
+    drop(held);
+    let (status, _, body) = server.request("GET", "/", &server.address, b"");
+    assert_eq!(status, 200);
+    assert!(String::from_utf8(body).unwrap().contains("/app.js"));
 }
 
 #[test]

@@ -112,6 +112,23 @@ impl RefinedTcpStream {
         (read, write)
     }
 
+    /// Patched: as `new` for a plain connection, but one that cannot be
+    /// cloned (too many open files) is an error, where `new` panicked and
+    /// ended the accept thread.
+    pub(crate) fn try_new(stream: Connection) -> IoResult<(RefinedTcpStream, RefinedTcpStream)> {
+        let read = RefinedTcpStream {
+            stream: Stream::Http(stream.try_clone()?),
+            close_read: true,
+            close_write: false,
+        };
+        let write = RefinedTcpStream {
+            stream: Stream::Http(stream),
+            close_read: false,
+            close_write: true,
+        };
+        Ok((read, write))
+    }
+
     /// Returns true if this struct wraps around a secure connection.
     #[inline]
     pub(crate) fn secure(&self) -> bool {
