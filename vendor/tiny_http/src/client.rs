@@ -46,6 +46,12 @@ enum ReadError {
     ReadIoError(IoError),
 }
 
+/// Patched: the longest request line or header line taken, in bytes.
+const MAX_LINE: usize = 64 * 1024;
+
+/// Patched: the most headers a request may have.
+const MAX_HEADERS: usize = 100;
+
 impl ClientConnection {
     /// Creates a new `ClientConnection` that takes ownership of the `TcpStream`.
     pub fn new(
@@ -97,6 +103,12 @@ impl ClientConnection {
 
             prev_byte_was_cr = byte == b'\r';
 
+            // Patched: a line had no bound, and a client sending one without
+            // end grew the server's memory until the machine ran out.
+            if buf.len() >= MAX_LINE {
+                return Err(IoError::new(ErrorKind::InvalidData, "Header line too long"));
+            }
+
             buf.push(byte);
         }
     }
@@ -123,6 +135,10 @@ impl ClientConnection {
                     if line.is_empty() {
                         break;
                     };
+                    // Patched: nor had the number of headers.
+                    if headers.len() >= MAX_HEADERS {
+                        return Err(ReadError::WrongHeader(version));
+                    }
                     headers.push(match FromStr::from_str(line.as_str().trim()) {
                         // TODO: remove this conversion
                         Ok(h) => h,

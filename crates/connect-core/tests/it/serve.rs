@@ -607,6 +607,33 @@ fn a_server_out_of_file_descriptors_takes_connections_again_once_they_are_freed(
 }
 
 #[test]
+fn a_request_line_or_header_without_end_is_cut_off() {
+    let server = Server::start(&[]);
+    // Past 64 KiB the connection is closed unanswered, where the server
+    // kept every byte of a line that never ended.
+    let long = "1".repeat(70 * 1024);
+    let mut stream = sent(
+        &server,
+        &format!(
+            "GET /api/analyze?pos={long} HTTP/1.1\r\nHost: {}\r\n\r\n",
+            server.address
+        ),
+    );
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    assert!(answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+    // A long position of a big board is still taken: 30 rows of 99
+    // columns filled in turn by 13 players (no four in a row: 13 divides
+    // none of 98, 99, 100), written with commas (about 8 KiB).
+    let pos: Vec<String> = (0..99 * 30).map(|i| (i % 99 + 1).to_string()).collect();
+    let (status, answer) = server.get(&format!(
+        "/api/analyze?rows=99&cols=99&players=13&pos={}",
+        pos.join(",")
+    ));
+    assert_eq!(status, 200, "{answer}");
+}
+
+#[test]
 fn the_page_is_served_with_its_assets() {
     let server = Server::start(&[]);
     for (path, kind, has) in [
