@@ -29,10 +29,16 @@ struct Server {
 impl Server {
     /// Starts the server with `flags` and waits for the line with its address.
     fn start(flags: &[&str]) -> Server {
-        let mut child = connect()
-            .args(["serve", "--port", "0", "--table-mb", "16"])
-            .args(flags)
-            .spawn();
+        Server::run(
+            connect()
+                .args(["serve", "--port", "0", "--table-mb", "16"])
+                .args(flags),
+        )
+    }
+
+    /// Runs `command`, a `connect serve --port 0`, and waits for its address.
+    fn run(command: Cli) -> Server {
+        let mut child = command.spawn();
         let stdout = child.stdout.take().expect("piped");
         let mut line = String::new();
         BufReader::new(stdout)
@@ -464,6 +470,170 @@ fn a_search_past_the_limit_is_given_up_and_says_so() {
 }
 
 #[test]
+fn clients_that_announce_a_body_and_never_send_it_hold_up_no_one() {
+    let server = Server::start(&[]);
+    // More than the server's 8 receiving threads, each answered and then
+    // held: tiny_http reads a body over 1 KiB to its end before the
+    // request is dropped, and these bodies never come. Each is answered
+    // before the next connects.
+    let held: Vec<TcpStream> = (0..12)
+        .map(|i| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            let (method, path, status) = if i % 2 == 0 {
+                ("POST", "/nowhere", b"HTTP/1.1 404")
+            } else {
+                ("GET", "/api/analyze?pos=4", b"HTTP/1.1 200")
+            };
+            let head = format!(
+                "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 100000\r\n\r\n",
+                server.address
+            );
+            stream.write_all(head.as_bytes()).unwrap();
+            let mut got = [0; 12];
+            stream.read_exact(&mut got).unwrap();
+            assert_eq!(&got, status, "{i}: {}", String::from_utf8_lossy(&got));
+            stream
+        })
+        .collect();
+    let (status, _, body) = server.request("GET", "/", &server.address, b"");
+    assert_eq!(status, 200);
+    assert!(String::from_utf8(body).unwrap().contains("/app.js"));
+    let (status, answer) = server.get("/api/analyze?pos=44");
+    assert_eq!(status, 200, "{answer}");
+    drop(held);
+}
+
+/// A connection to `server` with `head` sent, and a safeguard against a hang.
+fn sent(server: &Server, head: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(&server.address).expect("the server listens");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(300)))
+        .unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    stream
+}
+
+/// The first 12 bytes of the answer on `stream`: `HTTP/1.1 NNN`.
+fn status_line(stream: &mut TcpStream) -> String {
+    let mut got = [0; 12];
+    stream.read_exact(&mut got).expect("an answer");
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+#[test]
+fn a_request_announcing_an_enormous_body_does_not_end_the_server() {
+    let server = Server::start(&[]);
+    // Each round's answer comes before the server reads the rest of the
+    // body, which never comes: the next round is the server going on.
+    for round in 0..3 {
+        let mut stream = sent(
+            &server,
+            &format!(
+                "GET /api/analyze?pos=4 HTTP/1.1\r\nHost: {}\r\nContent-Length: 100000000000000\r\n\r\nxx",
+                server.address
+            ),
+        );
+        assert_eq!(status_line(&mut stream), "HTTP/1.1 200", "round {round}");
+        drop(stream);
+        let (status, answer) = server.get("/api/analyze?pos=44");
+        assert_eq!(status, 200, "round {round}: {answer}");
+    }
+}
+
+#[test]
+fn connections_that_arrive_together_are_all_answered() {
+    let server = Server::start(&[]);
+    // Kept alive after their answer, as a browser keeps them: each holds
+    // a thread of the server while it stays open. All connect first, so
+    // the server takes them in one burst.
+    let mut streams: Vec<TcpStream> = (0..16)
+        .map(|_| TcpStream::connect(&server.address).expect("the server listens"))
+        .collect();
+    for stream in &mut streams {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(300)))
+            .unwrap();
+        let head = format!(
+            "GET /style.css HTTP/1.1\r\nHost: {}\r\n\r\n",
+            server.address
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+    }
+    for (i, stream) in streams.iter_mut().enumerate() {
+        assert_eq!(status_line(stream), "HTTP/1.1 200", "connection {i}");
+    }
+}
+
+#[test]
+fn a_server_out_of_file_descriptors_takes_connections_again_once_they_are_freed() {
+    let prlimit = std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !prlimit {
+        let line = "skipped: serve::a_server_out_of_file_descriptors_takes_connections_again_once_they_are_freed: \
+                    needs prlimit (`apt-get install util-linux`)";
+        let _ = writeln!(std::io::stderr(), "{line}");
+        return;
+    }
+    // 48 descriptors: about 20 connections (each two), then accept fails.
+    let server = Server::run(Cli::new("prlimit").env("NO_COLOR", "1").args([
+        "--nofile=48:48",
+        env!("CARGO_BIN_EXE_connect"),
+        "serve",
+        "--port",
+        "0",
+    ]));
+    let mut held: Vec<TcpStream> = (0..40)
+        .map(|_| {
+            sent(
+                &server,
+                &format!(
+                    "GET /style.css HTTP/1.1\r\nHost: {}\r\n\r\n",
+                    server.address
+                ),
+            )
+        })
+        .collect();
+    // The first 16 are surely taken; the server goes on to the rest and
+    // runs out of descriptors.
+    for (i, stream) in held.iter_mut().take(16).enumerate() {
+        assert_eq!(status_line(stream), "HTTP/1.1 200", "connection {i}");
+    }
+    drop(held);
+    let (status, _, body) = server.request("GET", "/", &server.address, b"");
+    assert_eq!(status, 200);
+    assert!(String::from_utf8(body).unwrap().contains("/app.js"));
+}
+
+#[test]
+fn a_request_line_or_header_without_end_is_cut_off() {
+    let server = Server::start(&[]);
+    // Past 64 KiB the connection is closed unanswered, where the server
+    // kept every byte of a line that never ended.
+    let long = "1".repeat(70 * 1024);
+    let mut stream = sent(
+        &server,
+        &format!(
+            "GET /api/analyze?pos={long} HTTP/1.1\r\nHost: {}\r\n\r\n",
+            server.address
+        ),
+    );
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    assert!(answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+    // A long position of a big board is still taken: 30 rows of 99
+    // columns filled in turn by 13 players (no four in a row: 13 divides
+    // none of 98, 99, 100), written with commas (about 8 KiB).
+    let pos: Vec<String> = (0..99 * 30).map(|i| (i % 99 + 1).to_string()).collect();
+    let (status, answer) = server.get(&format!(
+        "/api/analyze?rows=99&cols=99&players=13&pos={}",
+        pos.join(",")
+    ));
+    assert_eq!(status, 200, "{answer}");
+}
+
+#[test]
 fn the_page_is_served_with_its_assets() {
     let server = Server::start(&[]);
     for (path, kind, has) in [
@@ -482,7 +652,26 @@ fn the_page_is_served_with_its_assets() {
         );
         let body = String::from_utf8(body).unwrap();
         assert!(body.contains(has), "{path} lacks {has}");
+        // No script but the page's own file, no other base, no other
+        // site's frame, no sniffing another type, no referrer sent on.
+        for header in [
+            "content-security-policy: default-src 'self';",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "x-content-type-options: nosniff",
+            "referrer-policy: no-referrer",
+        ] {
+            assert!(head.contains(header), "{path} lacks {header}: {head}");
+        }
     }
+    // The page has no inline script or style for the policy to refuse.
+    let (_, _, page) = server.request("GET", "/", &server.address, b"");
+    let page = String::from_utf8(page).unwrap();
+    assert!(
+        !page.contains("<script>") && !page.contains("style="),
+        "{page}"
+    );
 }
 
 #[test]

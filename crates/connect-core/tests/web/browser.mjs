@@ -215,6 +215,28 @@ try {
     await past.close();
   });
 
+  await check("an address's bad sizes and markup are said as text, never run", async () => {
+    const page = await fresh("?rows=1000000&cols=7&players=0&pos=<img src=x onerror=window.hacked=1>");
+    await analysed(page, "");
+    const note = await page.$eval("#note", (n) => n.textContent);
+    ok(note.includes("rows=1000000 is not a number of rows (1 to 99); the page takes 6"), note);
+    ok(note.includes("players=0 is not a number of players (2 to 35); the page takes 2"), note);
+    ok(note.includes("pos=<img src=x onerror=window.hacked=1> is not a game on this board"), note);
+    equal(await page.$$eval("#note *", (e) => e.length), 0, "elements in the note");
+    // A .cnf whose strings hold markup: its error is text too.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "connect-cnf-"));
+    const file = path.join(dir, "<img src=x onerror=window.hacked=2>.cnf");
+    fs.writeFileSync(file, '(["<img src=x onerror=window.hacked=1>"],[1])');
+    await (await page.$("#cnf")).uploadFile(file);
+    await page.waitForSelector("#cnf-error:not([hidden])", { timeout: WAIT });
+    const error = await page.$eval("#cnf-error", (e) => e.textContent);
+    ok(error.startsWith("<img src=x onerror=window.hacked=2>.cnf:"), error);
+    equal(await page.$$eval("#cnf-error *", (e) => e.length), 0, "elements in the error");
+    equal(await page.evaluate(() => window.hacked), undefined, "the markup's script");
+    fs.rmSync(dir, { recursive: true });
+    await page.close();
+  });
+
   await check("scores off stay off across moves and reloads", async () => {
     const page = await fresh("?pos=44");
     await analysed(page, "44");
@@ -255,6 +277,24 @@ try {
     await page.waitForFunction(() => document.body.dataset.pos.length === 2, { timeout: WAIT });
     const reply = run(["best"], "4\n").trim().split(" ")[1];
     equal(await addressPos(page), `4${reply}`, "the computer's reply");
+    await page.close();
+  });
+
+  await check("undo stops the computer playing itself, and keeps what was undone", async () => {
+    const page = await fresh("?pos=4453");
+    await analysed(page, "4453");
+    await page.click('#computer-players input[value="1"]');
+    await page.click('#computer-players input[value="2"]');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("pos").length >= 6, { timeout: WAIT });
+    await page.keyboard.press("u");
+    const pos = await addressPos(page);
+    equal(await page.$$eval("#computer-players input:checked", (c) => c.length), 0, "the computer's boxes ticked");
+    await analysed(page, pos);
+    equal(await addressPos(page), pos, "the position undone to");
+    equal(await page.$eval("#redo", (b) => b.disabled), false, "redo disabled");
+    await page.keyboard.press("r");
+    await analysed(page, await addressPos(page));
+    equal((await addressPos(page)).length, pos.length + 1, "one move redone");
     await page.close();
   });
 

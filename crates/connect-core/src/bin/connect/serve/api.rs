@@ -240,7 +240,7 @@ pub(crate) fn analyze(state: &State, query: &str) -> Answer {
             best = Vec::new();
             note = Some("the game is over: no column can be played".into());
         } else if let Some(position) = exact {
-            let search = state.search(tab(&p)?);
+            let search = state.search(tab(&p)?)?;
             let mut solver = state.solver(position.size());
             solver.set_stop(Some(search.stop.clone()));
             let found = solver.analyze(&position, false);
@@ -278,7 +278,7 @@ pub(crate) fn analyze(state: &State, query: &str) -> Answer {
         } else {
             scores = vec![None; cols];
             let mut computer = Computer::new(Level::Perfect, 0);
-            let search = state.search(tab(&p)?);
+            let search = state.search(tab(&p)?)?;
             computer.set_stop(Some(search.stop.clone()));
             let hint = computer.hint_within(game, Some(Instant::now() + LOOK_AHEAD));
             best = match hint {
@@ -366,7 +366,7 @@ pub(crate) fn computer_move(state: &State, query: &str) -> Answer {
                 "pos: the game is over ({why}); there is no move to make"
             )));
         }
-        let search = state.search(tab(&p)?);
+        let search = state.search(tab(&p)?)?;
         let mut computer = Computer::new(level, seed);
         computer.set_stop(Some(search.stop.clone()));
         if let Ok(size) = Size::new(s.cols, s.rows)

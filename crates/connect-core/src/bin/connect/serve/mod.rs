@@ -8,9 +8,10 @@
 //! docs/connect-four.md, describes each).
 //!
 //! # Threads and the solver
-//! [`WORKERS`] threads take requests from the listener, so a long analysis
-//! holds up only its own thread: the page, other analyses and moves are
-//! answered meanwhile. One solver per board size is kept for the life of
+//! [`WORKERS`] threads take requests from the listener and answer each on
+//! a thread of its own, so neither a long analysis nor a client that
+//! announces a body and never sends it holds up the page or another
+//! request; at most [`SEARCHES`] searches run at once (past that, 503). One solver per board size is kept for the life of
 //! the server (at most [`SIZES_KEPT`] sizes at once), and each search runs
 //! on a [`connect_core::solve::Solver::share`] of it: its own stop flag,
 //! the one table of its size, so what one request proved the next one
@@ -39,7 +40,7 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -53,6 +54,9 @@ use crate::args::ServeArgs;
 
 /// Threads answering requests.
 pub(crate) const WORKERS: usize = 8;
+
+/// Searches (analyses and moves) run at once; one more is answered 503.
+pub(crate) const SEARCHES: usize = 8;
 
 /// Board sizes whose solver (and table) is kept at once; 7 × 6 is never dropped.
 pub(crate) const SIZES_KEPT: usize = 4;
@@ -77,6 +81,8 @@ pub(crate) struct State {
     searching: Mutex<HashMap<String, Flags>>,
     /// The most a search may take (`--think`; zero: no limit).
     think: Duration,
+    /// Searches under way, at most [`SEARCHES`].
+    running: AtomicUsize,
 }
 
 /// A search's flags: the solver's stop, and why it was set.
@@ -122,6 +128,7 @@ impl Search<'_> {
 
 impl Drop for Search<'_> {
     fn drop(&mut self) {
+        self.state.running.fetch_sub(1, Ordering::SeqCst);
         if let Some(tab) = &self.tab {
             let mut searching = self
                 .state
@@ -179,6 +186,7 @@ impl State {
             solvers: Mutex::new(HashMap::new()),
             searching: Mutex::new(HashMap::new()),
             think: args.think,
+            running: AtomicUsize::new(0),
         })
     }
 
@@ -219,19 +227,36 @@ impl State {
 
     /// A stop flag for a new search from the page `tab` (if given): the
     /// page's search before it is given up, and this one is given up once
-    /// it runs past `--think`.
-    pub(crate) fn search(&self, tab: Option<&str>) -> Search<'_> {
+    /// it runs past `--think`; a 503 when [`SEARCHES`] run already.
+    pub(crate) fn search(&self, tab: Option<&str>) -> Result<Search<'_>, Answer> {
         let flags = Flags {
             stop: Arc::new(AtomicBool::new(false)),
             superseded: Arc::new(AtomicBool::new(false)),
         };
-        if let Some(tab) = tab {
-            let mut searching = self.searching.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(old) = searching.insert(tab.to_string(), flags.clone()) {
-                old.superseded.store(true, Ordering::SeqCst);
-                old.stop.store(true, Ordering::SeqCst);
-            }
+        // The page's search before this one is given up even when this one
+        // is refused: the page has left its position.
+        let mut searching = self.searching.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = tab.and_then(|tab| searching.remove(tab)) {
+            old.superseded.store(true, Ordering::SeqCst);
+            old.stop.store(true, Ordering::SeqCst);
         }
+        let taken = self
+            .running
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < SEARCHES).then_some(n + 1)
+            });
+        if taken.is_err() {
+            return Err(Answer::error(
+                503,
+                &format!(
+                    "the server is busy with {SEARCHES} searches at once; ask again when one ends"
+                ),
+            ));
+        }
+        if let Some(tab) = tab {
+            searching.insert(tab.to_string(), flags.clone());
+        }
+        drop(searching);
         let timed_out = Arc::new(AtomicBool::new(false));
         let done = (!self.think.is_zero()).then(|| {
             let (done, ended) = mpsc::channel::<()>();
@@ -246,14 +271,14 @@ impl State {
             });
             done
         });
-        Search {
+        Ok(Search {
             state: self,
             tab: tab.map(str::to_string),
             stop: Arc::clone(&flags.stop),
             flags,
             _done: done,
             timed_out,
-        }
+        })
     }
 }
 
@@ -276,11 +301,16 @@ pub(crate) fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
     out.flush()?;
     drop(out);
     let hosts = allowed_hosts(address);
+    let (state, hosts, server) = (&state, hosts.as_deref(), &server);
     thread::scope(|s| {
         for _ in 0..WORKERS {
-            s.spawn(|| {
+            s.spawn(move || {
                 while let Ok(request) = server.recv() {
-                    answer(&state, hosts.as_deref(), request);
+                    // A thread per request: a client that holds its request
+                    // open (a body announced, never sent, which tiny_http
+                    // reads to its end before the request is dropped)
+                    // holds this thread only.
+                    s.spawn(move || answer(state, hosts, request));
                 }
             });
         }
@@ -347,8 +377,10 @@ fn answer(state: &State, hosts: Option<&[String]>, mut request: Request) {
         .with_header(header("X-Content-Type-Options", "nosniff"))
         .with_header(header(
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
-        ));
+            // base-uri and form-action are not covered by default-src.
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        ))
+        .with_header(header("Referrer-Policy", "no-referrer"));
     // A client gone before its answer is no failure of the server.
     let _ = request.respond(response);
 }

@@ -305,7 +305,7 @@ function computerTurn() {
       if (controller.signal.aborted || written(state.moves) !== before) return;
       // A moment to see the move, computer against computer.
       setTimeout(() => {
-        if (written(state.moves) === before) play(answer.col - 1);
+        if (written(state.moves) === before && state.computer.has(now().toMove)) play(answer.col - 1);
       }, state.computer.size === state.players ? 250 : 0);
     })
     .catch((e) => {
@@ -340,8 +340,20 @@ function person(col) {
   play(col);
 }
 
+/**
+ * Stepping through a game the computer plays on every side stops it:
+ * else it plays again at once, and what was undone is lost. Its boxes
+ * are unticked; ticking one again goes on.
+ */
+function pauseSelfPlay() {
+  if (state.computer.size < state.players) return;
+  state.computer.clear();
+  drawComputerChoice();
+}
+
 function undo() {
   if (!state.moves.length) return;
+  pauseSelfPlay();
   state.undone.push(state.moves.pop());
   // Undoing against the computer goes back to the person's turn.
   while (state.moves.length && state.computer.has(now().toMove) && state.computer.size < state.players) {
@@ -352,12 +364,14 @@ function undo() {
 
 function redo() {
   if (!state.undone.length) return;
+  pauseSelfPlay();
   state.moves.push(state.undone.pop());
   changed();
 }
 
 /** Goes to the position after `n` moves of the move list. */
 function jump(n) {
+  pauseSelfPlay();
   const all = state.moves.concat([...state.undone].reverse());
   state.moves = all.slice(0, n);
   state.undone = all.slice(n).reverse();
@@ -410,18 +424,33 @@ function number(text, low, high, fallback) {
 
 function fromAddress() {
   const q = new URLSearchParams(location.search);
-  const rows = number(q.get("rows"), 1, 99, 6);
-  const cols = number(q.get("cols"), 1, 99, 7);
-  const players = number(q.get("players"), 2, 35, 2);
+  const said = [];
+  /** The address's `name` if it is a whole number in low..high, else `fallback`, said. */
+  const taken = (name, low, high, fallback, what) => {
+    const text = q.get(name);
+    const n = number(text, low, high, NaN);
+    if (text === null || text === "") return fallback;
+    if (Number.isNaN(n)) {
+      said.push(`The address's ${name}=${text} is not ${what} (${low} to ${high}); the page takes ${fallback}.`);
+      return fallback;
+    }
+    return n;
+  };
+  const rows = taken("rows", 1, 99, 6, "a number of rows");
+  const cols = taken("cols", 1, 99, 7, "a number of columns");
+  const players = taken("players", 2, 35, 2, "a number of players");
   state.cols = cols;
   const given = q.get("pos") || "";
   const moves = parsePos(given);
   newGame(rows, cols, players, moves || []);
   if (!moves || state.moves.length < moves.length) {
-    // Said after the first analysis would overwrite it: the note of the page.
-    $("note").dataset.address = `The address's pos=${given} is not a game on this board; the game starts ${
+    said.push(`The address's pos=${given} is not a game on this board; the game starts ${
       state.moves.length ? `after its first ${state.moves.length} moves` : "empty"
-    }.`;
+    }.`);
+  }
+  if (said.length) {
+    // Said after the first analysis would overwrite it: the note of the page.
+    $("note").dataset.address = said.join(" ");
     $("note").textContent = $("note").dataset.address;
   }
 }
