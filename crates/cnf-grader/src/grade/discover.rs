@@ -354,9 +354,20 @@ pub fn check_outside(
     let files = fixtures
         .iter()
         .flat_map(|f| std::iter::once(&f.cnf).chain(f.cases.iter().map(|c| &c.solution)));
+    check_files_outside(files, &inside, folder, what)
+}
+
+/// Checks that none of `files` resolves (through links) below `inside`,
+/// the resolved path of `folder`, a folder students control.
+pub(crate) fn check_files_outside<'a>(
+    files: impl IntoIterator<Item = &'a PathBuf>,
+    inside: &Path,
+    folder: &Path,
+    what: &'static str,
+) -> Result<(), DiscoverError> {
     for file in files {
         if let Ok(target) = fs::canonicalize(file)
-            && target.starts_with(&inside)
+            && target.starts_with(inside)
         {
             return Err(DiscoverError::InsideSubmissions {
                 fixture: file.clone(),

@@ -122,19 +122,12 @@ impl Suite {
                 let Ok(inside) = fs::canonicalize(folder) else {
                     return Ok(());
                 };
-                for file in cases.iter().flat_map(|c| [&c.call, &c.expected]) {
-                    if let Ok(target) = fs::canonicalize(file)
-                        && target.starts_with(&inside)
-                    {
-                        return Err(DiscoverError::InsideSubmissions {
-                            fixture: file.clone(),
-                            target,
-                            folder: folder.to_owned(),
-                            what,
-                        });
-                    }
-                }
-                Ok(())
+                crate::grade::discover::check_files_outside(
+                    cases.iter().flat_map(|c| [&c.call, &c.expected]),
+                    &inside,
+                    folder,
+                    what,
+                )
             }
         }
     }

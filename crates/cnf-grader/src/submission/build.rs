@@ -189,3 +189,28 @@ pub(crate) fn forget_builds(builds: &[PartBuild], options: &SubmissionOptions) {
         }
     }
 }
+
+/// A run the sandbox could not start is the grader's failure, not the
+/// student's: the builds this grading compiled are forgotten and the
+/// submission gets no grade.
+pub(crate) fn fault_if_not_started(
+    cases: &[crate::model::case::CaseReport],
+    builds: &[PartBuild],
+    options: &SubmissionOptions,
+) -> Result<(), crate::submission::SubmissionError> {
+    let not_started: Vec<&String> = cases
+        .iter()
+        .filter_map(|c| match &c.failure {
+            Some(crate::model::case::Failure::CouldNotStart { cause }) => Some(cause),
+            _ => None,
+        })
+        .collect();
+    if let Some(cause) = not_started.first() {
+        forget_builds(builds, options);
+        return Err(crate::submission::SubmissionError::Fault(format!(
+            "the sandbox could not start {} of the runs: {cause}",
+            not_started.len()
+        )));
+    }
+    Ok(())
+}

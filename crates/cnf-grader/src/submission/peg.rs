@@ -49,8 +49,8 @@ use crate::model::points::points_by;
 use crate::model::provenance::{Provenance, digest};
 use crate::model::submission::{BuildOutcome, PartBuild, SubmissionReport};
 use crate::sandbox::{Bind, Sandbox, TimeLimits, give_to};
-use crate::submission::build::forget_builds;
-use crate::submission::prepare::{Prepared, Reading, build_folder};
+use crate::submission::build::fault_if_not_started;
+use crate::submission::prepare::{Prepared, Reading, build_folder, give_build_to};
 use crate::submission::source::Submission;
 use crate::submission::{SubmissionError, SubmissionOptions, pool};
 
@@ -132,16 +132,7 @@ pub(crate) fn prepare_peg(
             pieces.push(other.bytes.clone());
         }
     }
-    if let Some(uid) = sandbox.as_ref().and_then(|s| s.uid) {
-        let own = |path: &Path| {
-            std::os::unix::fs::chown(path, Some(uid), Some(uid)).map_err(failed(path))
-        };
-        own(build.path())?;
-        own(&src)?;
-        for entry in fs::read_dir(&src).map_err(failed(&src))?.flatten() {
-            own(&entry.path())?;
-        }
-    }
+    give_build_to(sandbox.as_ref(), build.path(), &src)?;
     let present = [student.is_some(); 4];
     Ok(Prepared {
         dir: dir.to_owned(),
@@ -446,20 +437,6 @@ pub(crate) fn run_functions(
                 .collect()
         }),
     };
-    // A run the sandbox could not start is the grader's failure: no grade.
-    let not_started: Vec<&String> = reports
-        .iter()
-        .filter_map(|c| match &c.failure {
-            Some(Failure::CouldNotStart { cause }) => Some(cause),
-            _ => None,
-        })
-        .collect();
-    if let Some(cause) = not_started.first() {
-        forget_builds(&builds, options);
-        return Err(SubmissionError::Fault(format!(
-            "the sandbox could not start {} of the runs: {cause}",
-            not_started.len()
-        )));
-    }
+    fault_if_not_started(&reports, &builds, options)?;
     Ok(report_of(reports))
 }

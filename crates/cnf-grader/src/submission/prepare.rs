@@ -136,6 +136,38 @@ pub(crate) fn misnamed_part(names: &[String], part: u8) -> Option<String> {
         .map(|(n, _)| n.clone())
 }
 
+/// Gives the build folder `build`, its sources folder `src` and every file
+/// in it to the student's own user, when the sandbox runs the student as
+/// one (the grader is root): that user reads its sources, and no other
+/// student can.
+pub(crate) fn give_build_to(
+    sandbox: Option<&Sandbox>,
+    build: &Path,
+    src: &Path,
+) -> Result<(), SubmissionError> {
+    let Some(uid) = sandbox.and_then(|s| s.uid) else {
+        return Ok(());
+    };
+    let own = |path: &Path| {
+        std::os::unix::fs::chown(path, Some(uid), Some(uid)).map_err(|source| {
+            SubmissionError::Build {
+                path: path.to_owned(),
+                source,
+            }
+        })
+    };
+    own(build)?;
+    own(src)?;
+    let entries = fs::read_dir(src).map_err(|source| SubmissionError::Build {
+        path: src.to_owned(),
+        source,
+    })?;
+    for entry in entries.flatten() {
+        own(&entry.path())?;
+    }
+    Ok(())
+}
+
 /// A new private build folder (mode 0700) in `work`.
 pub(crate) fn build_folder(work: &Path) -> Result<TempDir, SubmissionError> {
     tempfile::Builder::new()
@@ -239,17 +271,7 @@ pub(crate) fn prepare(
         pieces.push(b"Helpers.hs (default)".to_vec());
         pieces.push(DEFAULT_HELPERS.as_bytes().to_vec());
     }
-    if let Some(uid) = sandbox.as_ref().and_then(|s| s.uid) {
-        // The student's own user reads its sources, and no other student can.
-        let own = |path: &Path| {
-            std::os::unix::fs::chown(path, Some(uid), Some(uid)).map_err(failed(path))
-        };
-        own(build.path())?;
-        own(&src)?;
-        for entry in fs::read_dir(&src).map_err(failed(&src))?.flatten() {
-            own(&entry.path())?;
-        }
-    }
+    give_build_to(sandbox.as_ref(), build.path(), &src)?;
     Ok(Prepared {
         dir: dir.to_owned(),
         read: Reading {

@@ -15,7 +15,7 @@ use crate::grade::discover::{Case, Fixture};
 use crate::grade::exec::{ExecConfig, ExecSandbox};
 use crate::grade::peg::Suite;
 use crate::grade::run::{GradeOptions, Runner, grade, not_run, unpaired};
-use crate::model::case::{CaseReport, Failure, NotRun};
+use crate::model::case::{CaseReport, NotRun};
 use crate::model::points::points_by;
 use crate::model::provenance::Provenance;
 use crate::model::submission::BuildOutcome;
@@ -27,7 +27,7 @@ use crate::submission::ClassProgress;
 use crate::submission::SubmissionError;
 use crate::submission::SubmissionOptions;
 use crate::submission::build::compile_part;
-use crate::submission::build::forget_builds;
+use crate::submission::build::{fault_if_not_started, forget_builds};
 use crate::submission::part_exe;
 use crate::submission::pool;
 use crate::submission::prepare::Prepared;
@@ -382,20 +382,6 @@ pub(crate) fn run_parts(
         .map_err(|e| SubmissionError::Threads(e.to_string()))?
         .into_iter();
     let cases = assemble(&mut |_, _| ran.next());
-    // A run the sandbox could not start is the grader's failure: no grade.
-    let not_started: Vec<String> = cases
-        .iter()
-        .filter_map(|c| match &c.failure {
-            Some(Failure::CouldNotStart { cause }) => Some(cause.clone()),
-            _ => None,
-        })
-        .collect();
-    if let Some(cause) = not_started.first() {
-        forget_builds(&builds, options);
-        return Err(SubmissionError::Fault(format!(
-            "the sandbox could not start {} of the runs: {cause}",
-            not_started.len()
-        )));
-    }
+    fault_if_not_started(&cases, &builds, options)?;
     Ok(report_of(cases))
 }
