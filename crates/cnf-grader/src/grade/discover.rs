@@ -275,6 +275,18 @@ fn case_key(case: &Case) -> (u8, &str, &Path) {
 /// folders. Entries named like fixture files are kept whatever they are
 /// (reading one that is not a regular file is an error then).
 fn walk(root: &Path, rel: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
+    walk_for(root, rel, &|path| role(path).is_some(), files)
+}
+
+/// Collects the paths (relative to `root`) under `root.join(rel)` that
+/// `wanted` keeps, as [`walk`] does for Connect Four's fixture files:
+/// hidden entries skipped, links to folders not followed.
+pub(crate) fn walk_for(
+    root: &Path,
+    rel: &Path,
+    wanted: &dyn Fn(&Path) -> bool,
+    files: &mut Vec<PathBuf>,
+) -> io::Result<()> {
     for entry in fs::read_dir(root.join(rel))? {
         let entry = entry?;
         let name = entry.file_name();
@@ -284,8 +296,8 @@ fn walk(root: &Path, rel: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
         let path = rel.join(&name);
         let kind = entry.file_type()?;
         if kind.is_dir() {
-            walk(root, &path, files)?;
-        } else if !(kind.is_symlink() && root.join(&path).is_dir()) && role(&path).is_some() {
+            walk_for(root, &path, wanted, files)?;
+        } else if !(kind.is_symlink() && root.join(&path).is_dir()) && wanted(&path) {
             files.push(path);
         }
     }

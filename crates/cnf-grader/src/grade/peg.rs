@@ -164,23 +164,12 @@ pub fn discover_peg(paths: &[PathBuf]) -> Result<Vec<PegCase>, DiscoverError> {
 
 /// Collects the `.call` files under `root.join(rel)`.
 fn walk(root: &Path, rel: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
-    for entry in fs::read_dir(root.join(rel))? {
-        let entry = entry?;
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let path = rel.join(&name);
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            walk(root, &path, files)?;
-        } else if !(kind.is_symlink() && root.join(&path).is_dir())
-            && path.extension().is_some_and(|e| e == "call")
-        {
-            files.push(path);
-        }
-    }
-    Ok(())
+    crate::grade::discover::walk_for(
+        root,
+        rel,
+        &|path| path.extension().is_some_and(|e| e == "call"),
+        files,
+    )
 }
 
 /// Reads a fixture file as UTF-8 text, or says why it cannot be.
