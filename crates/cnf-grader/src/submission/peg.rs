@@ -48,7 +48,7 @@ use crate::model::diff::Diff;
 use crate::model::points::points_by;
 use crate::model::provenance::{Provenance, digest};
 use crate::model::submission::{BuildOutcome, PartBuild, SubmissionReport};
-use crate::sandbox::{Bind, Sandbox, TimeLimits, give_to};
+use crate::sandbox::{Bind, Sandbox, TimeLimits};
 use crate::submission::build::fault_if_not_started;
 use crate::submission::prepare::{Prepared, Reading, build_folder, give_build_to};
 use crate::submission::source::Submission;
@@ -319,26 +319,14 @@ pub(crate) fn run_functions(
     jobs: Option<usize>,
 ) -> Result<SubmissionReport, SubmissionError> {
     let built: [bool; 4] = std::array::from_fn(|i| builds[i].compiled());
-    let bin = prepared.build.path().join("bin");
-    let uid = prepared.sandbox.as_ref().and_then(|s| s.uid);
-    let failed = |source| SubmissionError::Build {
+    let (bin, placed) = prepared.place_programs(&builds)?;
+    fs::create_dir_all(bin.join("inputs")).map_err(|source| SubmissionError::Build {
         path: bin.clone(),
         source,
-    };
-    fs::create_dir_all(bin.join("tmp")).map_err(failed)?;
-    fs::create_dir_all(bin.join("inputs")).map_err(failed)?;
-    for folder in [bin.clone(), bin.join("tmp")] {
-        give_to(&folder, uid).map_err(failed)?;
-    }
+    })?;
     let mut programs: [Option<PathBuf>; 4] = Default::default();
-    for build in &builds {
-        if let Some(exe) = &build.exe {
-            let to = bin.join(Assignment::PegReversal.function(build.part));
-            if fs::hard_link(exe, &to).is_err() {
-                fs::copy(exe, &to).map_err(failed)?;
-            }
-            programs[usize::from(build.part - 1)] = Some(to);
-        }
+    for (part, program) in placed {
+        programs[usize::from(part - 1)] = Some(program);
     }
     let runner = Runner {
         options,

@@ -9,9 +9,10 @@ use tempfile::TempDir;
 use crate::assignment::Assignment;
 pub use crate::grade::discover::fixtures_digest;
 use crate::model::provenance::digest;
+use crate::model::submission::PartBuild;
 use crate::model::submission::Refused;
 use crate::model::submission::part_file;
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Sandbox, give_to};
 use crate::submission::DEFAULT_HELPERS;
 use crate::submission::SubmissionError;
 use crate::submission::part_exe;
@@ -66,6 +67,37 @@ impl Prepared {
             Assignment::ConnectFour => part_exe(part),
             Assignment::PegReversal => self.assignment.function(part).to_owned(),
         }
+    }
+
+    /// Puts the executables these builds compiled into the run folder
+    /// `bin` of the build folder, each under [`Prepared::exe_name`] (a hard
+    /// link, or a copy), with `bin` and its scratch `bin/tmp` given to the
+    /// student's user (as root the folder is that user's, and the sandbox's
+    /// user must reach them); returns `bin` and each part's program.
+    pub(crate) fn place_programs(
+        &self,
+        builds: &[PartBuild],
+    ) -> Result<(PathBuf, Vec<(u8, PathBuf)>), SubmissionError> {
+        let bin = self.build.path().join("bin");
+        let uid = self.sandbox.as_ref().and_then(|s| s.uid);
+        let failed = |source| SubmissionError::Build {
+            path: bin.clone(),
+            source,
+        };
+        fs::create_dir_all(bin.join("tmp")).map_err(failed)?;
+        give_to(&bin, uid).map_err(failed)?;
+        give_to(&bin.join("tmp"), uid).map_err(failed)?;
+        let mut programs = Vec::new();
+        for build in builds {
+            if let Some(exe) = &build.exe {
+                let to = bin.join(self.exe_name(build.part));
+                if fs::hard_link(exe, &to).is_err() {
+                    fs::copy(exe, &to).map_err(failed)?;
+                }
+                programs.push((build.part, to));
+            }
+        }
+        Ok((bin, programs))
     }
 
     /// Part `part`'s source in the submission's folder, as reports name it.

@@ -1,7 +1,6 @@
 //! Compiling every part of many submissions in one pool, then running each
 //! compiled part on every case.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,7 +21,7 @@ use crate::model::submission::BuildOutcome;
 use crate::model::submission::PartBuild;
 use crate::model::submission::SubmissionReport;
 use crate::model::submission::part_file;
-use crate::sandbox::{Bind, give_to};
+use crate::sandbox::Bind;
 use crate::submission::ClassProgress;
 use crate::submission::SubmissionError;
 use crate::submission::SubmissionOptions;
@@ -251,25 +250,7 @@ pub(crate) fn run_parts(
         .collect();
     // The executables go into the student's own folder, which (as root)
     // belongs to the student's user: the sandbox's user must reach them.
-    let bin = prepared.build.path().join("bin");
-    let uid = prepared.sandbox.as_ref().and_then(|s| s.uid);
-    let failed = |source| SubmissionError::Build {
-        path: bin.clone(),
-        source,
-    };
-    fs::create_dir_all(bin.join("tmp")).map_err(failed)?;
-    give_to(&bin, uid).map_err(failed)?;
-    give_to(&bin.join("tmp"), uid).map_err(failed)?;
-    let mut parts = Vec::new();
-    for build in &builds {
-        if let Some(exe) = &build.exe {
-            let to = bin.join(part_exe(build.part));
-            if fs::hard_link(exe, &to).is_err() {
-                fs::copy(exe, &to).map_err(failed)?;
-            }
-            parts.push((build.part, to));
-        }
-    }
+    let (bin, parts) = prepared.place_programs(&builds)?;
     let config = match &prepared.sandbox {
         Some(sandbox) => ExecConfig {
             command: "exec ./csce322assignment03part{part} {input}".to_owned(),
